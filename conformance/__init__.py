@@ -1,0 +1,1 @@
+"""cruxgate conformance runner: replays spec/ against any MCP server, over the wire only."""

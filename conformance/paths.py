@@ -1,0 +1,37 @@
+"""Where the contract's data lives: the checkout first, then the installed package."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent
+_CHECKOUT = _PACKAGE.parent
+
+
+def _locate(checkout_rel: str, packaged_rel: str) -> Path:
+    for candidate in (_CHECKOUT / checkout_rel, _PACKAGE / "data" / packaged_rel):
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError(
+        f"cruxgate data folder {checkout_rel!r} not found in {_CHECKOUT} or {_PACKAGE / 'data'}"
+    )
+
+
+def spec_dir() -> Path:
+    """The folder of spec/*.yaml documents."""
+    return _locate("spec", "spec")
+
+
+def schemas_dir() -> Path:
+    """The folder of JSON Schemas (schemas/*.json)."""
+    return _locate("schemas", "schemas")
+
+
+def fixtures_dir() -> Path:
+    """The folder of golden fixture repositories."""
+    return _locate("golden/fixtures", "fixtures")
+
+
+def profiles_dir() -> Path:
+    """The folder of bundled target profiles (the reference's is the default)."""
+    return _PACKAGE / "profiles"

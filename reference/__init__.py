@@ -1,0 +1,1 @@
+"""The cruxgate reference server: config -> index -> query -> protocol -> server."""
