@@ -1,0 +1,1 @@
+"""cruxgate pytest plugin (being built): registers nothing yet."""
