@@ -1,0 +1,161 @@
+"""--conformance-json: one machine-readable record per scenario, plus a header naming the run.
+
+The shape is pinned by schemas/conformance-results.schema.json. The runner
+fills three stash keys when it knows them (``SERVER_INFO_KEY`` with the
+server's ``serverInfo`` from the MCP initialize answer, ``TARGET_PROFILE_KEY``
+with the profile's name, ``TRANSPORT_KEY`` with the default transport); an
+item may override the transport with a ``transport`` attribute.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance.baseline import EXPECTED_FAILURE, scenario_id
+
+FORMAT_VERSION = 1
+SERVER_INFO_KEY = pytest.StashKey[dict]()
+TARGET_PROFILE_KEY = pytest.StashKey[str]()
+TRANSPORT_KEY = pytest.StashKey[str]()
+
+
+def add_options(parser: pytest.Parser) -> None:
+    """Add --conformance-json (call from the main plugin's pytest_addoption)."""
+    parser.getgroup("cruxgate").addoption(
+        "--conformance-json",
+        metavar="FILE",
+        default=None,
+        help="Write one JSON record per scenario (schemas/conformance-results.schema.json).",
+    )
+
+
+def spec_revision(spec_dir: Path | None = None) -> str:
+    """sha256 over the sorted spec/*.yaml file names and contents: which contract was run."""
+    if spec_dir is None:
+        from conformance.paths import spec_dir as locate
+
+        spec_dir = locate()
+    digest = hashlib.sha256()
+    for path in sorted(spec_dir.glob("*.yaml")):
+        digest.update(path.name.encode("utf-8") + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _marker_arg(item: pytest.Item, name: str) -> Any:
+    marker = item.get_closest_marker(name)
+    return marker.args[0] if marker and marker.args else None
+
+
+def _requirement_id(item: pytest.Item) -> str | None:
+    requirement = getattr(item, "requirement", None)
+    if isinstance(requirement, dict) and requirement.get("id"):
+        return requirement["id"]
+    if isinstance(requirement, str):
+        return requirement
+    return _marker_arg(item, "requirement")
+
+
+def _record_base(item: pytest.Item, default_transport: str | None) -> dict[str, Any]:
+    scenario = getattr(item, "scenario", None) or {}
+    tools = scenario.get("tools")
+    if tools is None:
+        tools = [m.args[0] for m in item.iter_markers("tool") if m.args]
+    return {
+        "id": scenario_id(item),
+        "requirement": _requirement_id(item),
+        "document": _marker_arg(item, "document"),
+        "title": scenario.get("title"),
+        "source": scenario.get("source"),
+        "level": scenario.get("level") or _marker_arg(item, "level"),
+        "coverage": scenario.get("coverage"),
+        "tools": sorted(tools),
+        "transport": getattr(item, "transport", None) or default_transport,
+        "nodeid": item.nodeid,
+        "outcome": "passed",
+        "skip_reason": None,
+        "failure_message": None,
+        "baseline_reason": None,
+        "duration": 0.0,
+    }
+
+
+def _skip_reason(report: pytest.TestReport) -> str:
+    if isinstance(report.longrepr, tuple) and len(report.longrepr) == 3:
+        reason = str(report.longrepr[2])
+        return reason.removeprefix("Skipped: ")
+    return report.longreprtext
+
+
+class ResultsJsonPlugin:
+    """Collects one record per scenario item and writes them at session end."""
+
+    def __init__(self, config: pytest.Config, path: str) -> None:
+        self.config = config
+        self.path = Path(path)
+        self.records: dict[str, dict[str, Any]] = {}
+        self.started = time.time()
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        record = self.records.get(report.nodeid)
+        if record is None:
+            return
+        record["duration"] = round(record["duration"] + report.duration, 6)
+        if getattr(report, "cruxgate_expected_failure", False):
+            record["outcome"] = EXPECTED_FAILURE
+            record["baseline_reason"] = report.wasxfail.removeprefix(f"{EXPECTED_FAILURE}: ")
+            record["failure_message"] = report.longreprtext or record["failure_message"]
+        elif report.failed:
+            record["outcome"] = "failed"
+            record["failure_message"] = report.longreprtext
+        elif report.skipped and record["outcome"] == "passed":
+            informative = record["coverage"] == "informative"
+            record["outcome"] = "informative" if informative else "skipped"
+            record["skip_reason"] = _skip_reason(report)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        transport = self.config.stash.get(TRANSPORT_KEY, None)
+        self.records = {item.nodeid: _record_base(item, transport) for item in items}
+
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.write_text(json.dumps(self.document(exitstatus), indent=2) + "\n", encoding="utf-8")
+
+    def document(self, exitstatus: int) -> dict[str, Any]:
+        """The whole results document: header, summary counts and the scenario records."""
+        import cruxgate
+
+        try:
+            revision = spec_revision()
+        except FileNotFoundError:
+            revision = None
+        scenarios = sorted(self.records.values(), key=lambda r: r["id"])
+        summary: dict[str, int] = {}
+        for record in scenarios:
+            summary[record["outcome"]] = summary.get(record["outcome"], 0) + 1
+        return {
+            "format_version": FORMAT_VERSION,
+            "cruxgate_version": cruxgate.__version__,
+            "spec_revision": revision,
+            "target_profile": self.config.stash.get(TARGET_PROFILE_KEY, None),
+            "server_info": self.config.stash.get(SERVER_INFO_KEY, None),
+            "started_at": datetime.fromtimestamp(self.started, timezone.utc).isoformat(),
+            "exit_status": int(exitstatus),
+            "summary": summary,
+            "scenarios": scenarios,
+        }
+
+
+def register(config: pytest.Config) -> None:
+    """Register the JSON results plugin when --conformance-json is given."""
+    path = config.getoption("conformance_json", None)
+    if path and not hasattr(config, "workerinput"):
+        config.pluginmanager.register(ResultsJsonPlugin(config, path), "cruxgate-results-json")
