@@ -1,0 +1,193 @@
+"""`cruxgate surface snapshot|diff|lint`: record a server's tool surface and classify changes to it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+import yaml
+
+from conformance import surface
+
+
+def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
+    """Add the snapshot, diff and lint sub-commands."""
+    sub = parser.add_subparsers(dest="surface_command", required=True, metavar="ACTION")
+
+    snap = sub.add_parser("snapshot", help="Write a server's normalized tools/list answer.")
+    snap.add_argument("--target", choices=["stdio", "http"], default="stdio", help="transport (default stdio)")
+    snap.add_argument("--target-profile", metavar="FILE", help="target profile YAML (default: the reference's)")
+    snap.add_argument("--server-cmd", metavar="CMD", help="stdio: the server command line, instead of a profile")
+    snap.add_argument("--url", help="http: the URL of an already running server, instead of a profile")
+    snap.add_argument("--workspace", metavar="DIR", help="workspace the profile's server opens (default: empty temp dir)")
+    snap.add_argument("--index", action="store_true", help="run the profile's index_command on the workspace first")
+    snap.add_argument("--out", metavar="FILE", required=True, help="where to write the snapshot ('-' for stdout)")
+
+    diff = sub.add_parser("diff", help="Classify changes between two snapshots; exit 1 on a breaking one.")
+    diff.add_argument("old", help="older snapshot (JSON)")
+    diff.add_argument("new", help="newer snapshot (JSON)")
+    diff.add_argument("--json", action="store_true", help="print the changes as JSON")
+
+    lint = sub.add_parser("lint", help="Check a snapshot against the spec's tool input schemas; exit 1 on findings.")
+    lint.add_argument("snapshot", help="snapshot (JSON) or a raw tools/list answer")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the chosen surface action."""
+    if args.surface_command == "diff":
+        return _run_diff(args)
+    if args.surface_command == "lint":
+        return _run_lint(args)
+    return _run_snapshot(args)
+
+
+# ----------------------------------------------------------------- snapshot
+
+
+def _fill(template: list[str], values: dict[str, str]) -> list[str]:
+    return [part.format(**values) for part in template]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _default_profile() -> Path:
+    from conformance.paths import profiles_dir
+
+    found = sorted(profiles_dir().glob("*.yaml")) if profiles_dir().is_dir() else []
+    if not found:
+        raise SystemExit("cruxgate surface snapshot: no bundled target profile; pass --target-profile or --server-cmd")
+    return found[0]
+
+
+async def _list_all_tools(server: Any, timeout: float) -> dict[str, Any]:
+    from mcp import Client
+
+    tools: list[Any] = []
+    with anyio.fail_after(timeout):
+        async with Client(server, mode="legacy") as client:
+            cursor = None
+            while True:
+                page = await client.list_tools(cursor=cursor)
+                tools.extend(page.tools)
+                cursor = page.next_cursor
+                if not cursor:
+                    break
+    return {"tools": tools}
+
+
+def _wait_for_port(port: int, timeout: float, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"cruxgate surface snapshot: server exited with status {process.returncode}")
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise SystemExit(f"cruxgate surface snapshot: server did not listen on port {port} within {timeout}s")
+
+
+def fetch_surface(args: argparse.Namespace) -> dict[str, Any]:
+    """Start (or reach) the server the arguments name and return its normalized tool surface."""
+    from mcp.client.stdio import StdioServerParameters
+
+    if args.server_cmd:
+        argv = shlex.split(args.server_cmd)
+        return surface.normalize(anyio.run(_list_all_tools, StdioServerParameters(command=argv[0], args=argv[1:]), 60.0))
+    if args.url:
+        return surface.normalize(anyio.run(_list_all_tools, args.url, 60.0))
+
+    profile = yaml.safe_load(Path(args.target_profile or _default_profile()).read_text(encoding="utf-8"))
+    timeouts = {"start": 30, "call": 30, "index": 180, **(profile.get("timeouts") or {})}
+    with tempfile.TemporaryDirectory(prefix="cruxgate-surface-") as tmp:
+        workspace = Path(args.workspace or Path(tmp) / "workspace").resolve()
+        workspace.mkdir(parents=True, exist_ok=True)
+        config = profile.get("config") or {}
+        config_path = Path(tmp) / str(config.get("filename", "config"))
+        config_path.write_text("", encoding="utf-8")  # the server's defaults
+        values = {"python": sys.executable, "workspace": str(workspace), "config": str(config_path),
+                  "port": str(_free_port())}
+        if args.index and profile.get("index_command"):
+            subprocess.run(_fill(profile["index_command"], values), check=True, timeout=timeouts["index"],
+                           stdout=subprocess.DEVNULL)
+        transport = (profile.get("transports") or {}).get(args.target)
+        if not transport:
+            raise SystemExit(f"cruxgate surface snapshot: profile {profile.get('name')!r} has no {args.target} transport")
+        argv = _fill(transport["command"], values)
+        budget = float(timeouts["start"]) + float(timeouts["call"])
+        if args.target == "stdio":
+            params = StdioServerParameters(command=argv[0], args=argv[1:], cwd=str(workspace))
+            return surface.normalize(anyio.run(_list_all_tools, params, budget))
+        process = subprocess.Popen(argv, cwd=workspace, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            _wait_for_port(int(values["port"]), float(timeouts["start"]), process)
+            url = transport["url"].format(**values)
+            return surface.normalize(anyio.run(_list_all_tools, url, float(timeouts["call"])))
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def _run_snapshot(args: argparse.Namespace) -> int:
+    text = surface.dumps(fetch_surface(args))
+    if args.out == "-":
+        sys.stdout.write(text)
+    else:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"wrote {args.out}", file=sys.stderr)
+    return 0
+
+
+# --------------------------------------------------------------- diff, lint
+
+
+def _load(path: str) -> dict[str, Any]:
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise SystemExit(f"cruxgate surface: cannot read snapshot {path}: {exc}") from exc
+
+
+def render_table(changes: list[surface.Change]) -> str:
+    """A plain-text table of classified changes, one line each."""
+    if not changes:
+        return "no changes to the tool surface\n"
+    rows = [("KIND", "TOOL", "WHERE", "CHANGE")] + [(c.kind, c.tool, c.path or "-", c.what) for c in changes]
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row[:3], widths)) + "  " + row[3] for row in rows]
+    counts = {kind: sum(c.kind == kind for c in changes) for kind in (surface.BREAKING, surface.RISKY, surface.ADDITIVE)}
+    summary = ", ".join(f"{n} {kind}" for kind, n in counts.items())
+    return "\n".join(lines) + f"\n\n{summary}\n"
+
+
+def _run_diff(args: argparse.Namespace) -> int:
+    changes = surface.diff_surfaces(_load(args.old), _load(args.new))
+    if args.json:
+        print(json.dumps([c.as_dict() for c in changes], indent=2))
+    else:
+        sys.stdout.write(render_table(changes))
+    return 1 if any(c.kind == surface.BREAKING for c in changes) else 0
+
+
+def _run_lint(args: argparse.Namespace) -> int:
+    findings = surface.lint_surface(_load(args.snapshot), surface.load_expected_inputs())
+    for finding in findings:
+        print(finding)
+    print(f"{len(findings)} finding(s)", file=sys.stderr)
+    return 1 if findings else 0

@@ -1,0 +1,139 @@
+"""Tool-surface lint: a broken input schema, a forbidden compact, a missing enum value, and friends."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from conformance import surface
+
+SPEC = {
+    "search_code": {
+        "type": "object",
+        "required": ["query"],
+        "additionalProperties": False,
+        "properties": {
+            "query": {"type": "string"},
+            "detail_level": {"enum": ["location", "signature", "context"], "default": "signature"},
+            "compact": {"type": "boolean", "default": False},
+            "ranking_explain_level": {"enum": ["off", "basic", "full"]},
+        },
+    },
+    "get_file_outline": {
+        "type": "object",
+        "required": ["path"],
+        "properties": {"path": {"type": "string"}, "depth": {"enum": ["top", "all"]}},
+    },
+}
+
+
+def conforming_answer() -> dict:
+    return {"tools": [
+        {"name": "search_code", "description": "Search code.", "inputSchema": copy.deepcopy(SPEC["search_code"])},
+        {"name": "get_file_outline", "description": "Outline a file.", "inputSchema": copy.deepcopy(SPEC["get_file_outline"])},
+    ]}
+
+
+def tool(answer: dict, name: str) -> dict:
+    return next(t for t in answer["tools"] if t["name"] == name)
+
+
+def problems(answer: dict) -> list[str]:
+    return [str(f) for f in surface.lint_surface(answer, SPEC)]
+
+
+def test_conforming_surface_has_no_findings():
+    assert problems(conforming_answer()) == []
+    surface.tool_surface_conforms(conforming_answer(), SPEC)
+
+
+def test_invalid_json_schema_is_reported_with_its_place():
+    answer = conforming_answer()
+    tool(answer, "search_code")["inputSchema"]["properties"]["query"]["type"] = "text"
+    [finding] = problems(answer)
+    assert finding.startswith("search_code.inputSchema: not valid JSON Schema 2020-12 at properties.query.type")
+
+
+def test_compact_where_the_spec_has_none_is_reported():
+    answer = conforming_answer()
+    tool(answer, "get_file_outline")["inputSchema"]["properties"]["compact"] = {"type": "boolean"}
+    assert problems(answer) == [
+        "get_file_outline.inputSchema.properties.compact: a protocol input the spec does not give this tool"
+    ]
+
+
+def test_an_unrelated_extra_property_is_allowed_when_the_spec_is_open():
+    answer = conforming_answer()
+    tool(answer, "get_file_outline")["inputSchema"]["properties"]["x_vendor_hint"] = {"type": "string"}
+    assert problems(answer) == []
+
+
+def test_extra_property_is_reported_when_the_spec_is_closed():
+    answer = conforming_answer()
+    tool(answer, "search_code")["inputSchema"]["properties"]["lang"] = {"type": "string"}
+    assert problems(answer) == [
+        "search_code.inputSchema.properties.lang: not in the spec (its schema allows no other properties)"
+    ]
+
+
+def test_missing_enum_value_is_reported():
+    answer = conforming_answer()
+    tool(answer, "search_code")["inputSchema"]["properties"]["ranking_explain_level"]["enum"] = ["off", "basic"]
+    assert problems(answer) == [
+        "search_code.inputSchema.properties.ranking_explain_level.enum: missing enum value(s) ['full']"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("mutate", "expected"),
+    [
+        (lambda a: a["tools"].pop(), ["get_file_outline: not listed by tools/list; the spec names it"]),
+        (lambda a: tool(a, "search_code").pop("description"), ["search_code.description: missing or empty"]),
+        (lambda a: tool(a, "search_code").pop("inputSchema"), ["search_code.inputSchema: missing or not an object"]),
+        (lambda a: tool(a, "search_code")["inputSchema"]["properties"].pop("compact"),
+         ["search_code.inputSchema.properties.compact: missing; the spec defines it"]),
+        (lambda a: tool(a, "search_code")["inputSchema"]["properties"]["detail_level"].update(enum=["location", "signature", "context", "full"]),
+         ["search_code.inputSchema.properties.detail_level.enum: enum value(s) ['full'] not in the spec"]),
+        (lambda a: tool(a, "search_code")["inputSchema"]["properties"]["detail_level"].update(default="context"),
+         ["search_code.inputSchema.properties.detail_level.default: default 'context' where the spec says 'signature'"]),
+        (lambda a: tool(a, "search_code")["inputSchema"]["properties"]["compact"].update(type="string"),
+         ["search_code.inputSchema.properties.compact.type: type ['string'] where the spec says ['boolean']"]),
+        (lambda a: tool(a, "search_code")["inputSchema"]["required"].append("compact"),
+         ["search_code.inputSchema.required: compact is required; the spec makes it optional"]),
+        (lambda a: tool(a, "search_code")["inputSchema"].update(type="array"),
+         ["search_code.inputSchema.type: 'array'; a tool input must be an object"]),
+    ],
+)
+def test_each_kind_of_departure_is_reported(mutate, expected):
+    answer = conforming_answer()
+    mutate(answer)
+    assert problems(answer) == expected
+
+
+def test_named_check_lists_every_finding():
+    answer = conforming_answer()
+    tool(answer, "search_code")["description"] = " "
+    tool(answer, "get_file_outline")["inputSchema"]["properties"]["compact"] = {"type": "boolean"}
+    with pytest.raises(AssertionError, match=r"2 finding\(s\)") as info:
+        surface.tool_surface_conforms(answer, SPEC)
+    assert "search_code.description: missing or empty" in str(info.value)
+
+
+def test_expected_inputs_are_found_by_file_name_or_x_tool(tmp_path):
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "search_code.input.schema.json").write_text(json.dumps({"type": "object"}))
+    (tmp_path / "locate_symbol-input.schema.json").write_text(json.dumps({"type": "object"}))
+    (tmp_path / "outline_inputs.schema.json").write_text(json.dumps({"x-tool": "get_file_outline"}))
+    (tmp_path / "error.schema.json").write_text(json.dumps({"type": "object"}))
+    assert sorted(surface.load_expected_inputs(tmp_path)) == ["get_file_outline", "locate_symbol", "search_code"]
+
+
+def test_normalize_sorts_tools_and_keys():
+    answer = {"tools": [{"name": "b", "inputSchema": {"type": "object", "properties": {}}, "description": "B"},
+                        {"name": "a", "description": "A", "inputSchema": {"type": "object"}}]}
+    snap = surface.normalize(answer)
+    assert [t["name"] for t in snap["tools"]] == ["a", "b"]
+    assert list(snap["tools"][1]) == ["description", "inputSchema", "name"]
+    assert surface.normalize(snap) == snap
