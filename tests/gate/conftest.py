@@ -6,7 +6,12 @@ import textwrap
 
 import pytest
 
-pytest_plugins = ["pytester"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Not `pytest_plugins = ["pytester"]`: pytest refuses that outside the rootdir conftest.
+    if not config.pluginmanager.has_plugin("pytester"):
+        config.pluginmanager.import_plugin("pytester")
 
 # A tiny stand-in for conformance/plugin.py: one item per line of a *.scn file
 # ("<scenario id> pass|fail|skip|informative [tool,...]"), carrying the same
