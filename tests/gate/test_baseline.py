@@ -99,3 +99,12 @@ def test_load_baseline_accepts_empty_file(tmp_path):
     assert load_baseline(path) == {}
     with pytest.raises(BaselineError, match="cannot read baseline"):
         load_baseline(tmp_path / "missing.yaml")
+
+
+def test_expected_failure_reaches_junitxml_as_skipped_with_its_reason(pytester, scenarios):
+    scenarios("AP-X-01 fail")
+    pytester.path.joinpath("base.yaml").write_text("- {id: AP-X-01, reason: known ranking gap}\n")
+    result = pytester.runpytest(*RUN, "--baseline", "base.yaml", "--junitxml", "j.xml")
+    assert result.ret == 0
+    xml = pytester.path.joinpath("j.xml").read_text()
+    assert '<skipped type="pytest.xfail" message="expected-failure: known ranking gap"' in xml

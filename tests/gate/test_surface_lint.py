@@ -137,3 +137,23 @@ def test_normalize_sorts_tools_and_keys():
     assert [t["name"] for t in snap["tools"]] == ["a", "b"]
     assert list(snap["tools"][1]) == ["description", "inputSchema", "name"]
     assert surface.normalize(snap) == snap
+
+
+def test_lint_command_prints_findings_and_exits_1(tmp_path, monkeypatch, capsys):
+    from conformance import cli
+
+    schemas = tmp_path / "schemas"
+    schemas.mkdir()
+    (schemas / "get_file_outline.input.schema.json").write_text(json.dumps(SPEC["get_file_outline"]))
+    (schemas / "search_code.input.schema.json").write_text(json.dumps(SPEC["search_code"]))
+    monkeypatch.setattr("conformance.paths.schemas_dir", lambda: schemas)
+    answer = conforming_answer()
+    snap = tmp_path / "surface.json"
+    snap.write_text(json.dumps(answer))
+    assert cli.main(["surface", "lint", str(snap)]) == 0
+    tool(answer, "get_file_outline")["inputSchema"]["properties"]["compact"] = {"type": "boolean"}
+    snap.write_text(json.dumps(answer))
+    assert cli.main(["surface", "lint", str(snap)]) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "get_file_outline.inputSchema.properties.compact: a protocol input the spec does not give this tool"
+    )
