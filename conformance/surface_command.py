@@ -117,7 +117,9 @@ def fetch_surface(args: argparse.Namespace) -> dict[str, Any]:
         workspace.mkdir(parents=True, exist_ok=True)
         config = profile.get("config") or {}
         config_path = Path(tmp) / str(config.get("filename", "config"))
-        config_path.write_text("", encoding="utf-8")  # the server's defaults
+        # An empty document in the profile's format: the server's defaults.
+        empty = "{}\n" if config.get("format") in ("json", "yaml") else ""
+        config_path.write_text(empty, encoding="utf-8")
         values = {"python": sys.executable, "workspace": str(workspace), "config": str(config_path),
                   "port": str(_free_port())}
         if args.index and profile.get("index_command"):
