@@ -25,3 +25,29 @@ def test_snapshot_of_a_stdio_server_is_normalized(tmp_path):
     assert search["inputSchema"]["required"] == ["query"]
     assert text == surface.dumps(snap)  # sorted keys, stable bytes
     assert surface.diff_surfaces(snap, snap) == []
+
+
+def _profile(tmp_path: Path) -> Path:
+    profile = tmp_path / "two-tools.yaml"
+    profile.write_text(
+        "name: two-tools\n"
+        "transports:\n"
+        f"  stdio: {{command: ['{{python}}', '{SERVER}']}}\n"
+        "  http:\n"
+        f"    command: ['{{python}}', '{SERVER}', '--http-port', '{{port}}']\n"
+        "    url: 'http://127.0.0.1:{port}/mcp'\n"
+        "config: {format: toml, filename: two.toml}\n"
+        "timeouts: {start: 30, call: 30}\n"
+    )
+    return profile
+
+
+def test_snapshot_through_a_profile_is_the_same_over_both_transports(tmp_path):
+    outs = {}
+    for transport in ("stdio", "http"):
+        outs[transport] = tmp_path / f"{transport}.json"
+        argv = ["surface", "snapshot", "--target", transport, "--target-profile", str(_profile(tmp_path)),
+                "--out", str(outs[transport])]
+        assert cli.main(argv) == 0
+    assert outs["stdio"].read_text() == outs["http"].read_text()
+    assert [t["name"] for t in json.loads(outs["http"].read_text())["tools"]] == ["health_check", "search_code"]
