@@ -1,0 +1,163 @@
+"""Scored search (seed 002): the engine's hits as `search` results with scores, reasons, previews and context.
+
+This layer turns arguments into a payload without `metadata`; the server's
+tool module adds the metadata and maps `ScoredSearchInputError` to the
+`invalid_input` error envelope.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from .scored_context import context_name
+from .scored_normalize import page_scores
+from .scored_preview import excerpt
+from .scored_reasons import QueryText, classify, defs_in_hit, reasons
+from .scored_symbols import FileFactsCache
+
+MAX_LIMIT = 100
+
+
+class ScoredSearchInputError(ValueError):
+    """An argument of `search` / `search_preview` is invalid; `field` names it."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+@dataclass(frozen=True)
+class ScoredSearchParams:
+    """The arguments of `search`, with the seed's defaults."""
+
+    query: str
+    limit: int = 10
+    include_scores: bool = False
+    preview_mode: bool = False
+    min_score: float = 0.0
+    include_context: bool = True
+
+    @classmethod
+    def from_args(cls, args: Mapping[str, Any], **defaults: Any) -> ScoredSearchParams:
+        """Validate tool arguments; `defaults` override the seed's (search_preview's limit and min_score)."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(args) - known)
+        if unknown:
+            raise ScoredSearchInputError(unknown[0], f"unknown argument: {unknown[0]}")
+        merged = {**defaults, **args}
+        query = merged.get("query")
+        if not isinstance(query, str) or not query.strip():
+            raise ScoredSearchInputError("query", "query must be a non-empty string")
+        limit = merged.get("limit", cls.limit)
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+            raise ScoredSearchInputError("limit", f"limit must be an integer from 1 to {MAX_LIMIT}")
+        min_score = merged.get("min_score", cls.min_score)
+        if isinstance(min_score, bool) or not isinstance(min_score, (int, float)) or not 0.0 <= min_score <= 1.0:
+            raise ScoredSearchInputError("min_score", "min_score must be a number from 0.0 to 1.0")
+        flags = {}
+        for name in ("include_scores", "preview_mode", "include_context"):
+            value = merged.get(name, getattr(cls, name))
+            if not isinstance(value, bool):
+                raise ScoredSearchInputError(name, f"{name} must be a boolean")
+            flags[name] = value
+        return cls(query=query, limit=limit, min_score=float(min_score), **flags)
+
+
+# What search_preview fixes and defaults (seed 002, "Companion Tool").
+PREVIEW_FIXED = {"include_scores": True, "preview_mode": True, "include_context": True}
+PREVIEW_DEFAULTS = {"limit": 20, "min_score": 0.5}
+
+
+def preview_params(args: Mapping[str, Any]) -> ScoredSearchParams:
+    """`search_preview` arguments as the `search` call they stand for."""
+    allowed = {"query", "limit", "min_score"}
+    unknown = sorted(set(args) - allowed)
+    if unknown:
+        raise ScoredSearchInputError(unknown[0], f"unknown argument: {unknown[0]}")
+    return ScoredSearchParams.from_args({**PREVIEW_FIXED, **args}, **PREVIEW_DEFAULTS)
+
+
+class FileLines:
+    """Per-request cache of workspace files as lists of lines (read once, decoded leniently)."""
+
+    def __init__(self, workspace: Path) -> None:
+        self._root = workspace
+        self._cache: dict[str, list[str]] = {}
+
+    def span(self, path: str, line_start: int, line_end: int) -> list[str] | None:
+        """Lines `line_start..line_end` (1-based, inclusive) of `path`, or None when unreadable."""
+        lines = self._cache.get(path)
+        if lines is None:
+            try:
+                lines = (self._root / path).read_text(encoding="utf-8", errors="replace").splitlines()
+            except OSError:
+                return None
+            self._cache[path] = lines
+        return lines[max(line_start - 1, 0) : max(line_end, line_start)]
+
+
+class ScoredSearch:
+    """`search` over a QueryEngine, the index's SQLite and the workspace files."""
+
+    def __init__(self, engine: Any, conn: sqlite3.Connection, workspace: Path,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        self._engine = engine
+        self._conn = conn
+        self._workspace = Path(workspace)
+        self._clock = clock
+
+    def run(self, params: ScoredSearchParams) -> dict[str, Any]:
+        """The `search` payload (without metadata) for validated `params`."""
+        started = self._clock()
+        hits = list(self._engine.search_code(params.query, limit=params.limit).hits)
+        # Deterministic order for equal raw scores: file, then line.
+        hits.sort(key=lambda h: (-float(h.score), h.path, h.line_start))
+        scores = page_scores([float(h.score) for h in hits])
+        facts = FileFactsCache(self._conn)
+        files = FileLines(self._workspace)
+        query = QueryText(params.query)
+        results = []
+        for hit, score in zip(hits, scores):
+            if score < params.min_score:
+                break  # scores strictly decrease: the rest are lower still
+            results.append(self._result(hit, score, params, query, facts, files))
+        return {
+            "query": params.query,
+            "total_results": len(results),
+            "results": results,
+            "search_time_ms": int((self._clock() - started) * 1000),
+        }
+
+    def _result(self, hit: Any, score: float, params: ScoredSearchParams, query: QueryText,
+                facts: FileFactsCache, files: FileLines) -> dict[str, Any]:
+        """One result: file, line, content and the optional fields the flags ask for."""
+        line_end = hit.line_end or hit.line_start
+        lines = files.span(hit.path, hit.line_start, line_end)
+        if lines is None:  # file gone since indexing: fall back to what the index stored
+            content = hit.snippet or hit.body_preview or ""
+            lines = content.splitlines()
+        else:
+            content = "\n".join(lines)
+        result: dict[str, Any] = {"file": hit.path, "line": hit.line_start, "content": content}
+        if params.include_scores:
+            file_facts = facts.get(hit.path)
+            defs = defs_in_hit(file_facts, hit.symbol_id if hit.result_type == "symbol" else None,
+                               hit.line_start, line_end)
+            numbered = list(enumerate(lines, start=hit.line_start))
+            found = reasons(query, defs, numbered, file_facts.import_lines)
+            result["score"] = score
+            result["match_reason"] = classify(found).value
+        if params.include_context:
+            name = context_name(facts.get(hit.path), hit.line_start)
+            if name is not None:
+                result["context"] = name
+        if params.preview_mode:
+            preview = excerpt(content, params.query)
+            result["content"] = preview
+            result["preview"] = preview
+        return result

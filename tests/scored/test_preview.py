@@ -1,0 +1,60 @@
+"""Preview excerpts: 2-3 lines around the first match, `...` where cut, else the first lines."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reference.query.scored_preview import CUT, MAX_LINE_CHARS, excerpt, matching_line
+
+FIVE = "Line 1\nLine 2\nLine 3\nLine 4\nLine 5"
+
+
+def test_match_in_the_middle_gets_one_line_each_side_and_both_markers() -> None:
+    assert excerpt(FIVE, "Line 3") == "...\nLine 2\nLine 3\nLine 4\n..."
+
+
+def test_match_on_the_first_line_takes_two_after_and_no_leading_marker() -> None:
+    assert excerpt(FIVE, "line 1") == "Line 1\nLine 2\nLine 3\n..."
+
+
+def test_match_on_the_last_line_takes_two_before_and_no_trailing_marker() -> None:
+    assert excerpt(FIVE, "Line 5") == "...\nLine 3\nLine 4\nLine 5"
+
+
+def test_no_match_gives_the_first_three_lines() -> None:
+    assert excerpt(FIVE, "absent") == "Line 1\nLine 2\nLine 3\n..."
+
+
+def test_short_content_comes_back_whole_without_markers() -> None:
+    assert excerpt("a = 1\nb = 2", "b") == "a = 1\nb = 2"
+    assert excerpt("", "x") == ""
+
+
+def test_identifier_forms_of_the_query_match() -> None:
+    code = "import os\n\n\ndef validate_token(raw):\n    return raw\n"
+    assert matching_line(code.splitlines(), "validate token") == 3
+    assert matching_line(code.splitlines(), "validateToken") == 3
+    # Fallback: the line with the most query words.
+    assert matching_line(["x = 1", "token = raw", "check(token, raw)"], "raw token check") == 2
+
+
+def test_long_lines_are_clipped_around_the_match() -> None:
+    line = "a" * 500 + " needle " + "b" * 500
+    out = excerpt(line, "needle")
+    assert "needle" in out and out.startswith(CUT) and out.endswith(CUT)
+    assert len(out) <= MAX_LINE_CHARS + 2 * len(CUT)
+
+
+@settings(database=None)  # keep the checkout free of .hypothesis/
+@given(st.lists(st.text(alphabet="abc xyz_", max_size=30), min_size=1, max_size=40), st.text(alphabet="abcxyz", min_size=1, max_size=4))
+def test_excerpt_has_two_to_three_content_lines(lines: list[str], query: str) -> None:
+    content = "\n".join(lines)
+    n = len(content.splitlines())
+    if n == 0:
+        assert excerpt(content, query) == ""
+        return
+    out = excerpt(content, query).split("\n")
+    body = [ln for ln in out if ln != CUT]
+    assert len(body) == min(n, 3)
+    assert (CUT in (out[0], out[-1])) == (n > 3)
