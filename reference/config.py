@@ -1,0 +1,109 @@
+"""Server config: a TOML file -> canonical runtime values (invalid values -> defaults + a warning)."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+EXPLAIN_LEVELS = ("off", "basic", "full")
+FRESHNESS_POLICIES = ("strict", "balanced", "best_effort")
+DETAIL_LEVELS = ("location", "signature", "context")
+
+DEFAULT_EXPLAIN_LEVEL = "off"
+DEFAULT_FRESHNESS_POLICY = "balanced"
+DEFAULT_DETAIL_LEVEL = "signature"
+DEFAULT_MAX_RESPONSE_BYTES = 65536  # seed 004: a hard-coded 64 KB default
+# Below this a response could not hold its own metadata; smaller values are clamped up.
+MIN_RESPONSE_BYTES = 1024
+
+
+@dataclass(frozen=True)
+class Config:
+    """Canonical runtime settings; `warnings` lists every value that fell back to its default."""
+
+    ranking_explain_level: str = DEFAULT_EXPLAIN_LEVEL
+    freshness_policy: str = DEFAULT_FRESHNESS_POLICY
+    default_detail_level: str = DEFAULT_DETAIL_LEVEL
+    max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
+    warnings: tuple[str, ...] = field(default=())
+
+
+def _enum(table: dict[str, Any], key: str, allowed: tuple[str, ...], default: str,
+          warnings: list[str]) -> str | None:
+    """The canonical value of `table[key]`, None when absent; invalid -> `default` + warning."""
+    if key not in table:
+        return None
+    value = table[key]
+    if isinstance(value, str) and value.strip().lower() in allowed:
+        return value.strip().lower()
+    warnings.append(f"search.{key}={value!r} is not one of {'|'.join(allowed)}; using {default!r}")
+    return default
+
+
+def _explain_level(search: dict[str, Any], debug: dict[str, Any], warnings: list[str]) -> str:
+    """Config default first, then the legacy `debug.ranking_reasons` flag (true -> full, false -> off)."""
+    level = _enum(search, "ranking_explain_level", EXPLAIN_LEVELS, DEFAULT_EXPLAIN_LEVEL, warnings)
+    if level is not None:
+        return level
+    legacy = debug.get("ranking_reasons")
+    if legacy is None:
+        return DEFAULT_EXPLAIN_LEVEL
+    if isinstance(legacy, bool):
+        return "full" if legacy else "off"
+    warnings.append(f"debug.ranking_reasons={legacy!r} is not a boolean; using {DEFAULT_EXPLAIN_LEVEL!r}")
+    return DEFAULT_EXPLAIN_LEVEL
+
+
+def _max_bytes(search: dict[str, Any], warnings: list[str]) -> int:
+    """`search.max_response_bytes` as a positive integer (too small is clamped, invalid -> 64 KB)."""
+    value = search.get("max_response_bytes", DEFAULT_MAX_RESPONSE_BYTES)
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        warnings.append(f"search.max_response_bytes={value!r} is not a positive integer; "
+                        f"using {DEFAULT_MAX_RESPONSE_BYTES}")
+        return DEFAULT_MAX_RESPONSE_BYTES
+    if value < MIN_RESPONSE_BYTES:
+        warnings.append(f"search.max_response_bytes={value} is below {MIN_RESPONSE_BYTES}; using {MIN_RESPONSE_BYTES}")
+        return MIN_RESPONSE_BYTES
+    return value
+
+
+def _table(doc: dict[str, Any], name: str, warnings: list[str]) -> dict[str, Any]:
+    """A top-level table of the document; anything else is ignored with a warning."""
+    value = doc.get(name, {})
+    if isinstance(value, dict):
+        return value
+    warnings.append(f"[{name}] is not a table; ignored")
+    return {}
+
+
+def parse_config(doc: dict[str, Any]) -> Config:
+    """Normalize a parsed TOML document to canonical runtime values."""
+    warnings: list[str] = []
+    search = _table(doc, "search", warnings)
+    debug = _table(doc, "debug", warnings)
+    explain = _explain_level(search, debug, warnings)
+    freshness = _enum(search, "freshness_policy", FRESHNESS_POLICIES, DEFAULT_FRESHNESS_POLICY, warnings)
+    detail = _enum(search, "default_detail_level", DETAIL_LEVELS, DEFAULT_DETAIL_LEVEL, warnings)
+    return Config(
+        ranking_explain_level=explain,
+        freshness_policy=freshness or DEFAULT_FRESHNESS_POLICY,
+        default_detail_level=detail or DEFAULT_DETAIL_LEVEL,
+        max_response_bytes=_max_bytes(search, warnings),
+        warnings=tuple(warnings),
+    )
+
+
+def load_config(path: str | Path | None) -> Config:
+    """Read a TOML config file; no file -> defaults, an unreadable file -> defaults + a warning."""
+    if path is None:
+        return Config()
+    file = Path(path)
+    if not file.exists():
+        return Config()
+    try:
+        doc = tomllib.loads(file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return Config(warnings=(f"config {file} could not be read ({exc}); using defaults",))
+    return parse_config(doc)

@@ -1,0 +1,72 @@
+"""Serialization of ranked hits: detail_level, compact and identity dedup (never re-ranks)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+# Identity and follow-up handles: kept at every detail level and under compact.
+IDENTITY = ("result_id", "result_type", "symbol_id", "symbol_stable_id")
+# FR-102..FR-104: the descriptive fields each level adds to the one before.
+LEVEL_FIELDS: dict[str, tuple[str, ...]] = {
+    "location": ("path", "line_start", "line_end", "kind", "name"),
+    "signature": ("qualified_name", "signature", "language", "visibility"),
+    "context": ("body_preview", "parent", "related_symbols"),
+}
+LEVEL_ORDER = ("location", "signature", "context")
+# Large optional payload fields that compact drops (seed 000/003: identity, location, score stay).
+COMPACT_DROPS = frozenset({"body_preview", "parent", "related_symbols", "signature", "snippet"})
+
+
+def fields_for(detail_level: str) -> tuple[str, ...]:
+    """Every descriptive field a level includes, in output order."""
+    names: list[str] = []
+    for level in LEVEL_ORDER:
+        names.extend(LEVEL_FIELDS[level])
+        if level == detail_level:
+            break
+    return tuple(names)
+
+
+def _value(hit: Any, name: str) -> Any:
+    """A hit attribute; `body_preview` falls back to the snippet text for snippet/file hits."""
+    value = getattr(hit, name, None)
+    if name == "body_preview" and not value:
+        value = getattr(hit, "snippet", None)
+    return value
+
+
+def shape_hit(hit: Any, detail_level: str, compact: bool) -> dict[str, Any]:
+    """One result at `detail_level`; None and empty values are omitted, not null."""
+    out: dict[str, Any] = {}
+    for name in IDENTITY + fields_for(detail_level):
+        if compact and name in COMPACT_DROPS:
+            continue
+        value = _value(hit, name)
+        if value is None or value == [] or value == {}:
+            continue
+        out[name] = value
+    score = getattr(hit, "score", None)
+    if score is not None:
+        out["score"] = round(float(score), 6)
+    return out
+
+
+def identity_key(hit: Any) -> tuple[Any, ...]:
+    """Dedup identity: the symbol for symbol hits, else the file region."""
+    stable = getattr(hit, "symbol_stable_id", None)
+    if stable:
+        return ("symbol", stable)
+    return ("region", hit.path, hit.line_start, hit.line_end)
+
+
+def dedup(hits: list[Any]) -> tuple[list[Any], int]:
+    """Keep the first (best-ranked) hit per identity key; return the kept hits and the dropped count."""
+    seen: set[tuple[Any, ...]] = set()
+    kept = []
+    for hit in hits:
+        key = identity_key(hit)
+        if key in seen:
+            continue
+        seen.add(key)
+        kept.append(hit)
+    return kept, len(hits) - len(kept)

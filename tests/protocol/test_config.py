@@ -1,0 +1,73 @@
+"""Config normalization: canonical values, legacy debug flag, invalid values -> defaults + warnings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reference.config import DEFAULT_MAX_RESPONSE_BYTES, MIN_RESPONSE_BYTES, Config, load_config
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "cruxgate.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_missing_or_empty_file_gives_defaults(tmp_path: Path) -> None:
+    assert load_config(None) == Config()
+    assert load_config(tmp_path / "absent.toml") == Config()
+    config = load_config(write(tmp_path, ""))
+    assert (config.ranking_explain_level, config.freshness_policy, config.default_detail_level,
+            config.max_response_bytes, config.warnings) == ("off", "balanced", "signature", 65536, ())
+
+
+def test_canonical_values_are_read(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, '[search]\nranking_explain_level = "basic"\nfreshness_policy = "strict"\n'
+                                         'default_detail_level = "context"\nmax_response_bytes = 4096\n'))
+    assert (config.ranking_explain_level, config.freshness_policy, config.default_detail_level,
+            config.max_response_bytes, config.warnings) == ("basic", "strict", "context", 4096, ())
+
+
+@pytest.mark.parametrize(("legacy", "expected"), [("true", "full"), ("false", "off")])
+def test_legacy_debug_flag_maps_deterministically(tmp_path: Path, legacy: str, expected: str) -> None:
+    assert load_config(write(tmp_path, f"[debug]\nranking_reasons = {legacy}\n")).ranking_explain_level == expected
+
+
+def test_explicit_level_beats_legacy_flag(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, '[search]\nranking_explain_level = "basic"\n[debug]\nranking_reasons = true\n'))
+    assert config.ranking_explain_level == "basic"
+
+
+@pytest.mark.parametrize("text", [
+    '[search]\nranking_explain_level = "verbose"\n',
+    '[search]\nranking_explain_level = 3\n',
+    '[debug]\nranking_reasons = "yes"\n',
+])
+def test_invalid_explain_values_fall_back_with_a_warning(tmp_path: Path, text: str) -> None:
+    config = load_config(write(tmp_path, text))
+    assert config.ranking_explain_level == "off"
+    assert len(config.warnings) == 1
+
+
+def test_invalid_freshness_detail_and_bytes_fall_back(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, '[search]\nfreshness_policy = "eventually"\ndefault_detail_level = "all"\n'
+                                         'max_response_bytes = -5\n'))
+    assert (config.freshness_policy, config.default_detail_level, config.max_response_bytes) == (
+        "balanced", "signature", DEFAULT_MAX_RESPONSE_BYTES)
+    assert len(config.warnings) == 3
+
+
+def test_tiny_budget_is_clamped(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, "[search]\nmax_response_bytes = 10\n"))
+    assert config.max_response_bytes == MIN_RESPONSE_BYTES and config.warnings
+
+
+def test_broken_toml_does_not_crash(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, "[search\nnot toml"))
+    assert config.ranking_explain_level == "off" and "could not be read" in config.warnings[0]
+
+
+def test_case_and_space_are_normalized(tmp_path: Path) -> None:
+    assert load_config(write(tmp_path, '[search]\nranking_explain_level = " FULL "\n')).ranking_explain_level == "full"

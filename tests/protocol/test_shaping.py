@@ -1,0 +1,127 @@
+"""detail_level, compact, dedup, explain levels and the payload safety limit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from reference.config import Config
+from reference.protocol.encoding import encoded_size
+from reference.protocol.explain import ranking_reasons, resolve_level
+from reference.protocol.metadata import build_metadata
+from reference.protocol.safety import apply_safety_limit
+from reference.protocol.shaping import dedup, shape_hit
+
+
+@dataclass
+class Hit:
+    result_id: str
+    path: str = "src/a.py"
+    line_start: int = 1
+    line_end: int = 3
+    result_type: str = "symbol"
+    symbol_id: int | None = 7
+    symbol_stable_id: str | None = "s7"
+    kind: str | None = "function"
+    name: str | None = "f"
+    qualified_name: str | None = "m.f"
+    signature: str | None = "def f()"
+    language: str | None = "python"
+    visibility: str | None = "public"
+    body_preview: str | None = "def f():\n    return 1"
+    parent: dict[str, Any] | None = None
+    related_symbols: list[Any] = field(default_factory=list)
+    snippet: str | None = None
+    score: float = 12.5
+    breakdown: Any = None
+
+
+LOCATION = {"path", "line_start", "line_end", "kind", "name"}
+IDS = {"result_id", "result_type", "symbol_id", "symbol_stable_id", "score"}
+
+
+def test_location_level_has_exactly_location_and_identity() -> None:
+    assert set(shape_hit(Hit("r1"), "location", False)) == LOCATION | IDS
+
+
+def test_signature_level_adds_fr103_fields() -> None:
+    assert set(shape_hit(Hit("r1"), "signature", False)) == LOCATION | IDS | {
+        "qualified_name", "signature", "language", "visibility"}
+
+
+def test_context_omits_empty_parent_and_related() -> None:
+    out = shape_hit(Hit("r1"), "context", False)
+    assert "parent" not in out and "related_symbols" not in out and out["body_preview"].startswith("def f")
+    full = shape_hit(Hit("r1", parent={"kind": "class", "name": "C"}, related_symbols=[{"name": "g"}]),
+                     "context", False)
+    assert full["parent"] == {"kind": "class", "name": "C"} and full["related_symbols"] == [{"name": "g"}]
+
+
+def test_compact_keeps_identity_location_score_and_drops_heavy_fields() -> None:
+    out = shape_hit(Hit("r1", parent={"kind": "class"}, related_symbols=[{"name": "g"}]), "context", True)
+    assert IDS | LOCATION <= set(out)
+    assert not {"body_preview", "parent", "related_symbols", "signature"} & set(out)
+
+
+def test_dedup_keeps_first_per_identity() -> None:
+    hits = [Hit("a"), Hit("b"), Hit("c", symbol_stable_id=None, result_type="snippet"),
+            Hit("d", symbol_stable_id=None, result_type="snippet"), Hit("e", symbol_stable_id="s8")]
+    kept, dropped = dedup(hits)
+    assert [h.result_id for h in kept] == ["a", "c", "e"] and dropped == 2
+
+
+def test_explain_precedence_request_over_config() -> None:
+    assert resolve_level("basic", Config(ranking_explain_level="full")) == "basic"
+    assert resolve_level(None, Config(ranking_explain_level="full")) == "full"
+
+
+BREAKDOWN = {"bm25_score": 3.25, "exact_match_boost": 5.0, "qualified_name_boost": 2.0, "kind_weight": 1.5,
+             "query_intent_boost": 0.5, "definition_boost": 1.0, "path_affinity": 0.0, "test_file_penalty": -0.5}
+
+
+def test_explain_views() -> None:
+    hits = [Hit("a", score=12.75, breakdown=BREAKDOWN)]
+    assert ranking_reasons(hits, "off") is None
+    basic = ranking_reasons(hits, "basic")[0]
+    assert basic == {"result_index": 0, "exact_match": 1.0, "path_boost": 0.0, "definition_boost": 1.0,
+                     "semantic_similarity": 0.0, "final_score": 12.75}
+    full = ranking_reasons(hits, "full")[0]
+    assert full["kind_match"] == 2.0 and full["bm25_score"] == 3.25
+    boosts = sum(full[k] for k in ("exact_match_boost", "qualified_name_boost", "kind_match", "definition_boost",
+                                   "path_affinity", "test_file_penalty"))
+    assert full["bm25_score"] + boosts == pytest.approx(full["final_score"])
+
+
+def payload(n: int, reasons: bool = False) -> dict[str, Any]:
+    meta = build_metadata("ready")
+    if reasons:
+        meta["ranking_reasons"] = [{"result_index": i, "final_score": 1.0} for i in range(n)]
+    return {"results": [{"result_id": f"r{i}", "body": "x" * 200} for i in range(n)], "metadata": meta}
+
+
+def test_under_the_limit_is_untouched() -> None:
+    small = payload(2)
+    assert apply_safety_limit(small, "results", 65536, "search_code") is small
+
+
+def test_over_the_limit_keeps_a_deterministic_fitting_prefix() -> None:
+    big = payload(50, reasons=True)
+    out = apply_safety_limit(big, "results", 2048, "search_code")
+    again = apply_safety_limit(payload(50, reasons=True), "results", 2048, "search_code")
+    assert out == again
+    assert encoded_size(out) <= 2048
+    kept = len(out["results"])
+    assert 0 < kept < 50 and [r["result_id"] for r in out["results"]] == [f"r{i}" for i in range(kept)]
+    assert len(out["metadata"]["ranking_reasons"]) == kept
+    assert out["metadata"]["result_completeness"] == "truncated" and out["metadata"]["safety_limit_applied"] is True
+    assert out["suggested_next_actions"] and all(isinstance(a, str) for a in out["suggested_next_actions"])
+    # One more result would not have fit.
+    assert encoded_size({**out, "results": big["results"][: kept + 1]}) > 2048
+
+
+def test_never_truncates_twice() -> None:
+    already = payload(50)
+    already["metadata"]["result_completeness"] = "truncated"
+    assert apply_safety_limit(already, "results", 1024, "search_code") is already
