@@ -1,0 +1,1 @@
+"""Query engine: retrieval over the index, the spec's ranking formula, filters, dedup and explanations."""

@@ -1,0 +1,237 @@
+"""The spec's reranking formula as pure functions: additive signals on top of the BM25 score.
+
+total_boost = exact_match_boost + qualified_name_boost + kind_weight + query_intent_boost
+              + definition_boost + path_affinity + test_file_penalty
+final_score = bm25_score + total_boost
+
+`boost()` is the hot path (a float, nothing allocated per result); `explain()`
+builds the `Breakdown` and runs only when an explanation was asked for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from reference.index.kinds import KINDS_OF_ROLE
+
+EXACT_MATCH_BOOST = 5.0
+QUALIFIED_NAME_BOOST = 2.0
+DEFINITION_BOOST = 1.0
+PATH_AFFINITY = 1.0
+TEST_FILE_PENALTY = -0.5
+TYPE_INTENT_BOOST = 1.0
+CALLABLE_INTENT_BOOST = 0.5
+
+# Kind weight tiers (seed 000, "Tiered symbol kind scoring"). A kind not in the
+# table (`field`, say, or None for an unenriched result) weighs 0.0.
+KIND_WEIGHTS: dict[str, float] = {
+    "class": 2.0, "interface": 2.0, "trait": 2.0,
+    "struct": 1.8, "enum": 1.8,
+    "type_alias": 1.5, "function": 1.5, "method": 1.5,
+    "constant": 1.0,
+    "module": 0.8,
+    "variable": 0.5,
+}
+
+# Intent categories are the roles: a type query favours the type role, a callable query the callable role.
+TYPE_KINDS = frozenset(KINDS_OF_ROLE["type"])
+CALLABLE_KINDS = frozenset(KINDS_OF_ROLE["callable"])
+
+# Test-file patterns, matched case-insensitively on the relative path (seed 000).
+TEST_PATH_PATTERNS = ("_test.", ".test.", ".spec.", "/test/", "/tests/", "test_")
+
+# Each signal's range, in formula order; a raw value is clamped into it.
+SIGNAL_RANGES: dict[str, tuple[float, float]] = {
+    "exact_match_boost": (0.0, EXACT_MATCH_BOOST),
+    "qualified_name_boost": (0.0, QUALIFIED_NAME_BOOST),
+    "kind_weight": (0.0, max(KIND_WEIGHTS.values())),
+    "query_intent_boost": (0.0, TYPE_INTENT_BOOST),
+    "definition_boost": (0.0, DEFINITION_BOOST),
+    "path_affinity": (0.0, PATH_AFFINITY),
+    "test_file_penalty": (TEST_FILE_PENALTY, 0.0),
+}
+SIGNALS = tuple(SIGNAL_RANGES)
+
+
+def kind_weight(kind: str | None) -> float:
+    """The kind's tier weight; 0.0 for a kind outside the table or no kind."""
+    return KIND_WEIGHTS.get(kind, 0.0) if kind else 0.0
+
+
+def query_intent(query: str) -> str | None:
+    """'type' (uppercase first char, no underscore), 'callable' (lowercase first char or any underscore) or None."""
+    text = query.strip()
+    if not text:
+        return None
+    if "_" in text or text[0].islower():
+        return "callable"
+    if text[0].isupper():
+        return "type"
+    return None  # starts with a digit or a symbol: no convention to read
+
+
+def intent_boost(intent: str | None, kind: str | None) -> float:
+    """+1.0 for a type query on a type kind, +0.5 for a callable query on a callable kind, else 0.0."""
+    if intent == "type" and kind in TYPE_KINDS:
+        return TYPE_INTENT_BOOST
+    if intent == "callable" and kind in CALLABLE_KINDS:
+        return CALLABLE_INTENT_BOOST
+    return 0.0
+
+
+def is_test_path(path: str) -> bool:
+    """True when the relative path matches a test-file pattern (a leading `/` lets a top-level `tests/` count)."""
+    probe = "/" + path.lower()
+    return any(pattern in probe for pattern in TEST_PATH_PATTERNS)
+
+
+def test_file_penalty(path: str) -> float:
+    """-0.5 once for a test file, however many patterns match; else 0.0."""
+    return TEST_FILE_PENALTY if is_test_path(path) else 0.0
+
+
+test_file_penalty.__test__ = False  # a ranking signal, not a pytest test
+
+
+@dataclass(frozen=True, slots=True)
+class QueryFeatures:
+    """What the signals need from the query, computed once per request."""
+
+    text: str
+    lower: str
+    intent: str | None
+
+    @classmethod
+    def of(cls, query: str) -> QueryFeatures:
+        """Features of a raw query string."""
+        text = query.strip()
+        return cls(text=text, lower=text.lower(), intent=query_intent(text))
+
+
+def raw_signals(q: QueryFeatures, result_type: str, name: str | None, qualified_name: str | None,
+                kind: str | None, path: str) -> tuple[float, ...]:
+    """Each signal's raw value for one result, in `SIGNALS` order."""
+    lower = q.lower
+    return (
+        EXACT_MATCH_BOOST if name and lower and name.lower() == lower else 0.0,
+        QUALIFIED_NAME_BOOST if qualified_name and lower and lower in qualified_name.lower() else 0.0,
+        kind_weight(kind),
+        intent_boost(q.intent, kind),
+        DEFINITION_BOOST if result_type == "symbol" else 0.0,
+        PATH_AFFINITY if lower and lower in path.lower() else 0.0,
+        test_file_penalty(path),
+    )
+
+
+def boost(q: QueryFeatures, result_type: str, name: str | None, qualified_name: str | None,
+          kind: str | None, path: str) -> float:
+    """total_boost for one result (every rule yields a value inside its range, so no clamping is needed)."""
+    return sum(raw_signals(q, result_type, name, qualified_name, kind, path))
+
+
+def total_boost(signals: dict[str, float]) -> float:
+    """The arithmetic sum of the given signal values (missing signals count 0.0)."""
+    return sum(signals.get(name, 0.0) for name in SIGNALS)
+
+
+def clamp(name: str, value: float) -> float:
+    """`value` clamped into the range of signal `name`."""
+    low, high = SIGNAL_RANGES[name]
+    return min(max(value, low), high)
+
+
+@dataclass(frozen=True, slots=True)
+class SignalValue:
+    """One signal: what its rule computed, that value clamped to its range, and what was added."""
+
+    raw: float
+    clamped: float
+    effective: float
+
+    def as_dict(self) -> dict[str, float]:
+        """The three values as a JSON-ready dict."""
+        return {"raw": self.raw, "clamped": self.clamped, "effective": self.effective}
+
+
+@dataclass(frozen=True, slots=True)
+class Breakdown:
+    """Every signal of one ranked result, with the basic and full views of the spec."""
+
+    result_index: int
+    bm25_score: float
+    signals: dict[str, SignalValue]
+    semantic_similarity: float | None = None
+
+    def effective(self, name: str) -> float:
+        """The contribution signal `name` made to total_boost."""
+        return self.signals[name].effective
+
+    @property
+    def kind_match(self) -> float:
+        """kind_weight + query_intent_boost, as added."""
+        return self.effective("kind_weight") + self.effective("query_intent_boost")
+
+    @property
+    def total_boost(self) -> float:
+        """Sum of the effective signal values."""
+        return sum(value.effective for value in self.signals.values())
+
+    @property
+    def final_score(self) -> float:
+        """bm25_score + total_boost."""
+        return self.bm25_score + self.total_boost
+
+    def at(self, result_index: int) -> Breakdown:
+        """The same breakdown at another position of the emitted list."""
+        return replace(self, result_index=result_index)
+
+    def full(self) -> dict[str, Any]:
+        """The `full` view: the spec's fields plus each signal's raw / clamped / effective value."""
+        return {
+            "result_index": self.result_index,
+            "exact_match_boost": self.effective("exact_match_boost"),
+            "qualified_name_boost": self.effective("qualified_name_boost"),
+            "path_affinity": self.effective("path_affinity"),
+            "definition_boost": self.effective("definition_boost"),
+            "kind_match": self.kind_match,
+            "kind_weight": self.effective("kind_weight"),
+            "query_intent_boost": self.effective("query_intent_boost"),
+            "test_file_penalty": self.effective("test_file_penalty"),
+            "bm25_score": self.bm25_score,
+            "total_boost": self.total_boost,
+            "final_score": self.final_score,
+            "signals": {name: value.as_dict() for name, value in self.signals.items()},
+        }
+
+    def basic(self) -> dict[str, Any]:
+        """The `basic` view: factors normalized to 0..1 (value / the signal's maximum) and the final score."""
+        return {
+            "result_index": self.result_index,
+            "exact_match": self.effective("exact_match_boost") / EXACT_MATCH_BOOST,
+            "path_boost": self.effective("path_affinity") / PATH_AFFINITY,
+            "definition_boost": self.effective("definition_boost") / DEFINITION_BOOST,
+            "semantic_similarity": self.semantic_similarity or 0.0,
+            "final_score": self.final_score,
+        }
+
+
+def breakdown(raw: tuple[float, ...] | dict[str, float], bm25_score: float, result_index: int = 0,
+              semantic_similarity: float | None = None) -> Breakdown:
+    """A Breakdown from raw signal values (a tuple in `SIGNALS` order, or a dict by name)."""
+    values = raw if isinstance(raw, dict) else dict(zip(SIGNALS, raw))
+    signals = {}
+    for name in SIGNALS:
+        value = float(values.get(name, 0.0))
+        clamped = clamp(name, value)
+        signals[name] = SignalValue(raw=value, clamped=clamped, effective=clamped)
+    return Breakdown(result_index=result_index, bm25_score=float(bm25_score), signals=signals,
+                     semantic_similarity=semantic_similarity)
+
+
+def explain(q: QueryFeatures, bm25_score: float, result_type: str, name: str | None,
+            qualified_name: str | None, kind: str | None, path: str, result_index: int = 0,
+            semantic_similarity: float | None = None) -> Breakdown:
+    """The Breakdown of one result (called only when explain is on)."""
+    raw = raw_signals(q, result_type, name, qualified_name, kind, path)
+    return breakdown(raw, bm25_score, result_index, semantic_similarity)
