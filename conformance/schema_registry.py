@@ -1,0 +1,44 @@
+"""Every schemas/** file in one `referencing.Registry`, and Draft 2020-12 validators that resolve `$ref` to it."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from conformance.paths import schemas_dir
+
+
+@lru_cache(maxsize=4)
+def _registry_for(folder: Path) -> Registry:
+    """Registry of every *.json schema under `folder`, keyed by its `$id`."""
+    resources = []
+    for path in sorted(folder.rglob("*.json")):
+        contents = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(contents, dict) or "$id" not in contents:
+            raise ValueError(f"{path}: a schema in schemas/ must have an $id")
+        resources.append((contents["$id"], Resource.from_contents(contents, default_specification=DRAFT202012)))
+    return Registry().with_resources(resources).crawl()
+
+
+def registry(folder: Path | None = None) -> Registry:
+    """A `referencing.Registry` of every schemas/** file by `$id` (cached per folder)."""
+    return _registry_for(Path(folder or schemas_dir()).resolve())
+
+
+def schema(schema_id: str, folder: Path | None = None) -> dict[str, Any]:
+    """The schema whose `$id` is `schema_id` (short names `<name>` expand to the cruxgate id)."""
+    if "/" not in schema_id and not schema_id.endswith(".json"):
+        schema_id = f"https://cruxgate.dev/schemas/{schema_id}.json"
+    return registry(folder).contents(schema_id)
+
+
+def validator_for(schema_or_id: dict[str, Any] | bool | str, folder: Path | None = None) -> Draft202012Validator:
+    """A Draft 2020-12 validator (formats checked) whose `$ref`s resolve to schemas/ by `$id`."""
+    target = schema(schema_or_id, folder) if isinstance(schema_or_id, str) else schema_or_id
+    return Draft202012Validator(target, registry=registry(folder), format_checker=Draft202012Validator.FORMAT_CHECKER)

@@ -1,0 +1,149 @@
+"""Load spec/*.yaml: validate each document against the spec format, then check what a schema cannot."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Iterator
+
+import jmespath
+import yaml
+from jsonschema.exceptions import best_match
+
+from conformance.paths import spec_dir as default_spec_dir
+from conformance.schema_registry import validator_for
+
+FORMAT_SCHEMA_ID = "https://cruxgate.dev/schemas/spec-format.json"
+DEFAULT_FIXTURE = "polyglot"
+_CAPTURE_REF = re.compile(r"^\$([a-z][a-z0-9_]*)$")
+# Check arguments that are operands ("$capture" or JMESPath); the rest are literals.
+_OPERAND_ARGS = ("path", "a", "b", "total")
+
+
+class SpecError(Exception):
+    """A spec document that breaks the format; the message names the file and the path in it."""
+
+    def __init__(self, file: str | Path, path: str, message: str) -> None:
+        super().__init__(f"{file}: {path or '<document>'}: {message}")
+        self.file = str(file)
+        self.path = path
+        self.message = message
+
+
+def _json_path(parts: Any) -> str:
+    """`requirements[3].scenarios[0].id` from a jsonschema error path."""
+    text = ""
+    for part in parts:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def _operands(check: dict[str, Any]) -> Iterator[str]:
+    """Every operand string of a check (path-like arguments and non-literal parts)."""
+    for name in _OPERAND_ARGS:
+        if isinstance(check.get(name), str):
+            yield check[name]
+    for part in check.get("parts", []):
+        if isinstance(part, str):
+            yield part
+
+
+def _check_expression(file: Path, where: str, expression: str) -> None:
+    """A JMESPath operand must compile; a `$name` operand is checked elsewhere."""
+    if _CAPTURE_REF.match(expression):
+        return
+    try:
+        jmespath.compile(expression)
+    except jmespath.exceptions.JMESPathError as exc:
+        raise SpecError(file, where, f"not a JMESPath expression: {expression!r} ({exc})") from None
+
+
+def _check_steps(file: Path, where: str, scenario: dict[str, Any]) -> None:
+    """Captures exist before use, expressions compile, and every called tool is listed in `tools`."""
+    captured: set[str] = set()
+    tools = set(scenario.get("tools", []))
+    for index, step in enumerate(scenario.get("steps", [])):
+        at = f"{where}.steps[{index}]"
+        action = next(iter(step))
+        body = step[action] if isinstance(step[action], dict) else {}
+        called = step.get("call") or (body.get("call") if action == "wait" else None)
+        if called and called not in tools:
+            raise SpecError(file, f"{at}.call", f"tool {called!r} is not listed in the scenario's tools")
+        checks = list((step.get("expect") or body.get("expect") or {}).get("checks", []))
+        if action == "compare":
+            checks.append(step["compare"])
+        for check in checks:
+            for operand in _operands(check):
+                ref = _CAPTURE_REF.match(operand)
+                if ref and ref.group(1) not in captured:
+                    raise SpecError(file, at, f"{operand} is used before a step captures it")
+                _check_expression(file, at, operand)
+        if action == "wait":
+            _check_expression(file, f"{at}.wait.until", body["until"])
+        for name, expression in (step.get("capture") or body.get("capture") or {}).items():
+            _check_expression(file, f"{at}.capture.{name}", expression)
+            captured.add(name)
+        if step.get("transport") and step["transport"] not in scenario.get("transports", [step["transport"]]):
+            raise SpecError(file, f"{at}.transport", "transport not listed in the scenario's transports")
+    hooks_used = {step["hook"] for step in scenario.get("steps", []) if "hook" in step}
+    missing = hooks_used - set(scenario.get("hooks", []))
+    if missing:
+        raise SpecError(file, where, f"hook step(s) {sorted(missing)} not listed in the scenario's hooks")
+
+
+def _check_document(file: Path, document: dict[str, Any], seen_ids: dict[str, str]) -> None:
+    """Semantic rules: file stem, unique ids, scenario ids under their requirement, steps well-formed."""
+    if document["document"] != file.stem:
+        raise SpecError(file, "document", f"{document['document']!r} must equal the file stem {file.stem!r}")
+    refs = {source["ref"] for source in document["sources"]}
+    for r_index, requirement in enumerate(document["requirements"]):
+        where = f"requirements[{r_index}]"
+        entries = [(where, requirement)] + [
+            (f"{where}.scenarios[{s_index}]", scenario)
+            for s_index, scenario in enumerate(requirement.get("scenarios", []))
+        ]
+        for at, entry in entries:
+            if entry["id"] in seen_ids:
+                raise SpecError(file, f"{at}.id", f"id {entry['id']} is already used in {seen_ids[entry['id']]}")
+            seen_ids[entry["id"]] = str(file.name)
+            for anchor in [entry["source"], *entry.get("also", [])]:
+                if anchor.split(" > ", 1)[0] not in refs:
+                    raise SpecError(file, f"{at}.source", f"anchor {anchor!r} names a source the document does not list")
+        for s_index, scenario in enumerate(requirement.get("scenarios", [])):
+            at = f"{where}.scenarios[{s_index}]"
+            if not scenario["id"].startswith(requirement["id"] + "-"):
+                raise SpecError(file, f"{at}.id", f"{scenario['id']} must start with its requirement's id {requirement['id']}-")
+            _check_steps(file, at, scenario)
+
+
+def load_file(file: Path, seen_ids: dict[str, str] | None = None) -> dict[str, Any]:
+    """One spec document, validated; raises SpecError naming the file and the path."""
+    try:
+        document = yaml.safe_load(file.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise SpecError(file, "", f"not valid YAML: {exc}") from None
+    error = best_match(validator_for(FORMAT_SCHEMA_ID).iter_errors(document))
+    if error is not None:
+        raise SpecError(file, _json_path(error.absolute_path), f"{error.message} (keyword {error.validator})")
+    _check_document(file, document, {} if seen_ids is None else seen_ids)
+    return document
+
+
+def load_documents(spec_dir: Path | str | None = None) -> list[dict[str, Any]]:
+    """Every spec/*.yaml document (sorted by file name), validated, ids unique across documents."""
+    folder = Path(spec_dir) if spec_dir is not None else default_spec_dir()
+    seen_ids: dict[str, str] = {}
+    return [load_file(file, seen_ids) for file in sorted(folder.glob("*.yaml"))]
+
+
+def iter_scenarios(documents: list[dict[str, Any]]) -> Iterator[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]]:
+    """(document, requirement, scenario) for every scenario, in file order."""
+    for document in documents:
+        for requirement in document["requirements"]:
+            for scenario in requirement.get("scenarios", []):
+                yield document, requirement, scenario
+
+
+def scenario_level(requirement: dict[str, Any], scenario: dict[str, Any]) -> str:
+    """The scenario's normative level, defaulting to its requirement's."""
+    return scenario.get("level", requirement["level"])
