@@ -1,0 +1,1 @@
+"""The MCP server: tools over stdio and Streamable HTTP, freshness, prewarm and background indexing."""

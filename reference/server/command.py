@@ -1,0 +1,61 @@
+"""`cruxgate serve-mcp`: serve a workspace over MCP on stdio or Streamable HTTP (/mcp on loopback)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import anyio
+
+from reference.config import load_config
+
+from .app import build_server
+from .prewarm import Prewarm
+from .runtime import Runtime
+
+
+def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
+    """Arguments of serve-mcp."""
+    parser.add_argument("--workspace", required=True, help="workspace root (indexed into WORKSPACE/.cruxgate)")
+    parser.add_argument("--config", help="TOML config file (missing file: defaults)")
+    parser.add_argument("--transport", choices=("stdio", "http"), default="stdio")
+    parser.add_argument("--host", default="127.0.0.1", help="HTTP bind address (loopback by default)")
+    parser.add_argument("--port", type=int, default=8765, help="HTTP port")
+    parser.add_argument("--no-prewarm", action="store_true", help="do not warm the index after the handshake")
+
+
+async def _serve_stdio(server: object) -> None:
+    from mcp.server.stdio import stdio_server
+
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())  # type: ignore[attr-defined]
+
+
+async def _serve_http(server: object, host: str, port: int) -> None:
+    import uvicorn
+
+    app = server.streamable_http_app(host=host)  # type: ignore[attr-defined]
+    await uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).serve()
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the server; returns when the client disconnects (stdio) or on interrupt (http)."""
+    workspace = Path(args.workspace)
+    if not workspace.is_dir():
+        print(f"serve-mcp: workspace {workspace} is not a directory", file=sys.stderr)
+        return 2
+    config = load_config(args.config)
+    for warning in config.warnings:
+        print(f"serve-mcp: config warning: {warning}", file=sys.stderr)
+    runtime = Runtime(workspace, config)
+    runtime.prewarm = Prewarm(runtime, enabled=not args.no_prewarm)
+    server = build_server(runtime)
+    try:
+        if args.transport == "stdio":
+            anyio.run(_serve_stdio, server)
+        else:
+            anyio.run(_serve_http, server, args.host, args.port)
+    except KeyboardInterrupt:
+        pass
+    return 0

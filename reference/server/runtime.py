@@ -1,0 +1,157 @@
+"""Per-process server state: the index state and engine (reopened when the index changes), jobs, freshness."""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from reference.config import Config
+from reference.index import SCHEMA_VERSION, IndexReader, index_workspace, read_state
+from reference.protocol.errors import ToolError
+from reference.protocol.metadata import build_metadata, canonical_status
+from reference.query.engine import QueryEngine
+
+from .freshness import is_stale
+from .jobs import JobRunner
+
+STATE_DIR = ".cruxgate"
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The index as one request sees it."""
+
+    status: str  # canonical: ready | not_indexed | reindex_required | corrupt_manifest
+    manifest: dict[str, Any] | None
+    current_schema_version: int | None
+    required_schema_version: int
+    manifest_mtime_ns: int
+    key: tuple[Any, ...]
+
+    @property
+    def ref(self) -> str:
+        """The indexed ref (`live` for the working tree)."""
+        return str((self.manifest or {}).get("ref") or "live")
+
+
+def _remediation(workspace: Path, force: bool) -> str:
+    flag = " --force" if force else ""
+    return f"run `cruxgate index {workspace}{flag}` (or call the index_repo tool{' with force=true' if force else ''})"
+
+
+class Runtime:
+    """What every tool call shares: workspace, config, the open index, background jobs and prewarm status."""
+
+    def __init__(self, workspace: Path, config: Config) -> None:
+        self.workspace = workspace.resolve()
+        self.config = config
+        self._lock = threading.RLock()
+        self._snapshot: Snapshot | None = None
+        self._engine: QueryEngine | None = None
+        self._engine_key: tuple[Any, ...] | None = None
+        self.jobs = JobRunner(self.workspace, self._index, after=self._after_job)
+        self.on_index_changed: list[Any] = []  # callbacks (prewarm) after a completed job
+        self.checks: dict[tuple[Any, ...], dict[str, Any]] = {}  # health checks of the live generation
+        self.prewarm: Any = None  # set by the app (reference.server.prewarm.Prewarm)
+
+    # -- index state -------------------------------------------------------
+    def _state_key(self) -> tuple[Any, ...]:
+        """Cheap identity of the live index: CURRENT's content and the manifest's stat."""
+        state = self.workspace / STATE_DIR
+        try:
+            current = (state / "CURRENT").read_text(encoding="utf-8").strip()
+        except OSError:
+            return ("none",)
+        try:
+            info = os.stat(state / current / "manifest.json")
+        except OSError:
+            return (current, None)
+        return (current, info.st_ino, info.st_size, info.st_mtime_ns)
+
+    def snapshot(self) -> Snapshot:
+        """The index state, re-read only when CURRENT or the manifest changed."""
+        key = self._state_key()
+        snap = self._snapshot
+        if snap is not None and snap.key == key:
+            return snap
+        state = read_state(self.workspace)
+        snap = Snapshot(
+            status=canonical_status(state.status),
+            manifest=state.manifest,
+            current_schema_version=state.current_schema_version,
+            required_schema_version=getattr(state, "required_schema_version", SCHEMA_VERSION),
+            manifest_mtime_ns=key[3] if len(key) == 4 else 0,
+            key=key,
+        )
+        self._snapshot = snap
+        return snap
+
+    def startup_index_check(self) -> dict[str, Any]:
+        """`startup_checks.index`: status and the two schema versions."""
+        snap = self.snapshot()
+        return {"status": snap.status, "current_schema_version": snap.current_schema_version,
+                "required_schema_version": snap.required_schema_version}
+
+    def require_ready(self, snap: Snapshot) -> None:
+        """Raise the registry error for an index that cannot answer queries."""
+        if snap.status == "ready":
+            return
+        if snap.status == "not_indexed":
+            code = "index_in_progress" if self.jobs.active() else "index_not_ready"
+            raise ToolError(code, "the workspace has no index yet",
+                            {"remediation": _remediation(self.workspace, False), "index_status": snap.status})
+        reason = ("the index was built with another schema version" if snap.status == "reindex_required"
+                  else "the index manifest is unreadable or inconsistent")
+        raise ToolError("index_incompatible", f"{reason}; rebuild it", {
+            "remediation": _remediation(self.workspace, True),
+            "index_status": snap.status,
+            "current_schema_version": snap.current_schema_version,
+            "required_schema_version": snap.required_schema_version,
+        })
+
+    def engine(self, snap: Snapshot | None = None) -> QueryEngine:
+        """The query engine over the live index (opened once per index generation)."""
+        snap = snap or self.snapshot()
+        self.require_ready(snap)
+        with self._lock:
+            if self._engine is None or self._engine_key != snap.key:
+                self._engine = QueryEngine(IndexReader.open(self.workspace))
+                self._engine_key = snap.key
+            return self._engine
+
+    # -- freshness and metadata -------------------------------------------
+    def freshness(self, snap: Snapshot, policy: str) -> str:
+        """Apply the freshness policy: strict raises index_stale, balanced starts a sync; returns the status."""
+        if snap.status != "ready" or snap.manifest is None:
+            return "fresh"
+        stale = is_stale(self.workspace, snap.manifest, snap.manifest_mtime_ns)
+        if not stale:
+            return "syncing" if self.jobs.active() else "fresh"
+        if policy == "strict":
+            raise ToolError("index_stale", "the index is older than the workspace and freshness_policy is strict",
+                            {"remediation": "call sync_repo (or `cruxgate index`) and retry, or use "
+                                            "freshness_policy=balanced", "freshness_policy": "strict"})
+        if policy == "balanced":
+            self.jobs.start("sync")
+        return "stale"
+
+    def metadata(self, snap: Snapshot | None = None, *, freshness: str = "fresh",
+                 semantic: bool = False) -> dict[str, Any]:
+        """Protocol v1 metadata for the current state (the builder in reference.protocol.metadata)."""
+        snap = snap or self.snapshot()
+        meta = build_metadata(snap.status, syncing=self.jobs.active() is not None, freshness=freshness,
+                              ref=snap.ref, semantic=semantic)
+        if self.config.warnings:
+            meta["warnings"] = list(self.config.warnings)
+        return meta
+
+    # -- jobs ---------------------------------------------------------------
+    def _index(self, workspace: Path, force: bool) -> Any:
+        return index_workspace(workspace, force=force)
+
+    def _after_job(self) -> None:
+        for callback in self.on_index_changed:
+            callback()

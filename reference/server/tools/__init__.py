@@ -1,0 +1,41 @@
+"""The tool table: name -> description, handler and whether it blocks (runs in a worker thread)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from . import health, indexing, query, search_scored, structure
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool: `handler(runtime, validated_args) -> payload`, raising ToolError on failure."""
+
+    description: str
+    handler: Callable[[Any, dict[str, Any]], dict[str, Any]]
+    blocking: bool = False
+
+
+TOOLS: dict[str, ToolSpec] = {
+    "search_code": ToolSpec("Search code (symbols, snippets, files) ranked by relevance. Filter by language "
+                            "and role; shape results with detail_level and compact.", query.search_code),
+    "locate_symbol": ToolSpec("Locate symbol definitions by name; filter by kind (exact) and/or role.",
+                              query.locate_symbol),
+    "get_file_outline": ToolSpec("Nested symbol tree of one file without reading it (depth top|all).",
+                                 structure.get_file_outline),
+    "find_references": ToolSpec("Resolved references to a symbol plus the count of unresolved ones by name.",
+                                structure.find_references),
+    "health_check": ToolSpec("Server health: Tantivy, SQLite, grammars, jobs, prewarm and startup checks.",
+                             health.health_check),
+    "index_status": ToolSpec("Index state: schema versions, counts, freshness and active jobs.",
+                             health.index_status),
+    "index_repo": ToolSpec("Index the workspace now and wait for it (force=true rebuilds from scratch).",
+                           indexing.index_repo, blocking=True),
+    "sync_repo": ToolSpec("Start a background incremental re-index of the workspace.", indexing.sync_repo),
+    "search": ToolSpec("Search code; optionally with 0..1 scores, match reasons, previews and enclosing "
+                       "context (scored search).", search_scored.search),
+    "search_preview": ToolSpec("Scored search with previews and context: limit 20 and min_score 0.5 by default.",
+                               search_scored.search_preview),
+}

@@ -1,0 +1,53 @@
+"""search_code and locate_symbol: engine hits -> dedup -> detail_level/compact -> explain -> safety limit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reference.protocol.errors import invalid_input
+from reference.protocol.explain import ranking_reasons, resolve_level
+from reference.protocol.metadata import SEMANTIC_DISABLED, add_optional
+from reference.protocol.safety import apply_safety_limit
+from reference.protocol.shaping import dedup, shape_hit
+from reference.query.errors import QueryInputError
+
+from ..runtime import Runtime
+
+
+def _respond(rt: Runtime, tool: str, args: dict[str, Any], run: Any) -> dict[str, Any]:
+    """Shared pipeline of the two ranked query tools."""
+    snap = rt.snapshot()
+    engine = rt.engine(snap)
+    freshness = rt.freshness(snap, args.get("freshness_policy") or rt.config.freshness_policy)
+    level = resolve_level(args.get("ranking_explain_level"), rt.config)
+    try:
+        result = run(engine, level != "off")
+    except QueryInputError as exc:
+        raise invalid_input(exc.field, f"{tool}: {exc}") from None
+    hits, dropped = dedup(list(result.hits))
+    detail = args.get("detail_level") or rt.config.default_detail_level
+    compact = bool(args.get("compact", False))
+    results = [shape_hit(hit, detail, compact) for hit in hits]
+    meta = rt.metadata(snap, freshness=freshness)
+    if tool == "search_code":
+        meta.update(SEMANTIC_DISABLED)
+        meta.update(getattr(result, "semantic", None) or {})
+    add_optional(meta, suppressed_duplicate_count=result.suppressed_duplicate_count + dropped,
+                 ranking_reasons=ranking_reasons(hits, level))
+    payload = {"results": results, "total_results": len(results), "metadata": meta}
+    return apply_safety_limit(payload, "results", rt.config.max_response_bytes, tool)
+
+
+def search_code(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
+    """Ranked symbols, snippets and files for a query."""
+    return _respond(rt, "search_code", args, lambda engine, explain: engine.search_code(
+        args["query"], limit=args.get("limit", 10), language=args.get("language"), role=args.get("role"),
+        explain=explain))
+
+
+def locate_symbol(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
+    """Ranked symbol definitions for a name (kind and role intersect)."""
+    name = args.get("name", args.get("query"))
+    return _respond(rt, "locate_symbol", args, lambda engine, explain: engine.locate_symbol(
+        name, limit=args.get("limit", 10), language=args.get("language"), kind=args.get("kind"),
+        role=args.get("role"), explain=explain))

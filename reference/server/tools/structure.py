@@ -1,0 +1,66 @@
+"""get_file_outline and find_references: SQLite-only structure tools."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reference.protocol.errors import ToolError, invalid_input
+from reference.protocol.safety import apply_safety_limit
+from reference.query.errors import QueryInputError, QueryNotFound
+
+from ..paths import workspace_path
+from ..runtime import Runtime
+
+
+def _query_errors(tool: str, exc: Exception) -> ToolError:
+    """The engine's errors as registry errors."""
+    if isinstance(exc, QueryInputError):
+        return invalid_input(exc.field, f"{tool}: {exc.message}")
+    assert isinstance(exc, QueryNotFound)
+    return ToolError(exc.code, exc.message)
+
+
+def get_file_outline(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
+    """The file's symbol tree (empty `symbols` with file metadata when the file has no grammar)."""
+    snap = rt.snapshot()
+    engine = rt.engine(snap)
+    ref = args.get("ref")
+    if ref is not None and ref not in ("live", snap.ref):
+        raise ToolError("ref_not_indexed", f"ref {ref!r} is not indexed (indexed: {snap.ref!r})",
+                        {"indexed_refs": [snap.ref], "remediation": "omit ref or pass the indexed one"})
+    relative, _ = workspace_path(rt.workspace, args["path"])
+    freshness = rt.freshness(snap, args.get("freshness_policy") or rt.config.freshness_policy)
+    try:
+        outline = engine.file_outline(relative, depth=args.get("depth", "all"), language=args.get("language"))
+    except (QueryInputError, QueryNotFound) as exc:
+        raise _query_errors("get_file_outline", exc) from None
+    payload = {
+        "path": outline.path,
+        "language": outline.language,
+        "line_count": outline.line_count,
+        "depth": outline.depth,
+        "symbol_count": outline.count(),
+        "symbols": outline.symbols,
+        "metadata": rt.metadata(snap, freshness=freshness),
+    }
+    return apply_safety_limit(payload, "symbols", rt.config.max_response_bytes, "get_file_outline")
+
+
+def find_references(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
+    """Resolved references and `unresolved_count` (always present, 0 when none)."""
+    snap = rt.snapshot()
+    engine = rt.engine(snap)
+    freshness = rt.freshness(snap, args.get("freshness_policy") or rt.config.freshness_policy)
+    target = args.get("symbol_id", args.get("name"))
+    try:
+        refs = engine.find_references(target, limit=args.get("limit", 50))
+    except (QueryInputError, QueryNotFound) as exc:
+        raise _query_errors("find_references", exc) from None
+    payload = {
+        "targets": refs.targets,
+        "references": refs.references,
+        "total_references": refs.total,
+        "unresolved_count": refs.unresolved_count,
+        "metadata": rt.metadata(snap, freshness=freshness),
+    }
+    return apply_safety_limit(payload, "references", rt.config.max_response_bytes, "find_references")
