@@ -31,14 +31,20 @@ def registry(folder: Path | None = None) -> Registry:
     return _registry_for(Path(folder or schemas_dir()).resolve())
 
 
+def expand_id(schema_id: str) -> str:
+    """`metadata` -> `https://cruxgate.dev/schemas/metadata.json`; full ids (with #fragments) unchanged."""
+    if "/" in schema_id or schema_id.endswith(".json") or "#" in schema_id:
+        return schema_id
+    return f"https://cruxgate.dev/schemas/{schema_id}.json"
+
+
 def schema(schema_id: str, folder: Path | None = None) -> dict[str, Any]:
     """The schema whose `$id` is `schema_id` (short names `<name>` expand to the cruxgate id)."""
-    if "/" not in schema_id and not schema_id.endswith(".json"):
-        schema_id = f"https://cruxgate.dev/schemas/{schema_id}.json"
-    return registry(folder).contents(schema_id)
+    return registry(folder).contents(expand_id(schema_id))
 
 
 def validator_for(schema_or_id: dict[str, Any] | bool | str, folder: Path | None = None) -> Draft202012Validator:
     """A Draft 2020-12 validator (formats checked) whose `$ref`s resolve to schemas/ by `$id`."""
-    target = schema(schema_or_id, folder) if isinstance(schema_or_id, str) else schema_or_id
+    # A string names a schema by id, optionally with a #fragment: reach it through a $ref.
+    target = {"$ref": expand_id(schema_or_id)} if isinstance(schema_or_id, str) else schema_or_id
     return Draft202012Validator(target, registry=registry(folder), format_checker=Draft202012Validator.FORMAT_CHECKER)
