@@ -1,0 +1,204 @@
+"""QueryEngine: search_code, locate_symbol, file_outline and find_references over one open index."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import retrieval
+from .dedup import top_k_unique
+from .details import HitDetailsLoader
+from .errors import QueryInputError
+from .filters import allowed_kinds
+from .hits import Hit, QueryResult, sort_key
+from .outline import Outline, file_outline
+from .ranking import QueryFeatures, boost, explain
+from .references import References, find_references
+from .semantic import DisabledSemanticChannel, SemanticCandidate, SemanticChannel, enrich
+
+MAX_LIMIT = 500
+# Candidates fetched per channel before reranking: the boosts (exact name +5, kind, intent)
+# reorder BM25's list, so each channel looks further than the page it fills.
+SEARCH_FANOUT = (3, 30)   # symbols: max(limit * 3, 30)
+LOCATE_FANOUT = (5, 50)   # max(limit * 5, 50)
+
+_SYMBOL_SQL = """SELECT symbol_id, symbol_stable_id, path, language, name, qualified_name, kind,
+                        line_start, line_end, signature, visibility
+                 FROM symbols WHERE symbol_id IN ({})"""
+_FILE_SQL = "SELECT file_id, path, language, line_count FROM files WHERE file_id IN ({})"
+
+
+def _check_query(value: Any, field: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise QueryInputError(field, f"{field} must be a non-empty string")
+    return value.strip()
+
+
+def _check_limit(limit: Any) -> int:
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+        raise QueryInputError("limit", f"limit must be an integer from 1 to {MAX_LIMIT}")
+    return limit
+
+
+def _check_language(language: Any) -> str | None:
+    if language is not None and (not isinstance(language, str) or not language.strip()):
+        raise QueryInputError("language", "language must be a non-empty string")
+    return language
+
+
+def _is_name_match(hit: Hit, lower: str) -> bool:
+    """The hit is the symbol asked for: its name, or its qualified name (whole or a trailing part), equals the query."""
+    if hit.name and hit.name.lower() == lower:
+        return True
+    qualified = (hit.qualified_name or "").lower()
+    return qualified == lower or qualified.endswith("." + lower) or qualified.endswith("::" + lower)
+
+
+class QueryEngine:
+    """The query side of the reference server; one per open index, safe to share between requests."""
+
+    def __init__(self, reader: Any, semantic: SemanticChannel | None = None) -> None:
+        self.reader = reader
+        self.db = reader.db
+        self.semantic: SemanticChannel = semantic or DisabledSemanticChannel()
+
+    # -- public API -----------------------------------------------------------------
+
+    def search_code(self, query: str, limit: int = 10, language: str | None = None, role: str | None = None,
+                    explain: bool = False, kind: str | None = None) -> QueryResult:
+        """Symbols, snippets and files for free text; with `role`, symbols of that role only."""
+        text = _check_query(query, "query")
+        limit = _check_limit(limit)
+        language = _check_language(language)
+        kinds = allowed_kinds(kind=kind, role=role, accepts_kind=False)
+        q = QueryFeatures.of(text)
+        terms = retrieval.query_terms(text)
+        hits: list[Hit] = []
+        if kinds != frozenset() and terms:
+            fanout = max(limit * SEARCH_FANOUT[0], SEARCH_FANOUT[1])
+            hits += self._symbols(q, terms, retrieval.SYMBOL_FIELD_BOOSTS, fanout, language, kinds)
+            if kinds is None:  # snippets and files carry no role: a role query leaves them out
+                hits += self._snippets(q, terms, limit, language)
+                hits += self._files(q, terms, limit, language)
+        if self.semantic.enabled and kinds != frozenset():
+            hits += self._semantic(q, text, limit, language, kinds)
+        return self._page(q, hits, limit, explain, semantic=self.semantic.status())
+
+    def locate_symbol(self, name: str, limit: int = 10, language: str | None = None, kind: str | None = None,
+                      role: str | None = None, explain: bool = False) -> QueryResult:
+        """Definitions named `name` (or whose qualified name ends with it); the closest names when none is exact."""
+        text = _check_query(name, "name")
+        limit = _check_limit(limit)
+        language = _check_language(language)
+        kinds = allowed_kinds(kind=kind, role=role)
+        q = QueryFeatures.of(text)
+        terms = retrieval.query_terms(text)
+        hits: list[Hit] = []
+        if kinds != frozenset() and terms:
+            fanout = max(limit * LOCATE_FANOUT[0], LOCATE_FANOUT[1])
+            hits = self._symbols(q, terms, retrieval.LOCATE_FIELD_BOOSTS, fanout, language, kinds)
+            exact = [h for h in hits if _is_name_match(h, q.lower)]
+            hits = exact or hits
+        return self._page(q, hits, limit, explain)
+
+    def file_outline(self, path: str, depth: str = "all", language: str | None = None) -> Outline:
+        """The nested symbol tree of one indexed file."""
+        return file_outline(self.db, path, depth, language)
+
+    def find_references(self, name_or_symbol_id: int | str, limit: int = 50) -> References:
+        """Resolved references to a symbol plus the unresolved edges that match its name."""
+        return find_references(self.db, name_or_symbol_id, limit)
+
+    # -- channels -------------------------------------------------------------------
+
+    def _symbols(self, q: QueryFeatures, terms: list[str], boosts: dict[str, float], fanout: int,
+                 language: str | None, kinds: frozenset[str] | None) -> list[Hit]:
+        index = self.reader.index("symbols")
+        query = retrieval.with_filters(retrieval.text_query(index, terms, boosts), index.schema, language, kinds)
+        searcher = self.reader.searcher("symbols")
+        found = retrieval.search(searcher, query, fanout)
+        if not found:
+            return []
+        ids = searcher.fast_field_values("symbol_id", [address for _, address in found])
+        rows = {r[0]: r for r in self.db.execute(_SYMBOL_SQL.format(",".join("?" * len(ids))), ids)}
+        hits = []
+        for (bm25, _), symbol_id in zip(found, ids):
+            r = rows.get(symbol_id)
+            if r is None:
+                continue  # a Tantivy doc without its SQLite row: an index being replaced under us
+            score = bm25 + boost(q, "symbol", r[4], r[5], r[6], r[2])
+            hits.append(Hit(result_type="symbol", result_id=f"symbol:{r[1]}", path=r[2], line_start=r[7],
+                            line_end=r[8], score=score, bm25_score=bm25, symbol_id=r[0], symbol_stable_id=r[1],
+                            kind=r[6], name=r[4], qualified_name=r[5], signature=r[9], language=r[3],
+                            visibility=r[10]))
+        return hits
+
+    def _snippets(self, q: QueryFeatures, terms: list[str], limit: int, language: str | None) -> list[Hit]:
+        index = self.reader.index("snippets")
+        query = retrieval.with_filters(retrieval.text_query(index, terms, retrieval.SNIPPET_FIELD_BOOSTS),
+                                       index.schema, language)
+        searcher = self.reader.searcher("snippets")
+        hits = []
+        for bm25, address in retrieval.search(searcher, query, limit):
+            doc = searcher.doc(address)
+            path = doc.get_first("path")
+            start, end = doc.get_first("line_start"), doc.get_first("line_end")
+            hits.append(Hit(result_type="snippet", result_id=f"snippet:{path}:{start}-{end}", path=path,
+                            line_start=start, line_end=end, score=bm25 + boost(q, "snippet", None, None, None, path),
+                            bm25_score=bm25, language=doc.get_first("language"), snippet=doc.get_first("content")))
+        return hits
+
+    def _files(self, q: QueryFeatures, terms: list[str], limit: int, language: str | None) -> list[Hit]:
+        index = self.reader.index("files")
+        query = retrieval.with_filters(retrieval.text_query(index, terms, retrieval.FILE_FIELD_BOOSTS),
+                                       index.schema, language)
+        searcher = self.reader.searcher("files")
+        found = retrieval.search(searcher, query, limit)
+        if not found:
+            return []
+        ids = searcher.fast_field_values("file_id", [address for _, address in found])
+        rows = {r[0]: r for r in self.db.execute(_FILE_SQL.format(",".join("?" * len(ids))), ids)}
+        hits = []
+        for (bm25, _), file_id in zip(found, ids):
+            r = rows.get(file_id)
+            if r is None:
+                continue
+            hits.append(Hit(result_type="file", result_id=f"file:{r[1]}", path=r[1], line_start=1,
+                            line_end=max(r[3] or 1, 1), score=bm25 + boost(q, "file", None, None, None, r[1]),
+                            bm25_score=bm25, language=r[2]))
+        return hits
+
+    def _semantic(self, q: QueryFeatures, text: str, limit: int, language: str | None,
+                  kinds: frozenset[str] | None) -> list[Hit]:
+        """Semantic candidates, enriched by symbol_stable_id and ranked like any symbol (bm25 0)."""
+        hits = []
+        for c in enrich(self.semantic.search(text, limit), self.db):
+            if (kinds is not None and c.kind not in kinds) or (language is not None and c.language != language):
+                continue
+            hits.append(self._semantic_hit(q, c))
+        return hits
+
+    @staticmethod
+    def _semantic_hit(q: QueryFeatures, c: SemanticCandidate) -> Hit:
+        path = c.path or ""
+        start = c.line_start or 0
+        return Hit(result_type="symbol", result_id=f"symbol:{c.symbol_stable_id}", path=path, line_start=start,
+                   line_end=c.line_end or start, score=boost(q, "symbol", c.name, c.qualified_name, c.kind, path),
+                   symbol_id=c.symbol_id, symbol_stable_id=c.symbol_stable_id, kind=c.kind, name=c.name,
+                   qualified_name=c.qualified_name, signature=c.signature, language=c.language,
+                   visibility=c.visibility, _loaded={"semantic_similarity": c.similarity})
+
+    # -- assembly -------------------------------------------------------------------
+
+    def _page(self, q: QueryFeatures, hits: list[Hit], limit: int, want_explain: bool,
+              semantic: dict[str, Any] | None = None) -> QueryResult:
+        """Rank, dedup to the top `limit`, attach details and (only when asked) the breakdowns."""
+        hits.sort(key=sort_key)
+        page, suppressed = top_k_unique(hits, limit)
+        details = HitDetailsLoader(self.reader.workspace, self.db)
+        for index, hit in enumerate(page):
+            hit.details = details
+            if want_explain:
+                hit.breakdown = explain(q, hit.bm25_score, hit.result_type, hit.name, hit.qualified_name, hit.kind,
+                                        hit.path, result_index=index,
+                                        semantic_similarity=hit._loaded.get("semantic_similarity"))
+        return QueryResult(hits=page, suppressed_duplicate_count=suppressed, semantic=semantic or {})

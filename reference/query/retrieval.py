@@ -1,0 +1,58 @@
+"""Lexical retrieval over the Tantivy indices: safe query text, the spec's field boosts and filters."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+import tantivy
+
+from reference.index.tokens import expand
+
+# Symbol fields and their boosts (seed 000, "Search field boost weights").
+SYMBOL_FIELD_BOOSTS = {"symbol_exact": 10.0, "qualified_name": 3.0, "signature": 1.5, "path": 1.0, "content": 0.5}
+# locate_symbol looks a name up: body and signature words would only add noise.
+LOCATE_FIELD_BOOSTS = {"symbol_exact": 10.0, "qualified_name": 3.0}
+SNIPPET_FIELD_BOOSTS = {"content": 1.0, "path": 1.0, "imports": 1.0}
+FILE_FIELD_BOOSTS = {"path": 1.0, "filename": 1.0, "content_head": 1.0}
+
+# Terms are runs of letters and digits only: nothing the query parser reads as syntax
+# (quotes, brackets, `:`, `+`/`-`, `^`, `*`, `~`) survives, and lowercase words are
+# never the AND/OR/NOT operators, so user text can never raise a parse error.
+_TERM = re.compile(r"[^\W_]+")
+MAX_TERMS = 32
+
+
+def query_terms(text: str) -> list[str]:
+    """The distinct lowercase index terms of `text` after code-aware expansion, in first-seen order."""
+    seen: dict[str, None] = {}
+    for term in _TERM.findall(expand(text).lower()):
+        seen.setdefault(term, None)
+        if len(seen) >= MAX_TERMS:
+            break
+    return list(seen)
+
+
+def text_query(index: tantivy.Index, terms: list[str], boosts: dict[str, float]) -> tantivy.Query | None:
+    """A disjunction of `terms` over the boosted fields (None when there is nothing to search for)."""
+    if not terms:
+        return None
+    return index.parse_query(" ".join(terms), list(boosts), field_boosts=boosts)
+
+
+def with_filters(query: tantivy.Query, schema: tantivy.Schema, language: str | None = None,
+                 kinds: Iterable[str] | None = None) -> tantivy.Query:
+    """`query` restricted to a language and a kind set; the filters add nothing to the score."""
+    clauses = [(tantivy.Occur.Must, query)]
+    if language is not None:
+        term = tantivy.Query.term_query(schema, "language", language)
+        clauses.append((tantivy.Occur.Must, tantivy.Query.const_score_query(term, 0.0)))
+    if kinds is not None:
+        kind_set = tantivy.Query.term_set_query(schema, "kind", sorted(kinds))
+        clauses.append((tantivy.Occur.Must, tantivy.Query.const_score_query(kind_set, 0.0)))
+    return query if len(clauses) == 1 else tantivy.Query.boolean_query(clauses)
+
+
+def search(searcher: tantivy.Searcher, query: tantivy.Query, limit: int) -> list[tuple[float, tantivy.DocAddress]]:
+    """Top `limit` (bm25, address) pairs, best first."""
+    return searcher.search(query, limit=limit, count=False).hits
