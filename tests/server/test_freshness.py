@@ -1,0 +1,66 @@
+"""The cheap staleness check: git HEAD for a git workspace, else mtimes newer than the manifest."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+from reference.server.freshness import git_head, is_stale
+
+
+def manifest_at(root: Path, head: str | None) -> tuple[dict, int]:
+    state = root / ".cruxgate" / "gen-1"
+    state.mkdir(parents=True, exist_ok=True)
+    path = state / "manifest.json"
+    path.write_text("{}", encoding="utf-8")
+    return {"git_head": head}, path.stat().st_mtime_ns
+
+
+def bump(path: Path, after_ns: int) -> None:
+    """Set an mtime strictly after `after_ns` without sleeping."""
+    os.utime(path, ns=(after_ns + 10**9, after_ns + 10**9))
+
+
+def test_plain_workspace_fresh_then_edited_then_added(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.py").write_text("x = 1\n")
+    os.utime(tmp_path / "src" / "a.py", ns=(1, 1))
+    os.utime(tmp_path / "src", ns=(1, 1))
+    manifest, mtime = manifest_at(tmp_path, None)
+    os.utime(tmp_path, ns=(1, 1))
+    assert not is_stale(tmp_path, manifest, mtime)
+    bump(tmp_path / "src" / "a.py", mtime)
+    assert is_stale(tmp_path, manifest, mtime)
+
+
+def test_state_dir_changes_do_not_count(tmp_path: Path) -> None:
+    manifest, mtime = manifest_at(tmp_path, None)
+    os.utime(tmp_path, ns=(1, 1))
+    bump(tmp_path / ".cruxgate" / "gen-1" / "manifest.json", mtime)
+    assert not is_stale(tmp_path, manifest, mtime)
+
+
+def git(root: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root, check=True,
+                   capture_output=True)
+
+
+def test_git_workspace_compares_head(tmp_path: Path) -> None:
+    git(tmp_path, "init", "-q")
+    (tmp_path / "a.py").write_text("x = 1\n")
+    git(tmp_path, "add", "a.py")
+    git(tmp_path, "commit", "-q", "-m", "one")
+    head = git_head(tmp_path)
+    assert head and len(head) == 40
+    manifest, mtime = manifest_at(tmp_path, head)
+    assert not is_stale(tmp_path, manifest, mtime)
+    (tmp_path / "a.py").write_text("x = 2\n")
+    git(tmp_path, "commit", "-q", "-am", "two")
+    assert git_head(tmp_path) != head and is_stale(tmp_path, manifest, mtime)
+    git(tmp_path, "pack-refs", "--all")
+    assert git_head(tmp_path) != head  # read from packed-refs too
+
+
+def test_not_git() -> None:
+    assert git_head(Path("/nonexistent-dir")) is None

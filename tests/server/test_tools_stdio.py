@@ -1,0 +1,156 @@
+"""End to end over stdio: every tool against the indexed polyglot fixture, one server for the module."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from .bad_inputs import BAD_CALLS
+from .harness import Connection
+
+TOOLS = {"search_code", "locate_symbol", "get_file_outline", "find_references", "health_check", "index_status",
+         "index_repo", "sync_repo", "search", "search_preview"}
+CANONICAL = {"indexing_status": {"not_indexed", "indexing", "ready", "failed"},
+             "result_completeness": {"complete", "partial", "truncated"},
+             "freshness_status": {"fresh", "stale", "syncing"},
+             "schema_status": {"compatible", "not_indexed", "reindex_required", "corrupt_manifest"}}
+
+
+def ok(conn: Connection, tool: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
+    payload, is_error = conn.payload(tool, args)
+    assert not is_error, payload
+    meta = payload["metadata"]
+    assert meta["cruxe_protocol_version"] == "1"
+    for name, allowed in CANONICAL.items():
+        assert meta[name] in allowed
+    return payload
+
+
+def error(conn: Connection, tool: str, args: Any) -> dict[str, Any]:
+    payload, is_error = conn.payload(tool, args)
+    assert is_error, payload
+    return payload["error"]
+
+
+def test_tools_list_publishes_exact_schemas(stdio_server: Connection) -> None:
+    tools = {t.name: t for t in stdio_server.list_tools().tools}
+    assert set(tools) == TOOLS
+    search = tools["search_code"].input_schema
+    assert search["required"] == ["query"] and search["additionalProperties"] is False
+    assert "kind" not in search["properties"] and "role" in search["properties"]
+    assert "kind" in tools["locate_symbol"].input_schema["properties"]
+    assert tools["get_file_outline"].input_schema["properties"]["depth"]["enum"] == ["top", "all"]
+
+
+def test_search_code_ranks_and_carries_metadata(stdio_server: Connection) -> None:
+    payload = ok(stdio_server, "search_code", {"query": "validate_token"})
+    results = payload["results"]
+    assert results and results[0]["name"] == "validate_token"
+    scores = [r["score"] for r in results]
+    assert scores == sorted(scores, reverse=True)
+    meta = payload["metadata"]
+    assert meta["indexing_status"] == "ready" and meta["result_completeness"] == "complete"
+    assert meta["semantic_enabled"] is False and "ranking_reasons" not in meta
+
+
+def test_detail_levels(stdio_server: Connection) -> None:
+    ids = {"result_id", "result_type", "symbol_id", "symbol_stable_id", "score"}
+    location = ok(stdio_server, "search_code", {"query": "validate_token", "detail_level": "location"})["results"]
+    symbol = next(r for r in location if r["result_type"] == "symbol")
+    assert set(symbol) <= ids | {"path", "line_start", "line_end", "kind", "name"}
+    assert {"path", "line_start", "line_end", "kind", "name"} <= set(symbol)
+    signature = ok(stdio_server, "search_code", {"query": "validate_token"})["results"]
+    assert "qualified_name" in signature[0] and "body_preview" not in signature[0]
+    context = ok(stdio_server, "search_code", {"query": "validate_token", "detail_level": "context"})["results"]
+    assert "body_preview" in context[0]
+    for result in context:
+        assert result.get("parent", {"x": 1}) is not None and result.get("related_symbols", [1]) != []
+
+
+def test_compact_keeps_order_and_ids(stdio_server: Connection) -> None:
+    args = {"query": "config", "limit": 10, "detail_level": "context"}
+    full = ok(stdio_server, "search_code", args)["results"]
+    compact = ok(stdio_server, "search_code", {**args, "compact": True})["results"]
+    assert [r["result_id"] for r in compact] == [r["result_id"] for r in full]
+    assert all("body_preview" not in r for r in compact)
+
+
+@pytest.mark.parametrize(("level", "field"), [("basic", "exact_match"), ("full", "bm25_score")])
+def test_explain_levels(stdio_server: Connection, level: str, field: str) -> None:
+    payload = ok(stdio_server, "search_code", {"query": "Config", "ranking_explain_level": level})
+    reasons = payload["metadata"]["ranking_reasons"]
+    assert len(reasons) == len(payload["results"])
+    assert [r["result_index"] for r in reasons] == list(range(len(reasons)))
+    assert all(field in r for r in reasons)
+    off = ok(stdio_server, "locate_symbol", {"name": "Config", "ranking_explain_level": "off"})
+    assert "ranking_reasons" not in off["metadata"]
+
+
+def test_locate_symbol_kind_and_role(stdio_server: Connection) -> None:
+    classes = ok(stdio_server, "locate_symbol", {"name": "Config", "kind": "class"})["results"]
+    assert classes and all(r["kind"] == "class" for r in classes)
+    assert ok(stdio_server, "locate_symbol", {"name": "validate_token", "kind": "function",
+                                              "role": "type"})["results"] == []
+    types = ok(stdio_server, "search_code", {"query": "Config", "role": "type"})["results"]
+    assert types and all(r["result_type"] == "symbol" for r in types)
+
+
+def test_file_outline_tree_top_and_no_grammar(stdio_server: Connection) -> None:
+    payload = ok(stdio_server, "search_code", {"query": "validate_token", "limit": 1})
+    path = payload["results"][0]["path"]
+    full = ok(stdio_server, "get_file_outline", {"path": path})
+    assert full["path"] == path and full["symbols"]
+    top = ok(stdio_server, "get_file_outline", {"path": path, "depth": "top"})
+    assert all("children" not in s for s in top["symbols"])
+    assert top["symbol_count"] <= full["symbol_count"]
+
+
+def test_find_references_always_has_unresolved_count(stdio_server: Connection) -> None:
+    payload = ok(stdio_server, "find_references", {"name": "createPool"})
+    assert isinstance(payload["unresolved_count"], int)
+    assert payload["unresolved_count"] == 5 and len(payload["references"]) == 3
+
+
+def test_health_and_index_status(stdio_server: Connection) -> None:
+    deadline = time.monotonic() + 20
+    health = ok(stdio_server, "health_check")
+    while health["status"] == "warming" and time.monotonic() < deadline:
+        time.sleep(0.05)
+        health = ok(stdio_server, "health_check")
+    assert health["status"] == "ready" and health["prewarm"]["status"] == "ready"
+    assert health["tantivy"]["status"] == "ok" and health["sqlite"]["integrity"] == "ok"
+    assert health["grammars"]["status"] == "ok" and health["active_jobs"] == []
+    index = health["startup_checks"]["index"]
+    assert index["status"] == "ready" and index["current_schema_version"] == index["required_schema_version"]
+    status = ok(stdio_server, "index_status")
+    assert status["index"]["status"] == "ready" and status["index"]["file_count"] > 0
+
+
+def test_scored_search_and_preview(stdio_server: Connection) -> None:
+    plain = ok(stdio_server, "search", {"query": "validate_token", "limit": 5})
+    assert plain["query"] == "validate_token" and plain["total_results"] == len(plain["results"])
+    assert {"file", "line", "content"} <= set(plain["results"][0]) and "score" not in plain["results"][0]
+    scored = ok(stdio_server, "search", {"query": "validate_token", "include_scores": True, "preview_mode": True,
+                                         "include_context": True, "limit": 20, "min_score": 0.5})
+    preview = ok(stdio_server, "search_preview", {"query": "validate_token"})
+    assert preview["results"] == scored["results"]
+    assert scored["results"][0]["score"] > 0.8
+    assert error(stdio_server, "search", {"query": "x", "min_score": 2})["data"]["field"] == "min_score"
+    assert error(stdio_server, "search_preview", {"query": "x", "preview_mode": False})["data"]["field"] == "preview_mode"
+
+
+def test_stream_of_invalid_calls_then_valid_ones(stdio_server: Connection) -> None:
+    for tool, args, field in BAD_CALLS:
+        err = error(stdio_server, tool, args)
+        assert err["code"] == "invalid_input" and err["data"]["field"] == field, (tool, args, err)
+        assert err["message"]
+    assert ok(stdio_server, "search_code", {"query": "validate_token"})["results"]
+    assert ok(stdio_server, "health_check")["startup_checks"]["index"]["status"] == "ready"
+
+
+def test_absent_file_is_file_not_found(stdio_server: Connection) -> None:
+    assert error(stdio_server, "get_file_outline", {"path": "src/does_not_exist.py"})["code"] == "file_not_found"
+    assert error(stdio_server, "find_references", {"name": "NoSuchSymbolAnywhere"})["code"] == "symbol_not_found"
+    assert error(stdio_server, "get_file_outline", {"path": "src", "ref": "feature-x"})["code"] == "ref_not_indexed"
