@@ -1,0 +1,133 @@
+"""Warm in-process query latency of the reference engine (our bars: locate p95 < 10 ms, search_code p95 < 20 ms).
+
+The corpus is the Python standard library's own source (every `*.py` under
+`sysconfig.get_paths()["stdlib"]`, site-packages excluded), copied and indexed
+once into the pytest cache (`.pytest_cache/d/cruxgate-stdlib-*`) and reused while
+the schema version is unchanged. Run: `python3 -m pytest benchmarks/test_query_latency.py -q -s`.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import statistics
+import sys
+import sysconfig
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reference.index import SCHEMA_VERSION, IndexReader, index_workspace, read_state
+from reference.query.engine import QueryEngine
+
+SAMPLE_SEED = 20261123
+SAMPLE_SIZE = 200
+LOCATE_P95_MS = 10.0
+SEARCH_P95_MS = 20.0
+FIXTURE = Path(__file__).resolve().parents[1] / "golden" / "fixtures" / "polyglot"
+
+
+def copy_stdlib(target: Path) -> int:
+    """Copy the stdlib's Python sources (no site-packages, no caches) into `target`; return the file count."""
+    root = Path(sysconfig.get_paths()["stdlib"])
+    count = 0
+    for source in sorted(root.rglob("*.py")):
+        rel = source.relative_to(root)
+        if rel.parts[0] in ("site-packages", "dist-packages") or "__pycache__" in rel.parts:
+            continue
+        dest = target / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, dest)
+        count += 1
+    return count
+
+
+@pytest.fixture(scope="session")
+def stdlib_workspace(pytestconfig: pytest.Config) -> Path:
+    """The stdlib corpus, indexed (built on first use, then cached across sessions)."""
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    workspace = pytestconfig.cache.mkdir(f"cruxgate-stdlib-py{version}-schema{SCHEMA_VERSION}")
+    if read_state(workspace).status != "ready":
+        started = time.perf_counter()
+        files = copy_stdlib(workspace)
+        index_workspace(workspace, force=True)
+        print(f"\n[stdlib corpus] copied {files} files and indexed them in {time.perf_counter() - started:.1f} s "
+              f"into {workspace}")
+    return workspace
+
+
+@pytest.fixture(scope="session")
+def stdlib_engine(stdlib_workspace: Path) -> QueryEngine:
+    """A query engine over the stdlib index."""
+    return QueryEngine(IndexReader.open(stdlib_workspace))
+
+
+def sample_symbols(engine: QueryEngine, size: int = SAMPLE_SIZE) -> list[tuple[Any, ...]]:
+    """A fixed-seed sample of (symbol_id, name, qualified_name, kind, path) rows."""
+    rows = engine.db.execute("SELECT symbol_id, name, qualified_name, kind, path FROM symbols ORDER BY symbol_id"
+                             ).fetchall()
+    return random.Random(SAMPLE_SEED).sample(rows, min(size, len(rows)))
+
+
+def search_queries(sample: list[tuple[Any, ...]]) -> list[str]:
+    """Names for half the queries, two words of a qualified name for the other half."""
+    queries = []
+    for i, (_, name, qualified, _, _) in enumerate(sample):
+        words = [w for w in qualified.replace("::", ".").split(".") if w.strip("_")]
+        queries.append(name if i % 2 == 0 or len(words) < 2 else f"{words[-2]} {words[-1]}")
+    return queries
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The `fraction` quantile (nearest rank) of `values`."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered) + 0.5) - 1))]
+
+
+def measure(benchmark: Any, call: Any, queries: list[str], rounds: int = 3) -> tuple[float, float]:
+    """Time `call(query)` per query under pytest-benchmark after one warm-up pass; (p50, p95) in ms."""
+    for query in queries:
+        call(query)  # warm: page cache, Tantivy segment readers, SQLite statement cache
+    cycle = iter(queries * rounds)
+    benchmark.pedantic(call, setup=lambda: ((next(cycle),), {}), rounds=len(queries) * rounds, iterations=1)
+    data = [seconds * 1000 for seconds in benchmark.stats.stats.data]
+    p50, p95 = statistics.median(data), percentile(data, 0.95)
+    benchmark.extra_info.update({"p50_ms": round(p50, 3), "p95_ms": round(p95, 3), "queries": len(queries)})
+    print(f"\n[{benchmark.name}] {len(data)} calls: p50 {p50:.2f} ms, p95 {p95:.2f} ms")
+    return p50, p95
+
+
+def test_locate_symbol_latency_stdlib(benchmark: Any, stdlib_engine: QueryEngine) -> None:
+    names = [row[1] for row in sample_symbols(stdlib_engine)]
+    _, p95 = measure(benchmark, lambda q: stdlib_engine.locate_symbol(q, limit=10), names)
+    assert p95 < LOCATE_P95_MS
+
+
+def test_search_code_latency_stdlib(benchmark: Any, stdlib_engine: QueryEngine) -> None:
+    queries = search_queries(sample_symbols(stdlib_engine))
+    _, p95 = measure(benchmark, lambda q: stdlib_engine.search_code(q, limit=10), queries)
+    assert p95 < SEARCH_P95_MS
+
+
+def test_search_code_basic_explain_latency_stdlib(benchmark: Any, stdlib_engine: QueryEngine) -> None:
+    # SC-107's condition in-process: explanations on (what `basic` and `full` both need).
+    queries = search_queries(sample_symbols(stdlib_engine))
+    _, p95 = measure(benchmark, lambda q: stdlib_engine.search_code(q, limit=10, explain=True), queries)
+    assert p95 < SEARCH_P95_MS
+
+
+@pytest.fixture(scope="session")
+def fixture_engine(tmp_path_factory: pytest.TempPathFactory) -> QueryEngine:
+    """A query engine over a fresh index of the polyglot fixture."""
+    workspace = tmp_path_factory.mktemp("polyglot-bench") / "polyglot"
+    shutil.copytree(FIXTURE, workspace)
+    index_workspace(workspace)
+    return QueryEngine(IndexReader.open(workspace))
+
+
+def test_query_latency_fixture(benchmark: Any, fixture_engine: QueryEngine) -> None:
+    names = sorted({row[0] for row in fixture_engine.db.execute("SELECT name FROM symbols")})
+    _, p95 = measure(benchmark, lambda q: (fixture_engine.locate_symbol(q), fixture_engine.search_code(q)), names)
+    assert p95 < SEARCH_P95_MS
