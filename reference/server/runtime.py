@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from reference.config import Config
-from reference.index import SCHEMA_VERSION, IndexReader, index_workspace, read_state
+from reference.index import SCHEMA_VERSION, IndexReader, read_state
 from reference.protocol.errors import ToolError
 from reference.protocol.metadata import build_metadata, canonical_status
 from reference.query.engine import QueryEngine
@@ -18,6 +20,7 @@ from .freshness import is_stale
 from .jobs import JobRunner
 
 STATE_DIR = ".cruxgate"
+INDEX_TIMEOUT_SECONDS = 1800
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,12 @@ class Runtime:
                 self._engine_key = snap.key
             return self._engine
 
+    def for_query(self, policy: str | None) -> tuple[Snapshot, QueryEngine, str]:
+        """What a query tool needs: the snapshot, the engine and the freshness status under `policy`."""
+        snap = self.snapshot()
+        engine = self.engine(snap)
+        return snap, engine, self.freshness(snap, policy or self.config.freshness_policy)
+
     # -- freshness and metadata -------------------------------------------
     def freshness(self, snap: Snapshot, policy: str) -> str:
         """Apply the freshness policy: strict raises index_stale, balanced starts a sync; returns the status."""
@@ -150,7 +159,14 @@ class Runtime:
 
     # -- jobs ---------------------------------------------------------------
     def _index(self, workspace: Path, force: bool) -> Any:
-        return index_workspace(workspace, force=force)
+        """Run `cruxgate index` in a child process: no GIL contention with queries, no fork of this process."""
+        argv = [sys.executable, "-m", "reference", "index", str(workspace), "--quiet"] + (["--force"] if force else [])
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=INDEX_TIMEOUT_SECONDS, check=False)
+        if done.returncode != 0:
+            tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+            raise RuntimeError(f"`cruxgate index` exited with {done.returncode}: {' | '.join(tail)}")
+        lines = done.stdout.strip().splitlines()
+        return {"output": lines[-1] if lines else ""}
 
     def _after_job(self) -> None:
         for callback in self.on_index_changed:

@@ -16,9 +16,7 @@ from ..runtime import Runtime
 
 def _respond(rt: Runtime, tool: str, args: dict[str, Any], run: Any) -> dict[str, Any]:
     """Shared pipeline of the two ranked query tools."""
-    snap = rt.snapshot()
-    engine = rt.engine(snap)
-    freshness = rt.freshness(snap, args.get("freshness_policy") or rt.config.freshness_policy)
+    snap, engine, freshness = rt.for_query(args.get("freshness_policy"))
     level = resolve_level(args.get("ranking_explain_level"), rt.config)
     try:
         result = run(engine, level != "off")

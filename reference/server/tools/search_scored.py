@@ -17,9 +17,7 @@ def _run(rt: Runtime, tool: str, params_of: Any, args: dict[str, Any]) -> dict[s
         params = params_of(args)
     except ScoredSearchInputError as exc:
         raise invalid_input(exc.field, f"{tool}: {exc}") from None
-    snap = rt.snapshot()
-    engine = rt.engine(snap)
-    freshness = rt.freshness(snap, rt.config.freshness_policy)
+    snap, engine, freshness = rt.for_query(None)
     try:
         payload = ScoredSearch(engine, engine.db, rt.workspace).run(params)
     except QueryInputError as exc:

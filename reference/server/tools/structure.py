@@ -23,13 +23,11 @@ def _query_errors(tool: str, exc: Exception) -> ToolError:
 def get_file_outline(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
     """The file's symbol tree (empty `symbols` with file metadata when the file has no grammar)."""
     relative, _ = workspace_path(rt.workspace, args["path"])  # bad paths fail before any index access
-    snap = rt.snapshot()
-    engine = rt.engine(snap)
+    snap, engine, freshness = rt.for_query(args.get("freshness_policy"))
     ref = args.get("ref")
     if ref is not None and ref not in ("live", snap.ref):
         raise ToolError("ref_not_indexed", f"ref {ref!r} is not indexed (indexed: {snap.ref!r})",
                         {"indexed_refs": [snap.ref], "remediation": "omit ref or pass the indexed one"})
-    freshness = rt.freshness(snap, args.get("freshness_policy") or rt.config.freshness_policy)
     try:
         outline = engine.file_outline(relative, depth=args.get("depth", "all"), language=args.get("language"))
     except (QueryInputError, QueryNotFound) as exc:
@@ -48,9 +46,7 @@ def get_file_outline(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
 
 def find_references(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
     """Resolved references and `unresolved_count` (always present, 0 when none)."""
-    snap = rt.snapshot()
-    engine = rt.engine(snap)
-    freshness = rt.freshness(snap, args.get("freshness_policy") or rt.config.freshness_policy)
+    snap, engine, freshness = rt.for_query(args.get("freshness_policy"))
     target = args.get("symbol_id", args.get("name"))
     try:
         refs = engine.find_references(target, limit=args.get("limit", 50))
