@@ -9,6 +9,7 @@ from typing import Any
 
 from reference.protocol.errors import ToolError
 
+from .checks import index_checks
 from .runtime import Runtime
 
 WARMUP_QUERIES = ("main", "config", "test")
@@ -78,4 +79,4 @@ def warm(runtime: Runtime) -> None:
     row = reader.db.execute("SELECT path FROM files ORDER BY file_id LIMIT 1").fetchone()
     if row is not None:
         engine.file_outline(row[0])
-        engine.find_references(WARMUP_QUERIES[0], limit=5)
+    index_checks(runtime, runtime.snapshot())  # so that the first health_check is as cheap as the rest
