@@ -125,9 +125,10 @@ class ResultsJsonPlugin:
         transport = self.config.stash.get(TRANSPORT_KEY, None)
         self.records = {item.nodeid: _record_base(item, transport) for item in items}
 
-    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+    @pytest.hookimpl(trylast=True)  # the runner's level gating may have changed the status
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.path.write_text(json.dumps(self.document(exitstatus), indent=2) + "\n", encoding="utf-8")
+        self.path.write_text(json.dumps(self.document(int(session.exitstatus)), indent=2) + "\n", encoding="utf-8")
 
     def document(self, exitstatus: int) -> dict[str, Any]:
         """The whole results document: header, summary counts and the scenario records."""

@@ -1,0 +1,151 @@
+"""Target lifecycle: prepared workspaces with their servers, shared across scenarios when nothing mutates them."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from anyio.from_thread import start_blocking_portal
+
+from conformance.target import Target, fill
+from conformance.wire import Connection, ServerFailure, free_port
+from conformance.workspace import Workspace, WorkspaceError
+
+# Steps that change the workspace, index or server: a scenario using one gets a private environment.
+MUTATING_STEPS = ("edit", "commit", "reindex", "restart", "hook")
+SHARED_ENVIRONMENTS = 2  # live shared environments kept at once (items are grouped, so 2 suffice)
+
+
+def mutates(scenario: dict[str, Any]) -> bool:
+    """Whether a scenario changes its workspace or server (then it cannot share them)."""
+    return any(action in step for step in scenario.get("steps", []) for action in MUTATING_STEPS)
+
+
+def environment_key(scenario: dict[str, Any], default_fixture: str) -> str:
+    """What makes two scenarios' environments interchangeable: fixture, git and config."""
+    return json.dumps({"fixture": scenario.get("fixture", default_fixture), "git": bool(scenario.get("git")),
+                       "config": scenario.get("config") or {}}, sort_keys=True)
+
+
+class Environment:
+    """A workspace prepared for one fixture+config, and the servers started on it (one per transport)."""
+
+    def __init__(self, runner: "Lifecycle", fixture: str, config: dict[str, Any], git: bool) -> None:
+        self.runner = runner
+        self.target = runner.target
+        self.config = config
+        self.prewarm = True
+        self.servers: dict[str, Connection] = {}
+        self.workspace: Workspace | None = None
+        self.failure: Exception | None = None
+        self._starts = 0
+        if self.target.fixed_url:
+            return  # a running server: the runner prepares nothing
+        fixture_path = runner.fixtures_dir / fixture
+        if not fixture_path.is_dir():
+            raise WorkspaceError(f"fixture {fixture!r} not found in {runner.fixtures_dir}")
+        self.workspace = Workspace(self.target, fixture_path, config, git)
+        try:
+            self.workspace.index()
+        except WorkspaceError:
+            self.workspace.remove()
+            raise
+
+    def server(self, transport: str) -> Connection:
+        """The live server over `transport`, started (or restarted after a crash or hang) on demand."""
+        current = self.servers.get(transport)
+        if current is not None and not current.broken:
+            return current
+        if current is not None:
+            current.close()
+            del self.servers[transport]
+        connection = self._connect(transport)
+        self.servers[transport] = connection
+        return connection
+
+    def _connect(self, transport: str) -> Connection:
+        spec = self.target.transports[transport]
+        timeouts = self.target.timeouts
+        self._starts += 1
+        if self.target.fixed_url:
+            log = self.runner.log_dir / f"fixed-{self._starts}.log"
+            return Connection(self.runner.portal, "http", url=self.target.fixed_url, log_path=log, timeouts=timeouts).open()
+        assert self.workspace is not None
+        port = free_port() if transport == "http" else ""
+        values = self.workspace.placeholders(port)
+        argv = fill(spec["command"], values)
+        if not self.prewarm:
+            argv += list(self.target.no_prewarm_args or [])
+        url = spec["url"].format(port=port) if transport == "http" else None
+        log = self.workspace.root / f"server-{transport}-{self._starts}.log"
+        return Connection(self.runner.portal, transport, argv=argv, url=url, cwd=self.workspace.path,
+                          env=self.target.env, log_path=log, timeouts=timeouts).open()
+
+    def restart(self, config: dict[str, Any] | None, prewarm: bool) -> None:
+        """Stop every server, rewrite the config if given, and let the next call start them again."""
+        self.stop_servers()
+        if config is not None and self.workspace is not None:
+            self.config = config
+            self.workspace.write_config(config)
+        self.prewarm = prewarm
+
+    def stop_servers(self) -> None:
+        """Close every server of this environment."""
+        for connection in self.servers.values():
+            connection.close()
+        self.servers.clear()
+
+    def close(self) -> None:
+        """Stop the servers and delete the workspace."""
+        self.stop_servers()
+        if self.workspace is not None:
+            self.workspace.remove()
+
+
+class Lifecycle:
+    """Session-wide owner of the event-loop portal and of the shared environments."""
+
+    def __init__(self, target: Target, fixtures_dir: Path, log_dir: Path, default_fixture: str) -> None:
+        self.target = target
+        self.fixtures_dir = fixtures_dir
+        self.log_dir = log_dir
+        self.default_fixture = default_fixture
+        self._stack = contextlib.ExitStack()
+        self.portal = self._stack.enter_context(start_blocking_portal())
+        self._shared: OrderedDict[str, Environment | Exception] = OrderedDict()
+
+    def acquire(self, scenario: dict[str, Any]) -> tuple[Environment, bool]:
+        """An environment for `scenario` and whether it is private (the caller must release it)."""
+        fixture = scenario.get("fixture", self.default_fixture)
+        config, git = scenario.get("config") or {}, bool(scenario.get("git"))
+        if mutates(scenario):
+            return Environment(self, fixture, config, git), True
+        key = environment_key(scenario, self.default_fixture)
+        if key in self._shared:
+            self._shared.move_to_end(key)
+            found = self._shared[key]
+            if isinstance(found, Exception):
+                raise found  # preparing it failed once; do not pay for the same failure again
+            return found, False
+        while len(self._shared) >= SHARED_ENVIRONMENTS:
+            _, oldest = self._shared.popitem(last=False)
+            if isinstance(oldest, Environment):
+                oldest.close()
+        try:
+            environment = Environment(self, fixture, config, git)
+        except (WorkspaceError, ServerFailure) as exc:
+            self._shared[key] = exc
+            raise
+        self._shared[key] = environment
+        return environment, False
+
+    def close(self) -> None:
+        """Close every shared environment and the portal."""
+        for environment in self._shared.values():
+            if isinstance(environment, Environment):
+                environment.close()
+        self._shared.clear()
+        self._stack.close()

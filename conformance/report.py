@@ -1,0 +1,94 @@
+"""--conformance-report: a Markdown report, requirement x scenario x outcome, with counts by level, for one target."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+OUTCOMES = ("passed", "failed", "expected-failure", "skipped", "informative")
+
+
+def _first_line(text: str) -> str:
+    for line in text.splitlines():
+        if line.strip():
+            return line.strip()
+    return ""
+
+
+def _cell(text: str, limit: int = 160) -> str:
+    text = text.replace("|", "\\|").replace("\n", " ")
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class ReportPlugin:
+    """Records each scenario's outcome and writes the Markdown report at session end."""
+
+    def __init__(self, config: pytest.Config, path: str, describe_target: Any, gating_levels: set[str]) -> None:
+        self.config = config
+        self.path = Path(path)
+        self.describe_target = describe_target
+        self.gating_levels = gating_levels
+        self.rows: dict[str, dict[str, Any]] = {}
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        for item in items:
+            scenario = getattr(item, "scenario", None)
+            requirement = getattr(item, "requirement", None)
+            if not isinstance(scenario, dict) or not isinstance(requirement, dict):
+                continue
+            self.rows[item.nodeid] = {"id": scenario["id"], "title": scenario["title"], "level": scenario["level"],
+                                      "requirement": requirement["id"], "requirement_title": requirement["title"],
+                                      "coverage": scenario["coverage"], "outcome": None, "detail": ""}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        row = self.rows.get(report.nodeid)
+        if row is None:
+            return
+        if getattr(report, "cruxgate_expected_failure", False):
+            row["outcome"], row["detail"] = "expected-failure", str(report.wasxfail)
+        elif report.failed:
+            row["outcome"], row["detail"] = "failed", _first_line(report.longreprtext)
+        elif report.skipped and row["outcome"] in (None, "passed"):
+            reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longreprtext
+            reason = str(reason).removeprefix("Skipped: ")
+            row["outcome"] = "informative" if reason.startswith(("informative:", "benchmark:")) else "skipped"
+            row["detail"] = reason
+        elif report.when == "call" and report.passed and row["outcome"] is None:
+            row["outcome"] = "passed"
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if any(row["outcome"] for row in self.rows.values()):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.write_text(self.render(), encoding="utf-8")
+
+    def render(self) -> str:
+        """The whole Markdown document."""
+        rows = sorted((r for r in self.rows.values() if r["outcome"]), key=lambda r: (r["requirement"], r["id"]))
+        target = self.describe_target()
+        lines = ["# cruxgate conformance report", ""]
+        lines += [f"- target: **{target['name']}** over **{target['transport']}**",
+                  f"- server: {target.get('server') or 'unknown (no server was started)'}",
+                  f"- gating levels: {', '.join(sorted(self.gating_levels))} (a failure at another level is reported, not gating)",
+                  f"- generated: {datetime.now(timezone.utc).isoformat(timespec='seconds')}", ""]
+        gating_failures = [r for r in rows if r["outcome"] == "failed" and r["level"] in self.gating_levels]
+        verdict = "FAIL" if gating_failures else "PASS"
+        lines += [f"**Verdict: {verdict}** ({len(gating_failures)} gating failure(s))", "", "## Counts by level", ""]
+        lines += ["| level | " + " | ".join(OUTCOMES) + " | total |", "|---" * (len(OUTCOMES) + 2) + "|"]
+        for level in ("MUST", "SHOULD", "MAY"):
+            counts = [sum(1 for r in rows if r["level"] == level and r["outcome"] == o) for o in OUTCOMES]
+            lines.append(f"| {level} | " + " | ".join(map(str, counts)) + f" | {sum(counts)} |")
+        totals = [sum(1 for r in rows if r["outcome"] == o) for o in OUTCOMES]
+        lines += ["| all | " + " | ".join(map(str, totals)) + f" | {sum(totals)} |", ""]
+        lines += ["## Requirements and scenarios", "", "| requirement | level | scenario | title | outcome | detail |",
+                  "|---|---|---|---|---|---|"]
+        for row in rows:
+            outcome = row["outcome"]
+            if outcome == "failed" and row["level"] not in self.gating_levels:
+                outcome = "failed (not gating)"
+            lines.append(f"| {row['requirement']} | {row['level']} | {row['id']} | {_cell(row['title'], 80)} | "
+                         f"{outcome} | {_cell(row['detail'])} |")
+        return "\n".join(lines) + "\n"

@@ -1,0 +1,114 @@
+"""The target under test: a validated profile plus the command-line overrides that adjust it."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from jsonschema.exceptions import best_match
+
+from conformance.paths import profiles_dir
+from conformance.schema_registry import validator_for
+
+PROFILE_SCHEMA_ID = "https://cruxgate.dev/schemas/target-profile.json"
+DEFAULT_PROFILE = "reference.yaml"
+DEFAULT_TIMEOUTS = {"start": 30.0, "call": 30.0, "index": 180.0, "hook": 60.0}
+DEFAULT_HTTP_URL = "http://127.0.0.1:{port}/mcp"
+
+
+class ProfileError(Exception):
+    """A target profile that cannot be used; the message names the file and the problem."""
+
+
+@dataclass
+class Target:
+    """Everything the runner needs to know to start and drive one server implementation."""
+
+    name: str
+    transports: dict[str, dict[str, Any]]
+    index_command: list[str] | None = None
+    config_format: str = "toml"
+    config_filename: str = "config.toml"
+    hooks: dict[str, list[str]] = field(default_factory=dict)
+    timeouts: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_TIMEOUTS))
+    tools: list[str] | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    no_prewarm_args: list[str] | None = None
+    fixed_url: str | None = None  # --server-url: a running server the runner neither starts nor prepares
+
+    def supports(self, transport: str) -> bool:
+        """Whether the target can be reached over `transport`."""
+        return transport in self.transports
+
+
+def default_profile_path() -> Path:
+    """The bundled reference profile."""
+    return profiles_dir() / DEFAULT_PROFILE
+
+
+def load_profile(path: str | Path) -> dict[str, Any]:
+    """Read a profile file and validate it against schemas/target-profile.schema.json."""
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ProfileError(f"cannot read target profile {path}: {exc.strerror or exc}") from None
+    except yaml.YAMLError as exc:
+        raise ProfileError(f"target profile {path} is not valid YAML: {exc}") from None
+    error = best_match(validator_for(PROFILE_SCHEMA_ID).iter_errors(data))
+    if error is not None:
+        where = ".".join(map(str, error.absolute_path)) or "(root)"
+        raise ProfileError(f"target profile {path}: {where}: {error.message}")
+    return data
+
+
+def from_profile(data: dict[str, Any]) -> Target:
+    """A Target from validated profile data."""
+    config = data.get("config") or {}
+    return Target(
+        name=data["name"],
+        transports={name: dict(spec) for name, spec in data["transports"].items()},
+        index_command=data.get("index_command"),
+        config_format=config.get("format", "toml"),
+        config_filename=config.get("filename", "config.toml"),
+        hooks=dict(data.get("hooks") or {}),
+        timeouts={**DEFAULT_TIMEOUTS, **{k: float(v) for k, v in (data.get("timeouts") or {}).items()}},
+        tools=data.get("tools"),
+        env=dict(data.get("env") or {}),
+        no_prewarm_args=data.get("no_prewarm_args"),
+    )
+
+
+def resolve(transport: str, profile: str | None = None, server_cmd: str | None = None,
+            server_url: str | None = None) -> Target:
+    """The target the options name: a profile (default: the reference's), then --server-cmd / --server-url."""
+    target = from_profile(load_profile(profile or default_profile_path()))
+    if server_cmd:
+        # Only the launch command changes; index command, config and hooks stay the profile's.
+        argv = shlex.split(server_cmd)
+        if not argv:
+            raise ProfileError("--server-cmd is empty")
+        spec = dict(target.transports.get(transport) or {})
+        spec["command"] = argv
+        if transport == "http":
+            spec.setdefault("url", DEFAULT_HTTP_URL)
+        target.transports[transport] = spec
+    if server_url:
+        target.fixed_url = server_url
+        target.transports = {"http": {"url": server_url}}
+        if transport != "http":
+            raise ProfileError("--server-url reaches a running server over Streamable HTTP: use it with --target=http")
+    return target
+
+
+def fill(template: list[str], values: dict[str, str]) -> list[str]:
+    """Substitute {python}, {workspace}, {config} and {port} in an argv template."""
+    merged = {"python": sys.executable, **values}
+    try:
+        return [part.format(**merged) for part in template]
+    except (KeyError, IndexError, ValueError) as exc:
+        raise ProfileError(f"bad placeholder in {template!r}: {exc}") from None

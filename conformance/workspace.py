@@ -1,0 +1,148 @@
+"""A scenario's workspace: a temp copy of a golden fixture, its config file, and the edits steps make."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from conformance.target import Target, fill
+
+TAIL_CHARS = 2000
+
+
+class WorkspaceError(Exception):
+    """Preparing or changing a workspace failed; the message says which command and how."""
+
+
+def tail(text: str, limit: int = TAIL_CHARS) -> str:
+    """The last `limit` characters of `text`, marked when cut."""
+    text = text.strip()
+    return text if len(text) <= limit else "..." + text[-limit:]
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value)  # a JSON string is a valid TOML basic string
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{json.dumps(k)} = {_toml_value(v)}" for k, v in value.items()) + "}"
+    raise WorkspaceError(f"config value {value!r} cannot be written as TOML")
+
+
+def to_toml(data: dict[str, Any], prefix: str = "") -> str:
+    """Nested dicts as TOML: scalars first, then one [table] per nested dict."""
+    lines = [f"{json.dumps(k)} = {_toml_value(v)}" for k, v in data.items() if not isinstance(v, dict)]
+    out = ("\n".join(lines) + "\n") if lines else ""
+    for key, value in data.items():
+        if isinstance(value, dict):
+            name = f"{prefix}.{json.dumps(key)}" if prefix else json.dumps(key)
+            out += f"\n[{name}]\n" + to_toml(value, name)
+    return out
+
+
+def render_config(config: dict[str, Any], fmt: str) -> str:
+    """A scenario's config dict in the profile's format (an empty config is the server's defaults)."""
+    if fmt == "json":
+        return json.dumps(config, indent=2) + "\n"
+    if fmt == "yaml":
+        return yaml.safe_dump(config, sort_keys=False) if config else "{}\n"
+    return to_toml(config)
+
+
+class Workspace:
+    """A temp dir holding `workspace/` (the fixture copy) and the config file beside it."""
+
+    def __init__(self, target: Target, fixture: Path | None, config: dict[str, Any], git: bool) -> None:
+        self.target = target
+        self.root = Path(tempfile.mkdtemp(prefix="cruxgate-"))
+        self.path = self.root / "workspace"
+        self.config_path = self.root / target.config_filename
+        if fixture is not None:
+            shutil.copytree(fixture, self.path, symlinks=True)
+        else:
+            self.path.mkdir()
+        self.write_config(config)
+        if git:
+            self._git("init", "-q", "-b", "main")
+            self._git("add", "-A")
+            self._git("commit", "-q", "--allow-empty", "-m", "cruxgate fixture")
+
+    def placeholders(self, port: int | str = "") -> dict[str, str]:
+        """Values for the profile's argv templates."""
+        return {"workspace": str(self.path), "config": str(self.config_path), "port": str(port)}
+
+    def write_config(self, config: dict[str, Any]) -> None:
+        """(Re)write the config file in the profile's format."""
+        self.config_path.write_text(render_config(config, self.target.config_format), encoding="utf-8")
+
+    def run(self, argv: list[str], timeout: float, what: str) -> None:
+        """Run a profile command (index, hook) to completion or fail with its output tail."""
+        env = {**os.environ, **self.target.env}
+        try:
+            done = subprocess.run(argv, cwd=self.path, env=env, stdin=subprocess.DEVNULL, capture_output=True,
+                                  text=True, errors="replace", timeout=timeout)
+        except subprocess.TimeoutExpired as exc:
+            out = (exc.stderr or b"").decode("utf-8", "replace") if isinstance(exc.stderr, bytes) else (exc.stderr or "")
+            raise WorkspaceError(f"{what} did not finish within {timeout:g}s: {argv}\n{tail(out)}") from None
+        except OSError as exc:
+            raise WorkspaceError(f"{what} could not start: {argv}: {exc}") from None
+        if done.returncode != 0:
+            raise WorkspaceError(f"{what} exited with status {done.returncode}: {argv}\n{tail(done.stderr + done.stdout)}")
+
+    def index(self) -> None:
+        """Run the profile's index_command (a target without one indexes on its own)."""
+        if self.target.index_command:
+            self.run(fill(self.target.index_command, self.placeholders()), self.target.timeouts["index"], "index_command")
+
+    def hook(self, name: str) -> None:
+        """Run the profile's hook `name`."""
+        self.run(fill(self.target.hooks[name], self.placeholders()), self.target.timeouts["hook"], f"hook {name}")
+
+    def resolve(self, relative: str) -> Path:
+        """A workspace-relative path, refused when it would leave the workspace."""
+        candidate = (self.path / relative).resolve()
+        if not candidate.is_relative_to(self.path.resolve()):
+            raise WorkspaceError(f"edit path {relative!r} leaves the workspace")
+        return candidate
+
+    def edit(self, spec: dict[str, Any]) -> None:
+        """Apply an edit step: append to, write or delete one file."""
+        path = self.resolve(spec["path"])
+        if spec.get("delete"):
+            path.unlink(missing_ok=True)
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if "write" in spec:
+            path.write_text(spec["write"], encoding="utf-8")
+        else:
+            with path.open("a", encoding="utf-8") as handle:
+                handle.write(spec["append"])
+
+    def commit(self, message: str) -> None:
+        """git add -A && git commit in the workspace."""
+        self._git("add", "-A")
+        self._git("commit", "-q", "--allow-empty", "-m", message)
+
+    def _git(self, *args: str) -> None:
+        env = {**os.environ, "GIT_AUTHOR_NAME": "cruxgate", "GIT_AUTHOR_EMAIL": "cruxgate@localhost",
+               "GIT_COMMITTER_NAME": "cruxgate", "GIT_COMMITTER_EMAIL": "cruxgate@localhost",
+               "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
+        done = subprocess.run(["git", *args], cwd=self.path, env=env, capture_output=True, text=True, timeout=60)
+        if done.returncode != 0:
+            raise WorkspaceError(f"git {' '.join(args)} failed: {tail(done.stderr)}")
+
+    def remove(self) -> None:
+        """Delete the temp dir."""
+        shutil.rmtree(self.root, ignore_errors=True)
