@@ -110,21 +110,24 @@ class QueryEngine:
 
     # -- channels -------------------------------------------------------------------
 
-    def _symbols(self, q: QueryFeatures, terms: list[str], boosts: dict[str, float], fanout: int,
-                 language: str | None, kinds: frozenset[str] | None) -> list[Hit]:
-        index = self.reader.index("symbols")
+    def _rows(self, name: str, terms: list[str], boosts: dict[str, float], limit: int, language: str | None,
+              kinds: frozenset[str] | None, id_field: str, sql: str) -> list[tuple[float, tuple]]:
+        """(bm25, SQLite row) of the top `limit` docs of index `name`, rows fetched by the docs' id fast field."""
+        index = self.reader.index(name)
         query = retrieval.with_filters(retrieval.text_query(index, terms, boosts), index.schema, language, kinds)
-        searcher = self.reader.searcher("symbols")
-        found = retrieval.search(searcher, query, fanout)
+        searcher = self.reader.searcher(name)
+        found = retrieval.search(searcher, query, limit)
         if not found:
             return []
-        ids = searcher.fast_field_values("symbol_id", [address for _, address in found])
-        rows = {r[0]: r for r in self.db.execute(_SYMBOL_SQL.format(",".join("?" * len(ids))), ids)}
+        ids = searcher.fast_field_values(id_field, [address for _, address in found])
+        rows = {r[0]: r for r in self.db.execute(sql.format(",".join("?" * len(ids))), ids)}
+        # A doc without its SQLite row means an index replaced under us: skip it.
+        return [(bm25, rows[i]) for (bm25, _), i in zip(found, ids) if i in rows]
+
+    def _symbols(self, q: QueryFeatures, terms: list[str], boosts: dict[str, float], fanout: int,
+                 language: str | None, kinds: frozenset[str] | None) -> list[Hit]:
         hits = []
-        for (bm25, _), symbol_id in zip(found, ids):
-            r = rows.get(symbol_id)
-            if r is None:
-                continue  # a Tantivy doc without its SQLite row: an index being replaced under us
+        for bm25, r in self._rows("symbols", terms, boosts, fanout, language, kinds, "symbol_id", _SYMBOL_SQL):
             score = bm25 + boost(q, "symbol", r[4], r[5], r[6], r[2])
             hits.append(Hit(result_type="symbol", result_id=f"symbol:{r[1]}", path=r[2], line_start=r[7],
                             line_end=r[8], score=score, bm25_score=bm25, symbol_id=r[0], symbol_stable_id=r[1],
@@ -148,20 +151,9 @@ class QueryEngine:
         return hits
 
     def _files(self, q: QueryFeatures, terms: list[str], limit: int, language: str | None) -> list[Hit]:
-        index = self.reader.index("files")
-        query = retrieval.with_filters(retrieval.text_query(index, terms, retrieval.FILE_FIELD_BOOSTS),
-                                       index.schema, language)
-        searcher = self.reader.searcher("files")
-        found = retrieval.search(searcher, query, limit)
-        if not found:
-            return []
-        ids = searcher.fast_field_values("file_id", [address for _, address in found])
-        rows = {r[0]: r for r in self.db.execute(_FILE_SQL.format(",".join("?" * len(ids))), ids)}
         hits = []
-        for (bm25, _), file_id in zip(found, ids):
-            r = rows.get(file_id)
-            if r is None:
-                continue
+        for bm25, r in self._rows("files", terms, retrieval.FILE_FIELD_BOOSTS, limit, language, None, "file_id",
+                                  _FILE_SQL):
             hits.append(Hit(result_type="file", result_id=f"file:{r[1]}", path=r[1], line_start=1,
                             line_end=max(r[3] or 1, 1), score=bm25 + boost(q, "file", None, None, None, r[1]),
                             bm25_score=bm25, language=r[2]))
