@@ -40,7 +40,7 @@ class Environment:
         self.prewarm = True
         self.servers: dict[str, Connection] = {}
         self.workspace: Workspace | None = None
-        self.failure: Exception | None = None
+        self.start_failures: dict[str, ServerFailure] = {}
         self._starts = 0
         if self.target.fixed_url:
             return  # a running server: the runner prepares nothing
@@ -62,7 +62,13 @@ class Environment:
         if current is not None:
             current.close()
             del self.servers[transport]
-        connection = self._connect(transport)
+        if transport in self.start_failures:
+            raise self.start_failures[transport]  # a server that cannot start is not retried per scenario
+        try:
+            connection = self._connect(transport)
+        except ServerFailure as exc:
+            self.start_failures[transport] = exc
+            raise
         self.servers[transport] = connection
         return connection
 
@@ -87,6 +93,7 @@ class Environment:
     def restart(self, config: dict[str, Any] | None, prewarm: bool) -> None:
         """Stop every server, rewrite the config if given, and let the next call start them again."""
         self.stop_servers()
+        self.start_failures.clear()
         if config is not None and self.workspace is not None:
             self.config = config
             self.workspace.write_config(config)

@@ -18,9 +18,6 @@ import sys
 import time
 from pathlib import Path
 
-from mcp.server.mcpserver import MCPServer
-from mcp.types import CallToolResult, TextContent
-
 INDEX = ".fake-index"
 
 
@@ -36,12 +33,15 @@ def index(workspace: Path) -> None:
 
 def serve(workspace: Path, port: int | None, tools: set[str] | None, flaw: str | None) -> None:
     """Serve the workspace's index over stdio or Streamable HTTP."""
+    from mcp.server.mcpserver import MCPServer  # imported here so index and hook start fast
+    from mcp.types import CallToolResult, TextContent
+
     if flaw == "crash_on_start":
         print("fake server: refusing to start (crash_on_start)", file=sys.stderr)
         sys.exit(3)
     server = MCPServer("fake-code-search", version="0.0.1")
 
-    def answer(payload: dict, error: bool = False) -> CallToolResult:
+    def answer(payload: dict, error: bool = False):
         return CallToolResult(content=[TextContent(type="text", text=json.dumps(payload))],
                               structured_content=payload, is_error=error)
 
@@ -60,16 +60,13 @@ def serve(workspace: Path, port: int | None, tools: set[str] | None, flaw: str |
 
     if enabled("health_check"):
         @server.tool(description="Report the index health.")
-        def health_check() -> CallToolResult:
-            if flaw == "garbage_stdout":
-                sys.stdout.write("this is not JSON-RPC\n")
-                sys.stdout.flush()
+        def health_check():
             return answer({"status": "ok", "metadata": metadata()})
 
     if enabled("search_code"):
         @server.tool(description="Search code by text.")
         def search_code(query: str, limit: int = 10, compact: bool = False,
-                        ranking_explain_level: str = "off") -> CallToolResult:
+                        ranking_explain_level: str = "off"):
             if not query.strip():
                 if flaw == "crash_on_bad_input":
                     print("fake server: crashing on an empty query", file=sys.stderr, flush=True)
@@ -101,13 +98,17 @@ def serve(workspace: Path, port: int | None, tools: set[str] | None, flaw: str |
 
     if enabled("locate_symbol"):
         @server.tool(description="Locate a symbol definition by name.")
-        def locate_symbol(name: str) -> CallToolResult:
+        def locate_symbol(name: str):
             rows = json.loads((workspace / INDEX).read_text(encoding="utf-8"))["rows"]
             found = [{"path": p, "line_start": n, "name": name} for p, n, text in rows
                      if text.lstrip().startswith(("def " + name, "class " + name))]
             return answer({"symbols": found, "metadata": metadata()})
 
     if port is None:
+        if flaw == "garbage_stdout":
+            # Before the SDK claims stdout (it diverts later writes to stderr).
+            sys.stdout.write("this is not JSON-RPC\n")
+            sys.stdout.flush()
         server.run("stdio")
     else:
         server.run("streamable-http", host="127.0.0.1", port=port)

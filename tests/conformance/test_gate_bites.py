@@ -1,0 +1,132 @@
+"""The gate bites: each deliberately broken fake server fails exactly the scenarios that own its rule."""
+
+from __future__ import annotations
+
+import pytest
+
+ALL_RUN = {"HC-META-01", "HC-META-02", "HC-META-03", "SC-SEARCH-01", "SC-SEARCH-02", "SC-SEARCH-03",
+           "SC-SEARCH-04", "SC-SEARCH-05", "SC-SEARCH-06", "SC-SEARCH-07", "SC-SEARCH-08"}
+REPORTED_NOT_RUN = {"SC-SEARCH-09", "SC-PERF"}
+FLAW_SCOPE = ALL_RUN - {"HC-META-03", "SC-SEARCH-06"}  # see conftest.gate_runs
+
+
+def test_conforming_server_passes_every_executable_scenario(gate_runs):
+    run = gate_runs["conforming"]
+    assert run.returncode == 0, run.output
+    assert run.outcomes("passed") == ALL_RUN
+    assert run.outcomes("informative") == {"SC-SEARCH-09"}
+    assert run.record("SC-SEARCH-09")["skip_reason"].startswith("informative: ")
+    assert run.record("SC-PERF")["skip_reason"].startswith("benchmark: ")
+    assert run.results["server_info"] == {"name": "fake-code-search", "version": "0.0.1"}
+    assert run.results["target_profile"] == "fake-code-search"
+
+
+def test_conforming_server_passes_over_http(gate_runs):
+    run = gate_runs["conforming_http"]
+    assert run.returncode == 0, run.output
+    assert run.outcomes("passed") == ALL_RUN
+    assert run.results["scenarios"][0]["transport"] in ("http", "stdio+http")
+
+
+@pytest.mark.parametrize(("flaw", "failing"), [
+    ("legacy_idle", {"HC-META-02"}),
+    ("missing_metadata", {"HC-META-01"}),
+    ("reasons_when_off", {"SC-SEARCH-02"}),
+    ("compact_order", {"SC-SEARCH-03"}),
+    ("bad_error_code", {"SC-SEARCH-04", "SC-SEARCH-07"}),
+    ("crash_on_bad_input", {"SC-SEARCH-04", "SC-SEARCH-07"}),
+])
+def test_each_broken_rule_fails_exactly_its_scenarios(gate_runs, flaw, failing):
+    run = gate_runs[flaw]
+    assert run.returncode == 1, run.output
+    assert run.outcomes("failed") == failing
+    assert run.outcomes("passed") == FLAW_SCOPE - failing
+    for scenario_id in failing:
+        assert f"{scenario_id} [MUST]" in run.output
+
+
+def test_failure_messages_name_the_rule(gate_runs):
+    assert "'idle' is not one of" in gate_runs["legacy_idle"].record("HC-META-02")["failure_message"] or \
+        '"idle" is not one of' in gate_runs["legacy_idle"].record("HC-META-02")["failure_message"]
+    assert "'ref' is a required property" in gate_runs["missing_metadata"].record("HC-META-01")["failure_message"]
+    assert "same_sequence" in gate_runs["compact_order"].record("SC-SEARCH-03")["failure_message"]
+    message = gate_runs["bad_error_code"].record("SC-SEARCH-04")["failure_message"]
+    assert "error code 'bad_request'" in message and "WHEN search_code is called with an empty query" in message
+
+
+def test_a_crash_fails_the_call_with_the_stderr_tail_and_the_next_scenario_gets_a_fresh_server(gate_runs):
+    run = gate_runs["crash_on_bad_input"]
+    message = run.record("SC-SEARCH-04")["failure_message"]
+    assert "connection closed without an answer" in message
+    assert "fake server: crashing on an empty query" in message  # the server's stderr tail
+    assert {"SC-SEARCH-05", "SC-SEARCH-08"} <= run.outcomes("passed")  # same environment, restarted server
+
+
+def test_a_hang_times_out_instead_of_hanging_the_run(gate_runs):
+    run = gate_runs["hang"]
+    assert run.outcomes("failed") == {"SC-SEARCH-04"}
+    assert "no answer within 2s (the server hangs)" in run.record("SC-SEARCH-04")["failure_message"]
+    assert run.outcomes("passed") == {"SC-SEARCH-01"}
+
+
+def test_garbage_on_stdout_fails_clearly(gate_runs):
+    run = gate_runs["garbage_stdout"]
+    assert run.returncode == 1
+    assert run.outcomes("failed") == {"HC-META-01", "SC-SEARCH-01"}
+    assert "non-JSON-RPC output to stdout" in run.record("HC-META-01")["failure_message"]
+
+
+def test_a_server_that_cannot_start_fails_with_its_stderr(gate_runs):
+    run = gate_runs["crash_on_start"]
+    assert run.outcomes("failed") == {"HC-META-01", "HC-META-02"}
+    message = run.record("HC-META-02")["failure_message"]
+    assert "failed to start or to complete the MCP handshake" in message
+    assert "fake server: refusing to start (crash_on_start)" in message
+
+
+def test_should_failure_is_reported_but_does_not_gate(gate_runs):
+    run = gate_runs["no_clamp_warning"]
+    assert run.outcomes("failed") == {"SC-SEARCH-05"}
+    assert run.outcomes("passed") == {"SC-SEARCH-01"}
+    assert run.returncode == 0, run.output
+    assert run.results["exit_status"] == 0
+    assert "failures below the gating levels" in run.output
+    assert "| SC-SEARCH | SHOULD | SC-SEARCH-05 |" in run.report and "failed (not gating)" in run.report
+
+
+def test_strict_levels_make_a_should_failure_gate(gate_runs):
+    run = gate_runs["strict"]
+    assert run.outcomes("failed") == {"SC-SEARCH-05"}
+    assert run.returncode == 1
+
+
+def test_server_lacking_tools_gets_passes_and_reasoned_skips(gate_runs):
+    run = gate_runs["lacking_tools"]
+    assert run.returncode == 0, run.output
+    assert run.outcomes("skipped") == {"SC-SEARCH-08", "SC-PERF"}
+    assert run.record("SC-SEARCH-08")["skip_reason"] == \
+        "target fake-code-search does not list tool locate_symbol (tools/list)"
+    assert run.outcomes("informative") == {"SC-SEARCH-09"}
+    assert run.outcomes("passed") == {"SC-SEARCH-01"}
+    assert run.outcomes("failed") == set()
+
+
+def test_baseline_turns_a_known_failure_into_an_expected_one(gate_runs):
+    run = gate_runs["baseline"]
+    assert run.returncode == 0, run.output
+    assert run.outcomes("expected-failure") == {"SC-SEARCH-02"}
+    assert run.outcomes("passed") == {"SC-SEARCH-01"}
+    assert run.outcomes("failed") == set()
+
+
+def test_reports_show_requirement_scenario_outcome_and_counts(gate_runs):
+    run = gate_runs["legacy_idle"]
+    report = run.report
+    assert "target: **fake-code-search** over **stdio**" in report
+    assert "**Verdict: FAIL** (1 gating failure(s))" in report
+    assert "| MUST | 7 | 1 | 0 | 0 | 1 | 9 |" in report
+    assert "| HC-META | MUST | HC-META-02 | indexing_status is canonical | failed |" in report
+    cases = {case.get("name"): case for case in run.junit.iter("testcase")}
+    assert set(cases) == FLAW_SCOPE | REPORTED_NOT_RUN
+    assert cases["HC-META-02"].find("failure") is not None
+    assert cases["SC-SEARCH-09"].find("skipped") is not None
