@@ -56,7 +56,7 @@ GOOD = [
     ("find_references.output", {"references": [{"path": "src/a.ts", "line": 3, "edge_type": "call"}],
                                 "unresolved_count": 0, "metadata": META}),
     ("health_check.output", {"status": "warming", "tantivy": {"status": "ok"}, "sqlite": {"status": "ok"},
-                             "grammars": {"available": ["python", "rust"]}, "active_jobs": [],
+                             "grammars": {"status": "ok", "languages": {"python": True, "rust": True}}, "active_jobs": [],
                              "prewarm": {"status": "warming"}, "metadata": META,
                              "startup_checks": {"index": {"status": "ready", "current_schema_version": 1,
                                                           "required_schema_version": 1}}}),
