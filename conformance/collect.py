@@ -95,13 +95,14 @@ class ScenarioItem(pytest.Item):
         item.requirement = {key: requirement[key] for key in ("id", "title", "source", "level", "coverage")}
         if scenario.get("transports"):
             item.transport = "+".join(scenario["transports"])
-        item.add_marker(pytest.mark.document(document["document"]))
-        item.add_marker(pytest.mark.requirement(requirement["id"]))
-        item.add_marker(pytest.mark.level(level))
+        # Positional for plugins reading marker.args, keywords for `-m "tool(name='search_code')"`.
+        item.add_marker(pytest.mark.document(document["document"], name=document["document"]))
+        item.add_marker(pytest.mark.requirement(requirement["id"], id=requirement["id"]))
+        item.add_marker(pytest.mark.level(level, name=level))
         item.add_marker(getattr(pytest.mark, level.lower()))
         item.add_marker(getattr(pytest.mark, scenario["coverage"]))
         for tool in scenario.get("tools", []):
-            item.add_marker(pytest.mark.tool(tool))
+            item.add_marker(pytest.mark.tool(tool, name=tool))
         return item
 
     def reportinfo(self) -> tuple[Path, int | None, str]:

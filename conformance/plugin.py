@@ -18,10 +18,10 @@ from conformance.report import ReportPlugin
 
 LEVELS = ("MUST", "SHOULD", "MAY")
 MARKERS = (
-    "document(name): the spec document a scenario belongs to",
-    "requirement(id): the spec requirement a scenario checks",
-    "level(LEVEL): the normative level, MUST | SHOULD | MAY",
-    "tool(name): a tool the scenario calls (one marker per tool)",
+    "document(name): the spec document a scenario belongs to (-m \"document(name='agent-protocol')\")",
+    "requirement(id): the spec requirement a scenario checks (-m \"requirement(id='AP-EXPLAIN')\")",
+    "level(name): the normative level, MUST | SHOULD | MAY (-m \"level(name='MUST')\", or -m must)",
+    "tool(name): a tool the scenario calls, one marker per tool (-m \"tool(name='search_code')\")",
     "must: a MUST scenario", "should: a SHOULD scenario", "may: a MAY scenario",
     "executable: a scenario run over the wire", "hook: a scenario that needs a target hook",
     "benchmark: measured by a benchmark, reported not run", "informative: not observable over the wire, reported not run",

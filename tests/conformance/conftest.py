@@ -21,6 +21,8 @@ SERVER = HERE / "servers" / "fake_server.py"
 SUITE = Path(conformance.__file__).resolve().parent / "suite.yaml"
 SERVE = f"{{python}} {SERVER} serve --workspace {{workspace}}"
 RUN_TIMEOUT = 120
+# Plugins the runner does not need; skipping their imports saves ~0.8 s per runner process.
+LEAN = ("-p", "no:hypothesispytest", "-p", "no:benchmark", "-p", "no:syrupy", "-p", "no:anyio")
 
 
 @dataclass
@@ -60,7 +62,7 @@ def run_gate(directory: Path, *args: str, flaw: str | None = None, tools: str | 
     profile = profile or write_profile(directory)
     out = directory / "out"
     out.mkdir(exist_ok=True)
-    command = [sys.executable, "-m", "pytest", anchor or str(SUITE), "-p", "no:cacheprovider", "-q", "-rs",
+    command = [sys.executable, "-m", "pytest", anchor or str(SUITE), *LEAN, "-p", "no:cacheprovider", "-q", "-rs",
                "--spec-dir", str(DATA / "spec"), "--fixtures-dir", str(DATA / "fixtures"),
                "--target-profile", str(profile), "--conformance-json", str(out / "results.json"),
                "--junitxml", str(out / "junit.xml"), "--conformance-report", str(out / "report.md"), *args]

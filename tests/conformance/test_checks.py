@@ -1,0 +1,77 @@
+"""Every named check holds on a passing input and raises CheckFailed, saying why, on a failing one."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conformance.checks import CHECKS, CheckFailed
+from conformance.wire import Response
+
+
+def answer(payload, text=None, structured=True):
+    text = json.dumps(payload) if text is None else text
+    return Response(payload=payload, structured=payload if structured else None, text=text, is_error=False, raw={})
+
+
+# name -> (passing kwargs, failing kwargs, words the failure message must contain)
+CASES = {
+    "sorted_descending": ({"path": [0.9, 0.5, 0.5, 0.1]}, {"path": [0.5, 0.9]}, "greater than"),
+    "same_sequence": ({"a": ["x", "y"], "b": ["x", "y"]}, {"a": ["x", "y"], "b": ["y", "x"]}, "item 0 differs"),
+    "equal": ({"a": "invalid_input", "b": "invalid_input"}, {"a": "invalid_input", "b": "internal_error"}, "!="),
+    "sum_equals": ({"total": 7.5, "parts": [5, [2, 0.5]]}, {"total": 8, "parts": [5, [2, 0.5]]}, "sum of parts"),
+    "ratio_at_most": ({"a": 20, "b": 100, "limit": 0.2}, {"a": 21, "b": 100, "limit": 0.2}, "> 0.2"),
+    "byte_ratio_at_most": ({"a": {"r": [1]}, "b": {"r": [1, 2, 3, 4, 5, 6]}, "limit": 0.6},
+                           {"a": {"r": [1, 2, 3, 4, 5, 6]}, "b": {"r": [1]}, "limit": 0.6}, "B /"),
+    "unique": ({"path": ["a", "b"]}, {"path": ["a", "b", "a"]}, "more than once"),
+    "all_match": ({"path": ["src/a.py", "src/b.py"], "pattern": r"\.py$"},
+                  {"path": ["src/a.py", "README.md"], "pattern": r"\.py$"}, "does not match"),
+    "each_in": ({"path": ["ready"], "allowed": ["ready", "indexing"]}, {"path": ["idle"], "allowed": ["ready"]},
+                "is not one of"),
+    "count_equals": ({"path": None, "n": 0}, {"path": [1, 2], "n": 1}, "2 value(s) where 1"),
+    "payload_bytes_at_most": ({"response": answer({"a": 1}), "n": 100}, {"response": answer({"a": "x" * 200}), "n": 100},
+                              "more than 100"),
+    "structured_matches_text": ({"response": answer({"a": 1})}, {"response": answer({"a": 1}, text='{"a": 2}')},
+                                "differ"),
+    "first_equals": ({"path": ["src/auth.py", "x"], "value": "src/auth.py"}, {"path": ["x"], "value": "src/auth.py"},
+                     "the first value is"),
+    "contains": ({"path": ["a", "b"], "value": "b"}, {"path": ["a"], "value": "b"}, "not found"),
+    "not_contains": ({"path": {"results": []}, "value": "ranking_reasons"},
+                     {"path": {"ranking_reasons": []}, "value": "ranking_reasons"}, "found in"),
+    "tool_surface_conforms": ({"response": answer({"tools": []})},
+                              {"response": answer({"tools": [{"name": "search_code", "inputSchema": {"type": "object"}}]})},
+                              "description: missing or empty"),
+}
+
+
+def test_every_registered_check_has_cases():
+    assert set(CHECKS) == set(CASES)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_check_passes_on_a_conforming_value(name, monkeypatch):
+    if name == "tool_surface_conforms":
+        monkeypatch.setattr("conformance.surface.load_expected_inputs", lambda: {})
+    CHECKS[name](**CASES[name][0])
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_check_fails_with_a_reason(name, monkeypatch):
+    if name == "tool_surface_conforms":
+        monkeypatch.setattr("conformance.surface.load_expected_inputs", lambda: {})
+    with pytest.raises(CheckFailed, match=None) as info:
+        CHECKS[name](**CASES[name][1])
+    assert CASES[name][2] in str(info.value)
+
+
+@pytest.mark.parametrize(("name", "kwargs"), [
+    ("sorted_descending", {"path": None}),
+    ("ratio_at_most", {"a": 1, "b": 0, "limit": 1}),
+    ("sum_equals", {"total": "x", "parts": [1]}),
+    ("first_equals", {"path": [], "value": 1}),
+    ("structured_matches_text", {"response": answer({"a": 1}, text="not json")}),
+])
+def test_unusable_operands_fail_rather_than_pass(name, kwargs):
+    with pytest.raises(CheckFailed):
+        CHECKS[name](**kwargs)

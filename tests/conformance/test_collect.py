@@ -1,0 +1,53 @@
+"""Collection: one item per scenario named by its id, markers for -m, --pyargs, and --lf re-running a failure."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from conftest import DATA, LEAN, SERVE, SUITE, write_profile
+
+
+def pytest_run(cwd, *args):
+    done = subprocess.run([sys.executable, "-m", "pytest", *LEAN, *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+    return done.returncode, done.stdout + done.stderr
+
+
+def test_pyargs_collects_one_item_per_scenario_named_by_its_id(tmp_path):
+    code, out = pytest_run(tmp_path, "--pyargs", "conformance", "--collect-only", "-q", "-p", "no:cacheprovider",
+                           "--spec-dir", str(DATA / "spec"))
+    assert code == 0, out
+    ids = sorted(line.rsplit("::", 1)[1] for line in out.splitlines() if "suite.yaml::" in line)
+    assert ids == sorted(["HC-META-01", "HC-META-02", "HC-META-03", "SC-PERF"]
+                         + [f"SC-SEARCH-0{n}" for n in range(1, 10)])
+
+
+def test_markers_select_by_level_tool_requirement_and_coverage(tmp_path):
+    def selected(expression):
+        code, out = pytest_run(tmp_path, str(SUITE), "--collect-only", "-q", "-p", "no:cacheprovider",
+                               "--spec-dir", str(DATA / "spec"), "-m", expression)
+        return sorted(line.rsplit("::", 1)[1] for line in out.splitlines() if "suite.yaml::" in line)
+
+    assert selected("should") == ["SC-PERF", "SC-SEARCH-05"]
+    assert selected("tool(name='locate_symbol')") == ["SC-SEARCH-08"]
+    assert selected("requirement(id='HC-META') and hook") == ["HC-META-03"]
+    assert selected("level(name='MUST') and informative") == ["SC-SEARCH-09"]
+    assert selected("document(name='fake') and must and not executable") == ["HC-META-03", "SC-SEARCH-09"]
+
+
+def test_bad_spec_stops_collection_naming_the_file(tmp_path):
+    (tmp_path / "spec").mkdir()
+    (tmp_path / "spec" / "broken.yaml").write_text("document: broken\nrequirements: 3\n")
+    code, out = pytest_run(tmp_path, str(SUITE), "--collect-only", "-p", "no:cacheprovider", "--spec-dir", str(tmp_path / "spec"))
+    assert code == 2 and "the spec does not load" in out and "broken.yaml" in out and "no tests collected" in out
+
+
+def test_last_failed_reruns_only_the_failing_scenario(tmp_path):
+    profile = write_profile(tmp_path)
+    common = [str(SUITE), "-q", "-o", f"cache_dir={tmp_path / 'cache'}", "--spec-dir", str(DATA / "spec"),
+              "--fixtures-dir", str(DATA / "fixtures"), "--target-profile", str(profile),
+              "--server-cmd", SERVE + " --flaw legacy_idle"]
+    code, out = pytest_run(tmp_path, *common, "-k", "HC-META-01 or HC-META-02")
+    assert code == 1 and "1 failed, 1 passed" in out, out
+    code, out = pytest_run(tmp_path, *common, "--lf")
+    assert code == 1 and "1 failed, 12 deselected" in out, out

@@ -1,0 +1,79 @@
+"""Target profiles: the schema, the bundled reference profile, and the command-line overrides."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+import tomllib
+import yaml
+
+from conformance.target import ProfileError, default_profile_path, fill, load_profile, resolve
+from conformance.workspace import Workspace, WorkspaceError, render_config
+
+
+def test_bundled_reference_profile_is_valid_and_default():
+    target = resolve("stdio")
+    assert target.name == "cruxgate-reference"
+    assert target.supports("stdio") and target.supports("http")
+    assert "corrupt_manifest" in target.hooks
+    assert load_profile(default_profile_path())["config"] == {"format": "toml", "filename": "cruxgate.toml"}
+
+
+def test_server_cmd_replaces_only_the_launch_command():
+    target = resolve("stdio", server_cmd="strace -f my-server --root {workspace} --config {config}")
+    reference = resolve("stdio")
+    assert target.transports["stdio"]["command"] == ["strace", "-f", "my-server", "--root", "{workspace}", "--config", "{config}"]
+    assert target.index_command == reference.index_command
+    assert target.hooks == reference.hooks and target.config_filename == reference.config_filename
+    assert target.transports["http"] == reference.transports["http"]
+
+
+def test_server_url_needs_http_and_drops_stdio():
+    target = resolve("http", server_url="http://127.0.0.1:9/mcp")
+    assert target.fixed_url == "http://127.0.0.1:9/mcp" and not target.supports("stdio")
+    with pytest.raises(ProfileError, match="--target=http"):
+        resolve("stdio", server_url="http://127.0.0.1:9/mcp")
+
+
+def test_bad_profile_names_the_path(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump({"name": "x", "transports": {"http": {"command": ["srv"]}}}))
+    with pytest.raises(ProfileError, match=r"transports\.http: 'url' is a required property"):
+        load_profile(bad)
+
+
+def test_fill_substitutes_placeholders():
+    assert fill(["{python}", "--root", "{workspace}", "{port}"], {"workspace": "/w", "port": "9"}) == \
+        [sys.executable, "--root", "/w", "9"]
+    with pytest.raises(ProfileError, match="bad placeholder"):
+        fill(["{nope}"], {})
+
+
+def test_config_is_written_in_the_profile_format():
+    config = {"search": {"ranking_explain_level": "full", "limits": {"max": 5}}, "prewarm": False}
+    assert tomllib.loads(render_config(config, "toml")) == config
+    assert yaml.safe_load(render_config(config, "yaml")) == config
+    assert render_config({}, "toml") == ""
+
+
+def test_workspace_copies_the_fixture_commits_and_refuses_escapes(tmp_path):
+    fixture = tmp_path / "fixture"
+    (fixture / "src").mkdir(parents=True)
+    (fixture / "src" / "a.py").write_text("x = 1\n")
+    workspace = Workspace(resolve("stdio"), fixture, {"a": 1}, git=True)
+    try:
+        assert (workspace.path / "src" / "a.py").read_text() == "x = 1\n"
+        assert (workspace.path / ".git").is_dir()
+        assert tomllib.loads(workspace.config_path.read_text()) == {"a": 1}
+        assert not workspace.config_path.is_relative_to(workspace.path)  # the config is never indexed
+        workspace.edit({"path": "src/a.py", "append": "y = 2\n"})
+        workspace.commit("second")
+        assert (workspace.path / "src" / "a.py").read_text() == "x = 1\ny = 2\n"
+        with pytest.raises(WorkspaceError, match="leaves the workspace"):
+            workspace.edit({"path": "../outside.py", "write": "boom"})
+        with pytest.raises(WorkspaceError, match="exited with status 3"):
+            workspace.run([sys.executable, "-c", "import sys; print('nope', file=sys.stderr); sys.exit(3)"], 10, "index")
+    finally:
+        workspace.remove()
+    assert not workspace.root.exists()
