@@ -46,11 +46,9 @@ def _number(value: Any, what: str) -> float:
     return float(value)
 
 
-def _byte_size(value: Any) -> int:
-    """UTF-8 size of a value as compact JSON (a string counts as its own text)."""
-    if isinstance(value, str):
-        return len(value.encode("utf-8"))
-    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+def byte_size(value: Any) -> int:
+    """UTF-8 length of compact, key-sorted JSON: the byte rule of docs/spec.md."""
+    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=True).encode("utf-8"))
 
 
 @named_check
@@ -111,7 +109,7 @@ def ratio_at_most(a: Any, b: Any, limit: float) -> None:
 @named_check
 def byte_ratio_at_most(a: Any, b: Any, limit: float) -> None:
     """The JSON size of a over that of b is at most `limit`."""
-    size_a, size_b = _byte_size(a), _byte_size(b)
+    size_a, size_b = byte_size(a), byte_size(b)
     if size_b == 0:
         raise CheckFailed("byte_ratio_at_most: b is empty, the ratio is undefined")
     ratio = size_a / size_b
@@ -156,8 +154,8 @@ def count_equals(path: Any, n: int) -> None:
 
 @named_check
 def payload_bytes_at_most(response: Any, n: int) -> None:
-    """The answer's payload is at most `n` bytes (its text form when present, else compact JSON)."""
-    size = _byte_size(response.text) if response.text is not None else _byte_size(response.payload)
+    """The answer's payload is at most `n` bytes (compact, key-sorted JSON)."""
+    size = byte_size(response.payload)
     if size > n:
         raise CheckFailed(f"payload_bytes_at_most: the payload is {size} bytes, more than {n}")
 

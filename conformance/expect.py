@@ -81,9 +81,9 @@ def validate(instance: Any, schema: Any, what: str) -> None:
 
 
 def check_outcome(expect: dict[str, Any], response: Any) -> None:
-    """Success or error as expected; an error always with the envelope, isError and a registry code."""
+    """Success, error or any, as expected; an error always with the envelope, isError and a registry code."""
     payload = response.payload
-    wants_error = expect.get("outcome", "error" if "error_code" in expect else "success") == "error"
+    wanted = expect.get("outcome", "error" if "error_code" in expect else "success")
     error = payload.get("error")
     if error is not None or response.is_error:
         if not isinstance(error, dict) or not isinstance(error.get("code"), str):
@@ -91,11 +91,11 @@ def check_outcome(expect: dict[str, Any], response: Any) -> None:
         validate(error["code"], {"$ref": ERROR_CODES_ID}, f"error code {error['code']!r}")
         if not response.is_error:
             raise ExpectationFailed(f"the answer carries error {error['code']!r} but isError is not true")
-        if not wants_error:
+        if wanted == "success":
             raise ExpectationFailed(f"expected success, the tool failed with {error['code']!r}: {error.get('message')!r}")
         if "error_code" in expect and error["code"] != expect["error_code"]:
             raise ExpectationFailed(f"expected error code {expect['error_code']!r}, got {error['code']!r}: {error.get('message')!r}")
-    elif wants_error:
+    elif wanted == "error":
         raise ExpectationFailed(f"expected an error{' ' + repr(expect['error_code']) if 'error_code' in expect else ''}, "
                                 f"the tool succeeded: {_short(payload)}")
 

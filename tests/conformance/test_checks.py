@@ -30,8 +30,8 @@ CASES = {
     "each_in": ({"path": ["ready"], "allowed": ["ready", "indexing"]}, {"path": ["idle"], "allowed": ["ready"]},
                 "is not one of"),
     "count_equals": ({"path": None, "n": 0}, {"path": [1, 2], "n": 1}, "2 value(s) where 1"),
-    "payload_bytes_at_most": ({"response": answer({"a": 1}), "n": 100}, {"response": answer({"a": "x" * 200}), "n": 100},
-                              "more than 100"),
+    "payload_bytes_at_most": ({"response": answer({"b": 1, "a": "é"}), "n": 16},  # {"a":"é","b":1} is 16 bytes
+                              {"response": answer({"b": 1, "a": "é"}), "n": 15}, "the payload is 16 bytes"),
     "structured_matches_text": ({"response": answer({"a": 1})}, {"response": answer({"a": 1}, text='{"a": 2}')},
                                 "differ"),
     "first_equals": ({"path": ["src/auth.py", "x"], "value": "src/auth.py"}, {"path": ["x"], "value": "src/auth.py"},

@@ -46,6 +46,13 @@ def test_outcome_rules(expect, response, message):
     assert message in str(info.value)
 
 
+def test_outcome_any_accepts_success_or_a_canonical_error():
+    check_answer({"outcome": "any"}, answer({"results": []}), {})
+    check_answer({"outcome": "any"}, answer(ERROR, is_error=True), {})
+    with pytest.raises(ExpectationFailed, match="isError is not true"):
+        check_answer({"outcome": "any"}, answer(ERROR), {})
+
+
 def test_schema_failure_names_path_and_keyword():
     schema = {"properties": {"metadata": {"properties": {"indexing_status": {"enum": ["ready"]}}}}}
     with pytest.raises(ExpectationFailed) as info:
