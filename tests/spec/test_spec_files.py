@@ -130,3 +130,12 @@ def test_spec_yaml_is_plain_data() -> None:
     for path in spec_dir().glob("*.yaml"):
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             assert not re.search(r"(^|[:\-\[,]\s*)[&*!][A-Za-z_]", line), f"{path.name}:{number}: {line}"
+
+
+def test_the_format_names_exactly_the_runners_checks() -> None:
+    """The spec may use only named checks the runner implements (conformance/checks.py)."""
+    from conformance.checks import CHECKS
+
+    enum = set(json.loads((spec_dir().parent / "schemas" / "spec-format.schema.json").read_text(encoding="utf-8"))
+               ["$defs"]["check"]["properties"]["check"]["enum"])
+    assert enum <= set(CHECKS), sorted(enum - set(CHECKS))
