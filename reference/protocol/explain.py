@@ -21,5 +21,7 @@ def ranking_reasons(hits: list[Any], level: str) -> list[dict[str, Any]] | None:
         if hit.breakdown is None:
             continue  # the engine explains every hit when asked; a hit without one has nothing to say
         view = hit.breakdown.at(index)
-        reasons.append(view.basic() if level == "basic" else view.full())
+        reason = view.basic() if level == "basic" else view.full()
+        # Metadata carries flat factors only (numbers); nested per-signal detail stays internal.
+        reasons.append({k: v for k, v in reason.items() if isinstance(v, (int, float, str, bool))})
     return reasons

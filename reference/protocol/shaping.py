@@ -17,6 +17,15 @@ LEVEL_ORDER = ("location", "signature", "context")
 COMPACT_DROPS = frozenset({"body_preview", "parent", "related_symbols", "signature", "snippet"})
 
 
+def without_nulls(value: Any) -> Any:
+    """`value` with every None (and empty-dict) member removed, recursively: absent means omitted, never null."""
+    if isinstance(value, dict):
+        return {k: without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [without_nulls(v) for v in value]
+    return value
+
+
 def fields_for(detail_level: str) -> tuple[str, ...]:
     """Every descriptive field a level includes, in output order."""
     names: list[str] = []
@@ -44,7 +53,7 @@ def shape_hit(hit: Any, detail_level: str, compact: bool) -> dict[str, Any]:
         value = _value(hit, name)
         if value is None or value == [] or value == {}:
             continue
-        out[name] = value
+        out[name] = without_nulls(value)
     score = getattr(hit, "score", None)
     if score is not None:
         out["score"] = round(float(score), 6)

@@ -16,6 +16,8 @@ import anyio.from_thread
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
+from conformance.schema_registry import validator_for
+
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "golden" / "fixtures"
 CALL_TIMEOUT = 30.0
@@ -57,6 +59,16 @@ def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 
     raise TimeoutError(f"server did not listen on {port} within {timeout}s")
 
 
+def check_schema(tool: str, payload: dict[str, Any], is_error: bool) -> None:
+    """Validate a payload against schemas/: the error envelope, else the tool's output schema."""
+    schema_id = "error-envelope" if is_error else f"{tool}.output"
+    if not is_error and not (ROOT / "schemas" / f"{tool}.output.schema.json").exists():
+        schema_id = "metadata"
+        payload = payload["metadata"]
+    errors = sorted(validator_for(schema_id).iter_errors(payload), key=lambda e: list(e.path))
+    assert not errors, f"{tool} payload breaks {schema_id}: {errors[0].message} at {list(errors[0].path)}"
+
+
 class Connection:
     """An SDK client session on a blocking portal: `call(tool, args)` returns the CallToolResult."""
 
@@ -81,10 +93,11 @@ class Connection:
         return self.portal.call(run)
 
     def payload(self, name: str, arguments: dict[str, Any] | None = None) -> tuple[dict[str, Any], bool]:
-        """(payload, isError); asserts structuredContent equals the first text item's JSON."""
+        """(payload, isError); asserts structuredContent equals the first text item's JSON and the schema holds."""
         result = self.call(name, arguments)
         text = json.loads(result.content[0].text)
         assert result.structured_content == text
+        check_schema(name, text, bool(result.is_error))
         return text, bool(result.is_error)
 
     def list_tools(self) -> Any:

@@ -96,7 +96,7 @@ def test_legacy_persisted_status_reads_as_ready(fresh_workspace: Callable[[], Pa
             payload, is_error = conn.payload("search_code", {"query": "validate_token"})
             assert not is_error and payload["metadata"]["indexing_status"] == "ready"
             status, _ = conn.payload("index_status", {})
-            assert status["index"]["status"] == "ready"
+            assert status["status"] == "ready"
             assert legacy not in str(status) and legacy not in str(payload)
             hook("legacy_status_partial_available", workspace)
     finally:

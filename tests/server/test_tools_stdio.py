@@ -125,7 +125,7 @@ def test_health_and_index_status(stdio_server: Connection) -> None:
     index = health["startup_checks"]["index"]
     assert index["status"] == "ready" and index["current_schema_version"] == index["required_schema_version"]
     status = ok(stdio_server, "index_status")
-    assert status["index"]["status"] == "ready" and status["index"]["file_count"] > 0
+    assert status["status"] == "ready" and status["file_count"] > 0
 
 
 def test_scored_search_and_preview(stdio_server: Connection) -> None:

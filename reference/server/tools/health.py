@@ -44,18 +44,14 @@ def index_status(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
     """The index's state: status, schema versions, counts from the manifest, jobs."""
     snap = rt.snapshot()
     manifest = snap.manifest or {}
-    index: dict[str, Any] = {**rt.startup_index_check()}
+    payload: dict[str, Any] = {"status": snap.status, "workspace": str(rt.workspace), "ref": snap.ref}
     for key in ("file_count", "symbol_count", "indexed_at", "git_head", "tool_version"):
         if manifest.get(key) is not None:
-            index[key] = manifest[key]
-    index["ref"] = snap.ref
-    last = rt.jobs.last
-    return {
-        "workspace": str(rt.workspace),
-        "index": index,
-        "active_jobs": _jobs(rt),
-        "last_job": last.as_dict() if last is not None else None,
-        "prewarm": rt.prewarm.as_dict(),
-        "startup_checks": {"index": rt.startup_index_check()},
-        "metadata": rt.metadata(snap),
-    }
+            payload[key] = manifest[key]
+    payload["active_jobs"] = _jobs(rt)
+    if rt.jobs.last is not None:
+        payload["last_job"] = rt.jobs.last.as_dict()
+    payload["prewarm"] = rt.prewarm.as_dict()
+    payload["startup_checks"] = {"index": rt.startup_index_check()}
+    payload["metadata"] = rt.metadata(snap)
+    return payload

@@ -6,6 +6,7 @@ from typing import Any
 
 from reference.protocol.errors import ToolError, invalid_input
 from reference.protocol.safety import apply_safety_limit
+from reference.protocol.shaping import without_nulls
 from reference.query.errors import QueryInputError, QueryNotFound
 
 from ..paths import workspace_path
@@ -38,7 +39,7 @@ def get_file_outline(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
         "line_count": outline.line_count,
         "depth": outline.depth,
         "symbol_count": outline.count(),
-        "symbols": outline.symbols,
+        "symbols": without_nulls(outline.symbols),
         "metadata": rt.metadata(snap, freshness=freshness),
     }
     return apply_safety_limit(payload, "symbols", rt.config.max_response_bytes, "get_file_outline")
@@ -48,15 +49,17 @@ def find_references(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
     """Resolved references and `unresolved_count` (always present, 0 when none)."""
     snap, engine, freshness = rt.for_query(args.get("freshness_policy"))
     target = args.get("symbol_id", args.get("name"))
+    name_field = {"name": args["name"]} if "name" in args else {}
     try:
         refs = engine.find_references(target, limit=args.get("limit", 50))
     except (QueryInputError, QueryNotFound) as exc:
         raise _query_errors("find_references", exc) from None
     payload = {
-        "targets": refs.targets,
-        "references": refs.references,
-        "total_references": refs.total,
+        "targets": without_nulls(refs.targets),
+        "references": without_nulls(refs.references),
+        "total_results": refs.total,
         "unresolved_count": refs.unresolved_count,
+        **name_field,
         "metadata": rt.metadata(snap, freshness=freshness),
     }
     return apply_safety_limit(payload, "references", rt.config.max_response_bytes, "find_references")
