@@ -44,10 +44,10 @@ class Environment:
         self._starts = 0
         if self.target.fixed_url:
             return  # a running server: the runner prepares nothing
-        fixture_path = runner.fixtures_dir / fixture
-        if not fixture_path.is_dir():
-            raise WorkspaceError(f"fixture {fixture!r} not found in {runner.fixtures_dir}")
-        self.workspace = Workspace(self.target, fixture_path, config, git)
+        if self.target.reuses_index():
+            self.workspace = Workspace(self.target, runner.template(fixture, git).path, config, git)
+            return
+        self.workspace = Workspace(self.target, runner.fixture_path(fixture), config, git)
         try:
             self.workspace.index()
         except WorkspaceError:
@@ -123,6 +123,33 @@ class Lifecycle:
         self._stack = contextlib.ExitStack()
         self.portal = self._stack.enter_context(start_blocking_portal())
         self._shared: OrderedDict[str, Environment | Exception] = OrderedDict()
+        self._templates: dict[tuple[str, bool], Workspace | WorkspaceError] = {}
+
+    def fixture_path(self, fixture: str) -> Path:
+        """The fixture repository `fixture`, or WorkspaceError."""
+        path = self.fixtures_dir / fixture
+        if not path.is_dir():
+            raise WorkspaceError(f"fixture {fixture!r} not found in {self.fixtures_dir}")
+        return path
+
+    def template(self, fixture: str, git: bool) -> Workspace:
+        """The fixture copied and indexed once (relocatable indexes only); environments copy it."""
+        key = (fixture, git)
+        if key not in self._templates:
+            try:
+                workspace = Workspace(self.target, self.fixture_path(fixture), {}, git)
+                try:
+                    workspace.index()
+                except WorkspaceError:
+                    workspace.remove()
+                    raise
+                self._templates[key] = workspace
+            except WorkspaceError as exc:
+                self._templates[key] = exc
+        found = self._templates[key]
+        if isinstance(found, WorkspaceError):
+            raise found
+        return found
 
     def acquire(self, scenario: dict[str, Any]) -> tuple[Environment, bool]:
         """An environment for `scenario` and whether it is private (the caller must release it)."""
@@ -155,4 +182,7 @@ class Lifecycle:
             if isinstance(environment, Environment):
                 environment.close()
         self._shared.clear()
+        for template in self._templates.values():
+            if isinstance(template, Workspace):
+                template.remove()
         self._stack.close()

@@ -38,7 +38,12 @@ class Target:
     tools: list[str] | None = None
     env: dict[str, str] = field(default_factory=dict)
     no_prewarm_args: list[str] | None = None
+    relocatable_index: bool = False
     fixed_url: str | None = None  # --server-url: a running server the runner neither starts nor prepares
+
+    def reuses_index(self) -> bool:
+        """Whether one indexed copy of a fixture may be copied for every environment (saves an index run each)."""
+        return self.relocatable_index and not any("{config}" in part for part in self.index_command or [])
 
     def supports(self, transport: str) -> bool:
         """Whether the target can be reached over `transport`."""
@@ -80,6 +85,7 @@ def from_profile(data: dict[str, Any]) -> Target:
         tools=data.get("tools"),
         env=dict(data.get("env") or {}),
         no_prewarm_args=data.get("no_prewarm_args"),
+        relocatable_index=bool(data.get("relocatable_index", False)),
     )
 
 

@@ -65,6 +65,7 @@ class Workspace:
     """A temp dir holding `workspace/` (the fixture copy) and the config file beside it."""
 
     def __init__(self, target: Target, fixture: Path | None, config: dict[str, Any], git: bool) -> None:
+        """Copy `fixture` (or an indexed template workspace, then `git` is already done) into a new temp dir."""
         self.target = target
         self.root = Path(tempfile.mkdtemp(prefix="cruxgate-"))
         self.path = self.root / "workspace"
@@ -74,7 +75,7 @@ class Workspace:
         else:
             self.path.mkdir()
         self.write_config(config)
-        if git:
+        if git and not (self.path / ".git").exists():
             self._git("init", "-q", "-b", "main")
             self._git("add", "-A")
             self._git("commit", "-q", "--allow-empty", "-m", "cruxgate fixture")

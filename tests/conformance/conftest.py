@@ -44,9 +44,11 @@ class GateRun:
         return next(r for r in self.results["scenarios"] if r["id"] == scenario_id)
 
 
-def write_profile(directory: Path, **timeouts: float) -> Path:
-    """The fake server's profile with its script path filled in (and optional timeouts)."""
+def write_profile(directory: Path, relocatable: bool = True, **timeouts: float) -> Path:
+    """The fake server's profile with its script path filled in (optionally indexing every workspace, other timeouts)."""
     text = (DATA / "profile.yaml").read_text(encoding="utf-8").replace("SERVER", str(SERVER))
+    if not relocatable:
+        text = text.replace("relocatable_index: true", "relocatable_index: false")
     if timeouts:
         text = text.replace("timeouts: {start: 20, call: 5, index: 20, hook: 20}",
                             "timeouts: " + json.dumps({"start": 20, "call": 5, "index": 20, "hook": 20, **timeouts}))
@@ -86,7 +88,7 @@ def gate_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, GateRun]:
     flaw_scope = ("-k", "not HC-META-03 and not SC-SEARCH-06")
     plans: dict[str, dict[str, Any]] = {
         "conforming": {},
-        "conforming_http": {"args": ("--target=http",)},
+        "conforming_http": {"args": ("--target=http",), "profile": write_profile(base, relocatable=False)},
         "no_clamp_warning": {"flaw": "no_clamp_warning", "args": ("-k", "SEARCH-05 or SEARCH-01")},
         "strict": {"flaw": "no_clamp_warning", "args": ("--strict-levels", "-k", "SEARCH-05")},
         "lacking_tools": {"tools": "health_check,search_code", "args": ("-k", "SEARCH-01 or SEARCH-08 or SEARCH-09 or PERF")},

@@ -77,3 +77,12 @@ def test_workspace_copies_the_fixture_commits_and_refuses_escapes(tmp_path):
     finally:
         workspace.remove()
     assert not workspace.root.exists()
+
+
+def test_index_is_reused_only_when_relocatable_and_independent_of_config():
+    target = resolve("stdio")
+    assert target.relocatable_index and target.reuses_index()
+    target.index_command = ["srv", "index", "{workspace}", "--config", "{config}"]
+    assert not target.reuses_index()
+    target.index_command, target.relocatable_index = ["srv", "index", "{workspace}"], False
+    assert not target.reuses_index()
