@@ -209,11 +209,20 @@ def not_contains(path: Any, value: Any) -> None:
 
 
 @named_check
-def tool_surface_conforms(response: Any) -> None:
-    """A tools/list answer matches the spec's tool input schemas (conformance/surface.py lint)."""
+def tool_surface_conforms(response: Any, value: Any = None) -> None:
+    """A tools/list answer matches the spec's tool input schemas (conformance/surface.py lint).
+
+    `value` names the tool (or list of tools) to lint, each required; without it every
+    tool the spec's input schemas name is required and every listed tool is linted.
+    """
     from conformance import surface
 
+    tools = response.payload.get("tools", []) if isinstance(response.payload, dict) else []
+    answer, required = response.payload, None
+    if value is not None:
+        required = [value] if isinstance(value, str) else list(value)
+        answer = {"tools": [tool for tool in tools if tool.get("name") in required]}
     try:
-        surface.tool_surface_conforms(response.payload)
+        surface.tool_surface_conforms(answer, required_tools=required)
     except AssertionError as exc:
         raise CheckFailed(str(exc)) from None

@@ -65,6 +65,20 @@ def test_check_fails_with_a_reason(name, monkeypatch):
     assert CASES[name][2] in str(info.value)
 
 
+def test_surface_lint_of_one_named_tool(monkeypatch):
+    expected = {"search_code": {"type": "object", "properties": {"compact": {"type": "boolean"}}},
+                "get_file_outline": {"type": "object", "properties": {"path": {"type": "string"}}}}
+    monkeypatch.setattr("conformance.surface.load_expected_inputs", lambda: expected)
+    good = {"name": "search_code", "description": "d", "inputSchema": {"type": "object", "properties": {"compact": {"type": "boolean"}}}}
+    outline = {"name": "get_file_outline", "description": "d",
+               "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}, "compact": {"type": "boolean"}}}}
+    CHECKS["tool_surface_conforms"](response=answer({"tools": [good, outline]}), value="search_code")
+    with pytest.raises(CheckFailed, match="get_file_outline.inputSchema.properties.compact: a protocol input"):
+        CHECKS["tool_surface_conforms"](response=answer({"tools": [good, outline]}), value="get_file_outline")
+    with pytest.raises(CheckFailed, match="search_code: not listed by tools/list"):
+        CHECKS["tool_surface_conforms"](response=answer({"tools": [outline]}), value=["search_code"])
+
+
 @pytest.mark.parametrize(("name", "kwargs"), [
     ("sorted_descending", {"path": None}),
     ("ratio_at_most", {"a": 1, "b": 0, "limit": 1}),
