@@ -139,6 +139,17 @@ class ScenarioItem(pytest.Item):
                 used.append(chosen)
         return used or [default]
 
+    def main_transport(self, default: str) -> str:
+        """The transport unmarked steps use: the first of a cross-transport scenario's, else the run's."""
+        return self.transports(default)[0] if self.spec.get("transports") else default
+
+    def needs_environment(self) -> str | None:
+        """The main transport when this scenario will run against a server, else None (it is skipped first)."""
+        transport = self.config.getoption("target") or "stdio"
+        if self._skip_reason(self.config.stash[TARGET_KEY], transport) is not None:
+            return None
+        return self.main_transport(transport)
+
     def runtest(self) -> None:
         from conformance.steps import ScenarioRun
 
@@ -150,7 +161,7 @@ class ScenarioItem(pytest.Item):
         runner = lifecycle_for(self.config)
         environment, private = runner.acquire(self.spec)
         try:
-            main = self.transports(transport)[0] if self.spec.get("transports") else transport
+            main = self.main_transport(transport)
             server = environment.server(main)
             if server.server_info is not None and results_json.SERVER_INFO_KEY not in self.config.stash:
                 self.config.stash[results_json.SERVER_INFO_KEY] = server.server_info

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import threading
 from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,7 @@ from conformance.workspace import Workspace, WorkspaceError
 # Steps that change the workspace, index or server: a scenario using one gets a private environment.
 MUTATING_STEPS = ("edit", "commit", "reindex", "restart", "hook")
 SHARED_ENVIRONMENTS = 2  # live shared environments kept at once (items are grouped, so 2 suffice)
+PREFETCH = 2  # environments prepared ahead of the scenario that runs
 
 
 def mutates(scenario: dict[str, Any]) -> bool:
@@ -124,6 +127,9 @@ class Lifecycle:
         self.portal = self._stack.enter_context(start_blocking_portal())
         self._shared: OrderedDict[str, Environment | Exception] = OrderedDict()
         self._templates: dict[tuple[str, bool], Workspace | WorkspaceError] = {}
+        self._template_lock = threading.Lock()
+        self._background = ThreadPoolExecutor(max_workers=PREFETCH, thread_name_prefix="cruxgate-prefetch")
+        self._prefetched: dict[str, Future[Environment]] = {}  # scenario id -> its environment being prepared
 
     def fixture_path(self, fixture: str) -> Path:
         """The fixture repository `fixture`, or WorkspaceError."""
@@ -135,6 +141,11 @@ class Lifecycle:
     def template(self, fixture: str, git: bool) -> Workspace:
         """The fixture copied and indexed once (relocatable indexes only); environments copy it."""
         key = (fixture, git)
+        with self._template_lock:
+            return self._template_locked(key)
+
+    def _template_locked(self, key: tuple[str, bool]) -> Workspace:
+        fixture, git = key
         if key not in self._templates:
             try:
                 workspace = Workspace(self.target, self.fixture_path(fixture), {}, git)
@@ -151,12 +162,53 @@ class Lifecycle:
             raise found
         return found
 
+    def _prepare(self, scenario: dict[str, Any], transport: str | None = None) -> Environment:
+        environment = Environment(self, scenario.get("fixture", self.default_fixture), scenario.get("config") or {},
+                                  bool(scenario.get("git")))
+        if transport is not None:
+            try:
+                environment.server(transport)
+            except ServerFailure:
+                pass  # kept in environment.start_failures: the scenario reports it when it asks for the server
+        return environment
+
+    def prefetch(self, upcoming: list[tuple[dict[str, Any], str]], current: dict[str, Any]) -> None:
+        """Prepare, in the background, the environments the next scenarios need while `current` runs.
+
+        `upcoming` lists (scenario, transport) in run order. Starting a server is the slow part of
+        a scenario and mostly waiting, so up to PREFETCH environments get ready in parallel.
+        """
+        claimed_keys = {environment_key(current, self.default_fixture)} if not mutates(current) else set()
+        for scenario, transport in upcoming:
+            if len(self._prefetched) >= PREFETCH:
+                return
+            if scenario["id"] in self._prefetched:
+                continue
+            if not mutates(scenario):
+                key = environment_key(scenario, self.default_fixture)
+                if key in self._shared or key in claimed_keys:
+                    continue  # it will share an environment that exists or is being prepared
+                claimed_keys.add(key)
+            self._prefetched[scenario["id"]] = self._background.submit(self._prepare, scenario, transport)
+
+    def _claim(self, scenario: dict[str, Any]) -> Environment | None:
+        """The environment prefetched for `scenario`, if any (preparation errors propagate)."""
+        future = self._prefetched.pop(scenario["id"], None)
+        return future.result() if future is not None else None
+
+    def _drop_prefetched(self, keep: set[str] = frozenset()) -> None:
+        """Close prefetched environments whose scenario is not in `keep`."""
+        for scenario_id in [sid for sid in self._prefetched if sid not in keep]:
+            future = self._prefetched.pop(scenario_id)
+            try:
+                future.result().close()
+            except Exception:  # a failed preparation has nothing to close
+                pass
+
     def acquire(self, scenario: dict[str, Any]) -> tuple[Environment, bool]:
         """An environment for `scenario` and whether it is private (the caller must release it)."""
-        fixture = scenario.get("fixture", self.default_fixture)
-        config, git = scenario.get("config") or {}, bool(scenario.get("git"))
         if mutates(scenario):
-            return Environment(self, fixture, config, git), True
+            return self._claim(scenario) or self._prepare(scenario), True
         key = environment_key(scenario, self.default_fixture)
         if key in self._shared:
             self._shared.move_to_end(key)
@@ -169,7 +221,7 @@ class Lifecycle:
             if isinstance(oldest, Environment):
                 oldest.close()
         try:
-            environment = Environment(self, fixture, config, git)
+            environment = self._claim(scenario) or self._prepare(scenario)
         except (WorkspaceError, ServerFailure) as exc:
             self._shared[key] = exc
             raise
@@ -178,6 +230,8 @@ class Lifecycle:
 
     def close(self) -> None:
         """Close every shared environment and the portal."""
+        self._drop_prefetched()
+        self._background.shutdown(wait=True)
         for environment in self._shared.values():
             if isinstance(environment, Environment):
                 environment.close()

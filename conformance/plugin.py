@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from conformance import baseline, results_json
-from conformance.collect import LIFECYCLE_KEY, TARGET_KEY, SuiteFile, is_suite_anchor
+from conformance.collect import LIFECYCLE_KEY, TARGET_KEY, SuiteFile, is_suite_anchor, lifecycle_for
 from conformance.lifecycle import environment_key, mutates
 from conformance.report import ReportPlugin
 
@@ -91,6 +91,25 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Col
     if is_suite_anchor(file_path):
         return SuiteFile.from_parent(parent, path=file_path)
     return None
+
+
+LOOKAHEAD = 8  # items scanned for environments to prepare ahead
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """While a scenario runs, prepare the next ones' workspaces and servers (starting a server is the slow part)."""
+    if not hasattr(item, "spec") or nextitem is None:
+        return
+    items = item.session.items
+    position = items.index(item) if item in items else -1
+    upcoming = []
+    for later in items[position + 1:position + 1 + LOOKAHEAD]:
+        transport = later.needs_environment() if hasattr(later, "needs_environment") else None
+        if transport is not None:
+            upcoming.append((later.spec, transport))
+    if upcoming:
+        lifecycle_for(item.config).prefetch(upcoming, item.spec)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
