@@ -130,3 +130,15 @@ def test_reports_show_requirement_scenario_outcome_and_counts(gate_runs):
     assert set(cases) == FLAW_SCOPE | REPORTED_NOT_RUN
     assert cases["HC-META-02"].find("failure") is not None
     assert cases["SC-SEARCH-09"].find("skipped") is not None
+
+
+@pytest.mark.parametrize("name", ["conforming", "baseline", "lacking_tools", "crash_on_bad_input"])
+def test_json_results_of_real_runs_follow_their_schema(gate_runs, name):
+    import json
+
+    from conformance.paths import schemas_dir
+    from conformance.schema_registry import validator_for
+
+    schema = json.loads((schemas_dir() / "conformance-results.schema.json").read_text(encoding="utf-8"))
+    errors = sorted(validator_for(schema).iter_errors(gate_runs[name].results), key=str)
+    assert errors == [], errors[0].message if errors else ""
