@@ -1,81 +1,13 @@
-"""Run the conformance runner as a user would (a pytest subprocess) against the fake server and the test spec."""
+"""The session's runner invocations, run once and concurrently, for the gate tests to judge."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
-from xml.etree import ElementTree
 
 import pytest
 
-import conformance
-
-HERE = Path(__file__).resolve().parent
-DATA = HERE / "data"
-SERVER = HERE / "servers" / "fake_server.py"
-SUITE = Path(conformance.__file__).resolve().parent / "suite.yaml"
-SERVE = f"{{python}} {SERVER} serve --workspace {{workspace}}"
-RUN_TIMEOUT = 120
-# Plugins the runner does not need; skipping their imports saves ~0.8 s per runner process.
-LEAN = ("-p", "no:hypothesispytest", "-p", "no:benchmark", "-p", "no:syrupy", "-p", "no:anyio")
-
-
-@dataclass
-class GateRun:
-    """One finished runner invocation: exit code, output and its JSON results."""
-
-    returncode: int
-    output: str
-    results: dict[str, Any] | None
-    junit: ElementTree.Element | None
-    report: str | None
-
-    def outcomes(self, outcome: str) -> set[str]:
-        """Scenario ids with the given JSON outcome."""
-        return {r["id"] for r in (self.results or {}).get("scenarios", []) if r["outcome"] == outcome}
-
-    def record(self, scenario_id: str) -> dict[str, Any]:
-        """The JSON record of one scenario."""
-        return next(r for r in self.results["scenarios"] if r["id"] == scenario_id)
-
-
-def write_profile(directory: Path, relocatable: bool = True, **timeouts: float) -> Path:
-    """The fake server's profile with its script path filled in (optionally indexing every workspace, other timeouts)."""
-    text = (DATA / "profile.yaml").read_text(encoding="utf-8").replace("SERVER", str(SERVER))
-    if not relocatable:
-        text = text.replace("relocatable_index: true", "relocatable_index: false")
-    if timeouts:
-        text = text.replace("timeouts: {start: 20, call: 5, index: 20, hook: 20}",
-                            "timeouts: " + json.dumps({"start": 20, "call": 5, "index": 20, "hook": 20, **timeouts}))
-    path = directory / f"profile-{len(list(directory.glob('profile-*')))}.yaml"
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def run_gate(directory: Path, *args: str, flaw: str | None = None, tools: str | None = None,
-             profile: Path | None = None, anchor: str | None = None) -> GateRun:
-    """Run `pytest conformance/suite.yaml` with the test spec against the fake server (a flaw swapped in by --server-cmd)."""
-    directory.mkdir(parents=True, exist_ok=True)
-    profile = profile or write_profile(directory)
-    out = directory / "out"
-    out.mkdir(exist_ok=True)
-    command = [sys.executable, "-m", "pytest", anchor or str(SUITE), *LEAN, "-p", "no:cacheprovider", "-q", "-rs",
-               "--spec-dir", str(DATA / "spec"), "--fixtures-dir", str(DATA / "fixtures"),
-               "--target-profile", str(profile), "--conformance-json", str(out / "results.json"),
-               "--junitxml", str(out / "junit.xml"), "--conformance-report", str(out / "report.md"), *args]
-    if flaw or tools:
-        command += ["--server-cmd", SERVE + (f" --flaw {flaw}" if flaw else "") + (f" --tools {tools}" if tools else "")]
-    done = subprocess.run(command, cwd=directory, capture_output=True, text=True, timeout=RUN_TIMEOUT)
-    read = lambda name: (out / name).read_text(encoding="utf-8") if (out / name).exists() else None  # noqa: E731
-    results = read("results.json")
-    junit = read("junit.xml")
-    return GateRun(done.returncode, done.stdout + done.stderr, json.loads(results) if results else None,
-                   ElementTree.fromstring(junit) if junit else None, read("report.md"))
+from gate_harness import DATA, GateRun, run_gate, write_profile
 
 
 @pytest.fixture(scope="session")

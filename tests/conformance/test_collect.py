@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from conftest import DATA, LEAN, SERVE, SUITE, write_profile
+from gate_harness import DATA, LEAN, SERVE, SUITE, write_profile
 
 
 def pytest_run(cwd, *args):

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 
-from conftest import DATA, SERVER, run_gate
+from gate_harness import DATA, SERVER, run_gate
 
 
 def listening(port: int) -> bool:
