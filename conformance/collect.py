@@ -143,12 +143,13 @@ class ScenarioItem(pytest.Item):
         """The transport unmarked steps use: the first of a cross-transport scenario's, else the run's."""
         return self.transports(default)[0] if self.spec.get("transports") else default
 
-    def needs_environment(self) -> str | None:
-        """The main transport when this scenario will run against a server, else None (it is skipped first)."""
+    def needs_environment(self) -> list[str]:
+        """The transports this scenario will use (main first); none when it is skipped before any server."""
         transport = self.config.getoption("target") or "stdio"
         if self._skip_reason(self.config.stash[TARGET_KEY], transport) is not None:
-            return None
-        return self.main_transport(transport)
+            return []
+        main = self.main_transport(transport)
+        return [main] + [t for t in self.transports(transport) if t != main]
 
     def runtest(self) -> None:
         from conformance.steps import ScenarioRun

@@ -45,6 +45,8 @@ class Environment:
         self.workspace: Workspace | None = None
         self.start_failures: dict[str, ServerFailure] = {}
         self._starts = 0
+        # One lock per transport: a background prefetch may be starting the server a scenario asks for.
+        self._locks = {transport: threading.Lock() for transport in self.target.transports}
         if self.target.fixed_url:
             return  # a running server: the runner prepares nothing
         if self.target.reuses_index():
@@ -59,6 +61,10 @@ class Environment:
 
     def server(self, transport: str) -> Connection:
         """The live server over `transport`, started (or restarted after a crash or hang) on demand."""
+        with self._locks[transport]:
+            return self._server(transport)
+
+    def _server(self, transport: str) -> Connection:
         current = self.servers.get(transport)
         if current is not None and not current.broken:
             return current
@@ -130,6 +136,7 @@ class Lifecycle:
         self._template_lock = threading.Lock()
         self._background = ThreadPoolExecutor(max_workers=PREFETCH, thread_name_prefix="cruxgate-prefetch")
         self._prefetched: dict[str, Future[Environment]] = {}  # scenario id -> its environment being prepared
+        self._warming: set[tuple[int, str]] = set()
 
     def fixture_path(self, fixture: str) -> Path:
         """The fixture repository `fixture`, or WorkspaceError."""
@@ -162,34 +169,49 @@ class Lifecycle:
             raise found
         return found
 
-    def _prepare(self, scenario: dict[str, Any], transport: str | None = None) -> Environment:
+    def _prepare(self, scenario: dict[str, Any], transports: list[str] = ()) -> Environment:
         environment = Environment(self, scenario.get("fixture", self.default_fixture), scenario.get("config") or {},
                                   bool(scenario.get("git")))
-        if transport is not None:
-            try:
-                environment.server(transport)
-            except ServerFailure:
-                pass  # kept in environment.start_failures: the scenario reports it when it asks for the server
+        for transport in transports:
+            self._start_quietly(environment, transport)
         return environment
 
-    def prefetch(self, upcoming: list[tuple[dict[str, Any], str]], current: dict[str, Any]) -> None:
+    def prefetch(self, upcoming: list[tuple[dict[str, Any], list[str]]], current: dict[str, Any]) -> None:
         """Prepare, in the background, the environments the next scenarios need while `current` runs.
 
-        `upcoming` lists (scenario, transport) in run order. Starting a server is the slow part of
+        `upcoming` lists (scenario, transports it uses) in run order. Starting a server is the slow part of
         a scenario and mostly waiting, so up to PREFETCH environments get ready in parallel.
         """
         claimed_keys = {environment_key(current, self.default_fixture)} if not mutates(current) else set()
-        for scenario, transport in upcoming:
+        for scenario, transports in upcoming:
             if len(self._prefetched) >= PREFETCH:
                 return
             if scenario["id"] in self._prefetched:
                 continue
             if not mutates(scenario):
                 key = environment_key(scenario, self.default_fixture)
+                shared = self._shared.get(key)
+                if isinstance(shared, Environment):
+                    self._warm(shared, transports)
                 if key in self._shared or key in claimed_keys:
                     continue  # it will share an environment that exists or is being prepared
                 claimed_keys.add(key)
-            self._prefetched[scenario["id"]] = self._background.submit(self._prepare, scenario, transport)
+            self._prefetched[scenario["id"]] = self._background.submit(self._prepare, scenario, transports)
+
+    def _warm(self, environment: Environment, transports: list[str]) -> None:
+        """Start, in the background, the servers a shared environment will be asked for (a cross-transport scenario's)."""
+        for transport in transports:
+            if transport not in environment.servers and transport not in environment.start_failures \
+                    and (id(environment), transport) not in self._warming:
+                self._warming.add((id(environment), transport))
+                self._background.submit(self._start_quietly, environment, transport)
+
+    @staticmethod
+    def _start_quietly(environment: Environment, transport: str) -> None:
+        try:
+            environment.server(transport)
+        except ServerFailure:
+            pass  # kept in environment.start_failures for the scenario to report
 
     def _claim(self, scenario: dict[str, Any]) -> Environment | None:
         """The environment prefetched for `scenario`, if any (preparation errors propagate)."""

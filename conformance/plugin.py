@@ -105,9 +105,9 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     position = items.index(item) if item in items else -1
     upcoming = []
     for later in items[position + 1:position + 1 + LOOKAHEAD]:
-        transport = later.needs_environment() if hasattr(later, "needs_environment") else None
-        if transport is not None:
-            upcoming.append((later.spec, transport))
+        transports = later.needs_environment() if hasattr(later, "needs_environment") else []
+        if transports:
+            upcoming.append((later.spec, transports))
     if upcoming:
         lifecycle_for(item.config).prefetch(upcoming, item.spec)
 

@@ -55,7 +55,7 @@ class ReportPlugin:
         elif report.skipped and row["outcome"] in (None, "passed"):
             reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longreprtext
             reason = str(reason).removeprefix("Skipped: ")
-            row["outcome"] = "informative" if reason.startswith(("informative:", "benchmark:")) else "skipped"
+            row["outcome"] = "informative" if reason.startswith("informative:") else "skipped"
             row["detail"] = reason
         elif report.when == "call" and report.passed and row["outcome"] is None:
             row["outcome"] = "passed"
