@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from reference.index import IndexReader, index_workspace
 from reference.query.engine import QueryEngine
 
 FIXTURE = Path(__file__).resolve().parents[2] / "golden" / "fixtures" / "polyglot"
@@ -33,9 +32,17 @@ RANKING_FILES = {
 }
 
 
-def build(workspace: Path) -> QueryEngine:
-    """Index `workspace` and open an engine over it."""
-    index_workspace(workspace)
+def index_workspace(workspace: Path) -> None:
+    """Build the workspace's index (imported here so the pure unit tests do not need the indexer)."""
+    from reference.index import index_workspace as build
+
+    build(workspace)
+
+
+def open_engine(workspace: Path) -> QueryEngine:
+    """A query engine over the workspace's index."""
+    from reference.index import IndexReader
+
     return QueryEngine(IndexReader.open(workspace))
 
 
@@ -51,7 +58,7 @@ def polyglot_workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def polyglot(polyglot_workspace: Path) -> QueryEngine:
     """The engine over the polyglot fixture."""
-    return QueryEngine(IndexReader.open(polyglot_workspace))
+    return open_engine(polyglot_workspace)
 
 
 @pytest.fixture(scope="session")
@@ -68,4 +75,4 @@ def ranked_workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def ranked(ranked_workspace: Path) -> QueryEngine:
     """The engine over the ranking workspace."""
-    return QueryEngine(IndexReader.open(ranked_workspace))
+    return open_engine(ranked_workspace)
