@@ -9,9 +9,9 @@ from typing import Any, Iterator
 import pytest
 
 from conformance import paths, results_json
-from conformance.lifecycle import Lifecycle
+from conformance.lifecycle import Lifecycle, mutates
 from conformance.spec_loader import DEFAULT_FIXTURE, SpecError, iter_scenarios, load_documents, scenario_level
-from conformance.steps import StepFailed, action_of
+from conformance.steps import ScenarioRun, StepFailed
 from conformance.target import ProfileError, Target, resolve
 from conformance.wire import ServerFailure
 from conformance.workspace import WorkspaceError
@@ -120,8 +120,7 @@ class ScenarioItem(pytest.Item):
         missing_hooks = [hook for hook in spec.get("hooks", []) if hook not in target.hooks]
         if missing_hooks:
             return f"target {target.name} has no hook {', '.join(missing_hooks)}"
-        if target.fixed_url and any(action_of(step) in ("edit", "commit", "reindex", "restart", "hook")
-                                    for step in spec.get("steps", [])):
+        if target.fixed_url and mutates(spec):
             return "target is a running server (--server-url): the runner cannot change its workspace or restart it"
         if target.tools is not None:
             missing = [tool for tool in spec.get("tools", []) if tool not in target.tools]
@@ -152,8 +151,6 @@ class ScenarioItem(pytest.Item):
         return [main] + [t for t in self.transports(transport) if t != main]
 
     def runtest(self) -> None:
-        from conformance.steps import ScenarioRun
-
         target = self.config.stash[TARGET_KEY]
         transport = self.config.getoption("target") or "stdio"
         reason = self._skip_reason(target, transport)
