@@ -167,7 +167,8 @@ class Connection:
         try:
             with anyio.CancelScope(deadline=anyio.current_time() + self.timeouts["start"]) as scope:
                 client_kwargs: dict[str, Any] = {"mode": "legacy", "message_handler": self._on_message,
-                                                 "read_timeout_seconds": self.timeouts["call"]}
+                                                 # The SDK's own limit backs ours up; ours fires first and says "hangs".
+                                                 "read_timeout_seconds": self.timeouts["call"] + 5}
                 if errlog is not None:
                     from mcp.client.stdio import stdio_client
 
