@@ -1,0 +1,288 @@
+"""index_workspace: scan, extract in a process pool, write a new generation aside, then flip CURRENT."""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import multiprocessing
+import os
+import pickle
+import shutil
+import sqlite3
+import time
+import zlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from .extract import FileExtract, content_hash, extract
+from .languages import language_of
+from .resolve import Resolver
+from .scan import Candidate, is_binary, scan
+from .state import (CURRENT, DATABASE, GENERATION_PREFIX, MANIFEST, SCHEMA_VERSION, STATE_DIR, read_state,
+                    write_atomic)
+from .store import GenerationWriter
+
+TOOL_VERSION = "0.1.0"
+POOL_THRESHOLD = 48  # fewer files to parse than this: parse in-process (a pool costs more than it saves)
+CHUNK_SIZE = 8
+
+Progress = Callable[[int, int], None]
+
+
+class WorkspaceError(Exception):
+    """The workspace cannot be indexed at all (missing, not a directory, state dir not writable)."""
+
+
+@dataclass(frozen=True)
+class IndexSummary:
+    """What one index run did."""
+
+    workspace: Path
+    generation: str
+    file_count: int
+    symbol_count: int
+    edge_count: int
+    unresolved_edge_count: int
+    parsed_files: int
+    reused_files: int
+    parse_error_files: int
+    skipped_files: int
+    seconds: float
+    manifest: dict
+
+    def line(self) -> str:
+        """A one-line human summary."""
+        rate = self.file_count / self.seconds if self.seconds > 0 else 0.0
+        return (f"indexed {self.file_count} files, {self.symbol_count} symbols, {self.edge_count} edges "
+                f"({self.unresolved_edge_count} unresolved) in {self.seconds:.2f}s ({rate:.0f} files/s): "
+                f"{self.parsed_files} parsed, {self.reused_files} unchanged, "
+                f"{self.parse_error_files} with parse errors, {self.skipped_files} skipped "
+                f"-> {STATE_DIR}/{self.generation}")
+
+
+# -- worker side -------------------------------------------------------------------------
+
+def _work(task: tuple[str, str, str | None]) -> tuple:
+    """Read, hash and (when the content changed) extract one file. Runs in a pool worker."""
+    path, absolute, old_hash = task
+    try:
+        with open(absolute, "rb") as fh:
+            data = fh.read()
+    except OSError as err:
+        return ("error", path, f"{type(err).__name__}: {err.strerror or err}")
+    if is_binary(data):
+        return ("binary", path)
+    digest = content_hash(data)
+    if digest == old_hash:
+        return ("same", path, digest)
+    lang = language_of(path)
+    try:
+        result = extract(path, data, *(lang or (None, None)))
+    except Exception:  # noqa: BLE001 - a file the extractor chokes on is indexed as text and counted
+        result = extract(path, data, None, None)
+        result.language = lang[0] if lang else None
+        result.parse_errors = max(result.parse_errors, 1)
+    return ("parsed", path, zlib.compress(pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL), 1))
+
+
+def _results(tasks: list[tuple[str, str, str | None]], workers: int) -> Iterator[tuple]:
+    if workers <= 1 or len(tasks) < POOL_THRESHOLD:
+        yield from map(_work, tasks)
+        return
+    # fork before any Tantivy writer thread exists; workers only read files and parse.
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        yield from pool.imap(_work, tasks, chunksize=CHUNK_SIZE)
+
+
+def worker_count() -> int:
+    """One worker per usable core."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
+# -- generations ---------------------------------------------------------------------------
+
+def _generations(state: Path) -> list[tuple[int, Path]]:
+    out = []
+    for child in state.iterdir() if state.is_dir() else ():
+        suffix = child.name[len(GENERATION_PREFIX):]
+        if child.name.startswith(GENERATION_PREFIX) and suffix.isdigit() and child.is_dir():
+            out.append((int(suffix), child))
+    return sorted(out)
+
+
+def _previous_extracts(generation: Path | None) -> dict[str, tuple[str, bytes | None]]:
+    """path -> (content hash, None) of the live generation; payloads are fetched on demand."""
+    if generation is None:
+        return {}
+    try:
+        db = sqlite3.connect(f"file:{generation / DATABASE}?mode=ro", uri=True)
+        try:
+            return {p: (h, None) for p, h in db.execute("SELECT path, content_hash FROM file_extracts")}
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return {}
+
+
+def _load_payloads(generation: Path, paths: list[str]) -> dict[str, bytes]:
+    db = sqlite3.connect(f"file:{generation / DATABASE}?mode=ro", uri=True)
+    try:
+        out: dict[str, bytes] = {}
+        for i in range(0, len(paths), 500):
+            chunk = paths[i:i + 500]
+            sql = f"SELECT path, payload FROM file_extracts WHERE path IN ({','.join('?' * len(chunk))})"
+            out.update(db.execute(sql, chunk))
+        return out
+    finally:
+        db.close()
+
+
+def git_head(workspace: Path) -> str | None:
+    """The commit the workspace's HEAD points to, read from .git without running git (None if not a repo)."""
+    git = workspace / ".git"
+    try:
+        head = (git / "HEAD").read_text(encoding="utf-8").strip()
+        if not head.startswith("ref: "):
+            return head or None
+        ref = head[5:].strip()
+        ref_file = git / ref
+        if ref_file.is_file():
+            return ref_file.read_text(encoding="utf-8").strip() or None
+        packed = git / "packed-refs"
+        if packed.is_file():
+            for line in packed.read_text(encoding="utf-8").splitlines():
+                sha, _, name = line.partition(" ")
+                if name == ref:
+                    return sha
+    except OSError:
+        return None
+    return None
+
+
+def _lock(state: Path):
+    handle = open(state / "lock", "a+")  # noqa: SIM115 - held for the whole run
+    fcntl.flock(handle, fcntl.LOCK_EX)
+    return handle
+
+
+# -- the run -------------------------------------------------------------------------------
+
+def index_workspace(workspace: Path | str, force: bool = False, progress: Progress | None = None,
+                    workers: int | None = None) -> IndexSummary:
+    """Index `workspace` into a new generation; incremental by content hash unless `force`."""
+    started = time.perf_counter()
+    root = Path(workspace)
+    if not root.exists():
+        raise WorkspaceError(f"workspace {root} does not exist")
+    if not root.is_dir():
+        raise WorkspaceError(f"workspace {root} is not a directory")
+    root = root.resolve()
+    state = root / STATE_DIR
+    try:
+        state.mkdir(exist_ok=True)
+        lock = _lock(state)
+    except OSError as err:
+        raise WorkspaceError(f"cannot write {state}: {err.strerror or err}") from err
+    try:
+        return _run(root, state, force, progress, workers or worker_count(), started)
+    finally:
+        lock.close()
+
+
+def _run(root: Path, state: Path, force: bool, progress: Progress | None, workers: int,
+         started: float) -> IndexSummary:
+    live = read_state(root)
+    previous = live.generation if live.status == "ready" and not force else None
+    old = _previous_extracts(previous)
+    report = scan(root)
+    tasks = [(c.path, c.absolute, old.get(c.path, (None,))[0]) for c in report.files]
+    gens = _generations(state)
+    number = (gens[-1][0] + 1) if gens else 1
+    name = f"{GENERATION_PREFIX}{number}"
+    generation = state / name
+    generation.mkdir()
+    writer: GenerationWriter | None = None
+    try:
+        results = _results(tasks, workers)  # the pool forks here, before the writer starts threads
+        writer = GenerationWriter(generation)
+        resolver = Resolver()
+        stored: list[tuple[FileExtract, int]] = []
+        hashes: list[tuple[str, str]] = []
+        same: list[str] = []
+        parsed = reused = errors = skipped = 0
+        pending: list[tuple] = []
+        for done, item in enumerate(results, 1):
+            pending.append(item)
+            if progress is not None:
+                progress(done, len(tasks))
+        if previous is not None:
+            same = [item[1] for item in pending if item[0] == "same"]
+        payloads = _load_payloads(previous, same) if same and previous is not None else {}
+        for item in pending:
+            kind, path = item[0], item[1]
+            if kind in ("binary", "error"):
+                skipped += 1
+                continue
+            blob = item[2] if kind == "parsed" else payloads.get(path)
+            if blob is None:  # the cache lost it: parse now
+                blob = _work((path, str(root / path), None))[2]
+                kind = "parsed"
+            result: FileExtract = pickle.loads(zlib.decompress(blob))
+            if kind == "parsed":
+                parsed += 1
+            else:
+                reused += 1
+            errors += result.parse_errors > 0
+            _, first = writer.add(result, blob)
+            resolver.add_file(result, first)
+            stored.append((result, first))
+            hashes.append((result.path, result.content_hash))
+        edges: list[tuple] = []
+        for result, first in stored:
+            edges.extend(resolver.edges(result, first))
+        writer.add_edges(edges)
+        writer.finish()
+        manifest = {
+            "schema_version": SCHEMA_VERSION,
+            "status": "ready",
+            "cursor": hashlib.sha256("".join(f"{p}\0{h}\n" for p, h in hashes).encode()).hexdigest(),
+            "git_head": git_head(root),
+            "file_count": writer.file_count,
+            "symbol_count": writer.symbol_count,
+            "indexed_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "tool_version": TOOL_VERSION,
+            "ref": "live",
+        }
+        write_atomic(generation / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+        _before_flip(generation)
+        write_atomic(state / CURRENT, name + "\n")
+    except BaseException:
+        if writer is not None:
+            writer.abort()
+        shutil.rmtree(generation, ignore_errors=True)
+        raise
+    _collect_garbage(state, keep={name, previous.name if previous is not None else "",
+                                  live.generation.name if live.generation is not None else ""})
+    unresolved = sum(1 for e in edges if e[4] is None)
+    return IndexSummary(workspace=root, generation=name, file_count=writer.file_count,
+                        symbol_count=writer.symbol_count, edge_count=len(edges), unresolved_edge_count=unresolved,
+                        parsed_files=parsed, reused_files=reused, parse_error_files=errors,
+                        skipped_files=skipped + report.skipped_large + report.skipped_outside,
+                        seconds=time.perf_counter() - started, manifest=manifest)
+
+
+def _before_flip(generation: Path) -> None:
+    """Seam for the interrupted-run tests: the generation is complete but not yet live."""
+
+
+def _collect_garbage(state: Path, keep: set[str]) -> None:
+    """Remove generations that are neither live nor the one just replaced (a reader may still hold it)."""
+    for _, path in _generations(state):
+        if path.name not in keep:
+            shutil.rmtree(path, ignore_errors=True)

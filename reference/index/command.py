@@ -1,0 +1,49 @@
+"""`cruxgate index W [--force] [--quiet]`: build or refresh a workspace's index and print a one-line summary."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
+
+def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
+    """Arguments of the index command."""
+    parser.add_argument("workspace", type=Path, help="directory to index (state goes to WORKSPACE/.cruxgate/)")
+    parser.add_argument("--force", action="store_true", help="rebuild from scratch (the remedy for an incompatible index)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar (the summary line is still printed)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Index the workspace; exit 2 when it does not exist, 1 when the run fails (the previous index stays live)."""
+    from .build import WorkspaceError, index_workspace
+
+    bar = None
+    progress = None
+    if not args.quiet and sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(total=0, unit="file", desc="indexing", file=sys.stderr, leave=False)
+
+        def progress(done: int, total: int) -> None:
+            if bar.total != total:
+                bar.total = total
+            bar.update(done - bar.n)
+    try:
+        summary = index_workspace(args.workspace, force=args.force, progress=progress)
+    except WorkspaceError as err:
+        print(f"cruxgate index: error: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    except Exception as err:  # noqa: BLE001 - one clear line; the previous generation is still live
+        print(f"cruxgate index: failed: {type(err).__name__}: {err} (the previous index, if any, is unchanged)",
+              file=sys.stderr)
+        return EXIT_FAILED
+    finally:
+        if bar is not None:
+            bar.close()
+    print(summary.line())
+    return EXIT_OK

@@ -1,0 +1,510 @@
+"""Per-file extraction with tree-sitter: symbols, reference edges and the text the search indices need.
+
+Qualified names (one rule per language, documented in docs/index.md):
+- Python: the dotted module path of the file (a leading `src/` dropped, `__init__` is the
+  package) + enclosing classes/functions: `settings.config.Config.parse`.
+- Rust: the module path from the file (`src/` dropped; `lib.rs`/`main.rs` are the crate root,
+  `mod.rs` its directory) + `mod` items + the `impl` type: `app::config::Config::new`.
+- TypeScript, JavaScript, Go: parent-qualified: `UserServiceFactory.build`, `Server.Handle`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from tree_sitter import Node, QueryCursor
+
+from .languages import Grammar, grammar
+from .tokens import expand
+
+MAX_SIGNATURE = 240
+MAX_SYMBOL_CONTENT = 2000  # body text indexed per symbol; the snippets carry the rest
+SNIPPET_LINES = 40
+MAX_IMPORTS_TEXT = 2000
+CONTENT_HEAD = 4000
+
+TYPE_KINDS = frozenset({"class", "struct", "enum", "trait", "interface", "type_alias"})
+SCOPE_KINDS = TYPE_KINDS | {"module", "function", "method", "impl"}
+_SIMPLE_RECV = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$")
+_UPPER = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
+_WS = re.compile(r"\s+")
+
+
+@dataclass(slots=True)
+class Symbol:
+    """One definition found in a file (parent is an index into the file's symbol list, -1 at top level)."""
+
+    name: str
+    qualified_name: str
+    kind: str
+    line_start: int
+    line_end: int
+    signature: str
+    visibility: str | None
+    doc: str | None
+    parent: int
+    stable_id: str
+    content: str  # expanded body text for the search index
+
+
+@dataclass(slots=True)
+class Edge:
+    """A call or import at `line`, made from symbol index `source` (-1 at file level).
+
+    `hint` says how the target may be resolved once every file is known:
+    ("call", callee, receiver|None), ("import", language-specific target...).
+    `binding` is the local name an import introduces (None for calls).
+    """
+
+    source: int
+    line: int
+    edge_type: str
+    to_name: str
+    hint: tuple
+    binding: str | None = None
+
+
+@dataclass(slots=True)
+class FileExtract:
+    """Everything the index stores about one file."""
+
+    path: str
+    language: str | None
+    size: int
+    content_hash: str
+    line_count: int
+    parse_errors: int = 0
+    module: str = ""
+    symbols: list[Symbol] = field(default_factory=list)
+    edges: list[Edge] = field(default_factory=list)
+    snippets: list[tuple[int, int, str]] = field(default_factory=list)  # (line_start, line_end, expanded text)
+    imports_text: str = ""
+    content_head: str = ""
+
+
+def content_hash(data: bytes) -> str:
+    """The sha256 of a file's bytes (the incremental index key)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def stable_id(language: str, path: str, kind: str, qualified_name: str, ordinal: int) -> str:
+    """Deterministic id from what identifies a symbol, never its lines (ordinal separates overloads)."""
+    key = f"{language}\x00{path}\x00{kind}\x00{qualified_name}\x00{ordinal}"
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+
+
+def python_module(path: str) -> str:
+    """Dotted module path of a Python file: `src/auth/tokens.py` -> `auth.tokens`."""
+    parts = path.split("/")
+    if len(parts) > 1 and parts[0] == "src":
+        parts = parts[1:]
+    last = parts[-1].rsplit(".", 1)[0]
+    parts = parts[:-1] + ([] if last == "__init__" else [last])
+    return ".".join(parts)
+
+
+def rust_module(path: str) -> str:
+    """Module path of a Rust file: `src/app/config.rs` -> `app::config`, `src/lib.rs` -> ``."""
+    parts = path.split("/")
+    if len(parts) > 1 and parts[0] == "src":
+        parts = parts[1:]
+    last = parts[-1].rsplit(".", 1)[0]
+    if last in ("mod", "lib", "main") and (last == "mod" or len(parts) == 1):
+        parts = parts[:-1]
+    else:
+        parts = parts[:-1] + [last]
+    return "::".join(parts)
+
+
+class _Source:
+    """The file's bytes with cheap line/text access."""
+
+    __slots__ = ("data", "lines")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.lines: list[str] | None = None
+
+    def text(self, node: Node) -> str:
+        return self.data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+
+    def line_text(self, start: int, end: int) -> str:
+        """Lines start..end (1-based, inclusive)."""
+        if self.lines is None:
+            self.lines = self.data.decode("utf-8", "replace").splitlines()
+        return "\n".join(self.lines[start - 1:end])
+
+
+def _signature(src: _Source, node: Node) -> str:
+    body = node.child_by_field_name("body")
+    if body is not None and body.start_byte > node.start_byte:
+        text = src.data[node.start_byte:body.start_byte].decode("utf-8", "replace")
+    else:
+        text = src.data[node.start_byte:min(node.end_byte, node.start_byte + 400)].decode("utf-8", "replace")
+        text = text.split("\n", 1)[0]
+    text = _WS.sub(" ", text).strip().rstrip("{:").rstrip()
+    return text[:MAX_SIGNATURE]
+
+
+def _python_doc(src: _Source, node: Node) -> str | None:
+    body = node.child_by_field_name("body")
+    if body is None or body.named_child_count == 0:
+        return None
+    first = body.named_children[0]
+    if first.type == "expression_statement" and first.named_child_count:
+        first = first.named_children[0]
+    if first.type == "string":
+        text = src.text(first).strip("\"' \n\rbrBRuU")
+        return text.strip().split("\n", 1)[0].strip()[:MAX_SIGNATURE] or None
+    return None
+
+
+def _visibility(language: str, name: str, node: Node, kind: str) -> str | None:
+    if language == "python":
+        return "private" if name.startswith("_") and not name.endswith("__") else "public"
+    if language == "go":
+        return "public" if name[:1].isupper() else "private"
+    if language == "rust":
+        return "public" if any(c.type == "visibility_modifier" for c in node.children) else "private"
+    # TypeScript / JavaScript: members by modifier, top level by `export`.
+    if kind in ("method", "field"):
+        if name.startswith("#"):
+            return "private"
+        for c in node.children:
+            if c.type == "accessibility_modifier":
+                return c.text.decode() if c.text else "public"
+        return "public"
+    probe = node.parent
+    while probe is not None and probe.type in ("lexical_declaration", "variable_declaration"):
+        probe = probe.parent
+    return "public" if probe is not None and probe.type == "export_statement" else "private"
+
+
+def _node_kind(language: str, capture: str, name: str, node: Node, extra: dict[str, Node]) -> str:
+    """The canonical kind of a definition capture (language rules that a query cannot say)."""
+    if capture == "type":  # Go type_spec: the body's type decides
+        body = extra.get("body")
+        btype = body.type if body is not None else ""
+        return "struct" if btype == "struct_type" else "interface" if btype == "interface_type" else "type_alias"
+    if capture == "variable":
+        if language == "python":
+            return "constant" if _UPPER.match(name) else "variable"
+        if language in ("typescript", "javascript"):
+            value = node.child_by_field_name("value")
+            if value is not None and value.type in ("arrow_function", "function_expression", "function",
+                                                    "generator_function"):
+                return "function"
+            decl = node.parent
+            is_const = decl is not None and decl.child_count > 0 and decl.children[0].type == "const"
+            return "constant" if is_const and _UPPER.match(name) else "variable"
+    return capture
+
+
+class _Def:
+    __slots__ = ("start", "end", "kind", "name", "node", "extra", "parent", "index", "owner")
+
+    def __init__(self, start: int, end: int, kind: str, name: str, node: Node, extra: dict[str, Node]) -> None:
+        self.start, self.end, self.kind, self.name, self.node, self.extra = start, end, kind, name, node, extra
+        self.parent: _Def | None = None  # enclosing definition or impl scope
+        self.index = -1                  # position in the symbol list (impl scopes have none)
+        self.owner: str | None = None    # Rust impl type / Go receiver type
+
+
+def _receiver_type(src: _Source, node: Node | None) -> str | None:
+    if node is None:
+        return None
+    text = src.text(node).lstrip("*&").strip()
+    text = text.split("<", 1)[0].split("[", 1)[0]
+    return text.rsplit("::", 1)[-1].rsplit(".", 1)[-1] or None
+
+
+def _definitions(g: Grammar, language: str, src: _Source, root: Node) -> list[_Def]:
+    defs: list[_Def] = []
+    seen: set[int] = set()
+    for _, caps in QueryCursor(g.definitions).matches(root):
+        kind = next((k for k in caps if k not in ("name", "recv", "body")), None)
+        if kind is None or not caps.get("name"):
+            continue
+        node = caps[kind][0]
+        if node.id in seen:
+            continue
+        seen.add(node.id)
+        name_node = caps["name"][0]
+        extra = {k: v[0] for k, v in caps.items() if k in ("recv", "body")}
+        if kind == "impl":
+            d = _Def(node.start_byte, node.end_byte, "impl", "", node, extra)
+            d.owner = _receiver_type(src, name_node)
+        else:
+            name = src.text(name_node)
+            d = _Def(node.start_byte, node.end_byte, _node_kind(language, kind, name, node, extra), name, node, extra)
+            if "recv" in extra:
+                d.owner = _receiver_type(src, extra["recv"])
+        defs.append(d)
+    defs.sort(key=lambda d: (d.start, -d.end))
+    stack: list[_Def] = []
+    for d in defs:
+        while stack and not (stack[-1].start <= d.start and d.end <= stack[-1].end):
+            stack.pop()
+        if stack:
+            d.parent = stack[-1]
+        if d.kind in SCOPE_KINDS:
+            stack.append(d)
+    return defs
+
+
+def _symbols(language: str, path: str, module: str, src: _Source, defs: list[_Def]) -> list[Symbol]:
+    sep = "::" if language == "rust" else "."
+    symbols: list[Symbol] = []
+    ordinals: dict[tuple[str, str], int] = {}
+    # Types by name, for Rust impl blocks and Go receivers whose methods live outside the type's node.
+    types: dict[str, _Def] = {}
+    for d in defs:
+        if d.kind in TYPE_KINDS and d.name not in types:
+            types[d.name] = d
+    for d in defs:
+        if d.kind == "impl":
+            continue
+        parent = d.parent
+        owner_name = d.owner
+        if parent is not None and parent.kind == "impl":
+            owner_name = parent.owner
+            parent = types.get(owner_name or "") or parent.parent
+            while parent is not None and parent.kind == "impl":
+                parent = parent.parent
+        elif language == "go" and d.kind == "method" and d.owner:
+            parent = types.get(d.owner)
+        kind = d.kind
+        if kind == "function" and (d.parent is not None and d.parent.kind in ("impl", "trait", "class", "interface")):
+            kind = "method"
+        d.parent = parent  # from here on: the parent symbol (impl scopes resolved)
+        chain: list[str] = []
+        probe = parent
+        while probe is not None:
+            chain.append(probe.name)
+            probe = probe.parent
+        chain.reverse()
+        if owner_name and (parent is None or parent.name != owner_name):
+            chain.append(owner_name)
+        prefix = [module] if module else []
+        qualified = sep.join(prefix + chain + [d.name])
+        key = (kind, qualified)
+        ordinal = ordinals.get(key, 0)
+        ordinals[key] = ordinal + 1
+        line_start = d.node.start_point.row + 1
+        line_end = d.node.end_point.row + 1
+        if d.node.end_point.column == 0 and line_end > line_start:
+            line_end -= 1
+        body = src.line_text(line_start, line_end)[:MAX_SYMBOL_CONTENT]
+        d.index = len(symbols)
+        symbols.append(Symbol(
+            name=d.name, qualified_name=qualified, kind=kind, line_start=line_start, line_end=line_end,
+            signature=_signature(src, d.node), visibility=_visibility(language, d.name, d.node, kind),
+            doc=_python_doc(src, d.node) if language == "python" and kind in SCOPE_KINDS else None,
+            parent=parent.index if parent is not None else -1,
+            stable_id=stable_id(language, path, kind, qualified, ordinal), content=expand(body)))
+    return symbols
+
+
+def _enclosing(defs: list[_Def], positions: list[int]) -> list[int]:
+    """For each byte position (ascending), the symbol index of the innermost definition containing it."""
+    out: list[int] = []
+    stack: list[_Def] = []
+    i = 0
+    real = [d for d in defs if d.index >= 0]
+    for pos in positions:
+        while i < len(real) and real[i].start <= pos:
+            while stack and stack[-1].end <= real[i].start:
+                stack.pop()
+            stack.append(real[i])
+            i += 1
+        while stack and stack[-1].end <= pos:
+            stack.pop()
+        out.append(stack[-1].index if stack else -1)
+    return out
+
+
+def _python_imports(src: _Source, node: Node, module: str, is_package: bool) -> list[tuple[str, tuple, str | None]]:
+    out: list[tuple[str, tuple, str | None]] = []
+    if node.type == "import_statement":
+        for name in node.children_by_field_name("name"):
+            if name.type == "aliased_import":
+                target = src.text(name.child_by_field_name("name"))
+                binding = src.text(name.child_by_field_name("alias"))
+            else:
+                target = src.text(name)
+                binding = target.split(".", 1)[0]
+            out.append((target, ("import", target), binding))
+        return out
+    mod_node = node.child_by_field_name("module_name")
+    if mod_node is None:
+        return out
+    raw = src.text(mod_node)
+    level = len(raw) - len(raw.lstrip("."))
+    rest = raw[level:]
+    if level:
+        package = module.split(".") if is_package else module.split(".")[:-1]
+        base = package[:len(package) - (level - 1)] if level > 1 else package
+        target_module = ".".join(base + ([rest] if rest else []))
+    else:
+        target_module = rest
+    for name in node.children_by_field_name("name"):
+        if name.type == "aliased_import":
+            imported = src.text(name.child_by_field_name("name"))
+            binding = src.text(name.child_by_field_name("alias"))
+        else:
+            imported = src.text(name)
+            binding = imported
+        target = f"{target_module}.{imported}" if target_module else imported
+        out.append((target, ("import", target), binding))
+    return out
+
+
+def _rust_use_paths(src: _Source, node: Node, prefix: str) -> list[tuple[str, str]]:
+    """(full path, binding) of every name a `use` argument brings in."""
+    t = node.type
+    if t == "use_as_clause":
+        path = src.text(node.child_by_field_name("path"))
+        return [(prefix + path, src.text(node.child_by_field_name("alias")))]
+    if t == "scoped_use_list":
+        path_node = node.child_by_field_name("path")
+        head = prefix + (src.text(path_node) + "::" if path_node is not None else "")
+        return _rust_use_paths(src, node.child_by_field_name("list"), head)
+    if t == "use_list":
+        out: list[tuple[str, str]] = []
+        for child in node.named_children:
+            out.extend(_rust_use_paths(src, child, prefix))
+        return out
+    if t in ("use_wildcard",):
+        return []
+    path = prefix + src.text(node)
+    last = path.rsplit("::", 1)[-1]
+    if last == "self":
+        path = path[: -len("::self")]
+        last = path.rsplit("::", 1)[-1]
+    return [(path, last)]
+
+
+def _js_imports(src: _Source, node: Node, source: str) -> list[tuple[str, tuple, str | None]]:
+    out: list[tuple[str, tuple, str | None]] = []
+    clause = next((c for c in node.named_children if c.type == "import_clause"), None)
+    if clause is None:
+        return [(source, ("import", source, None), None)]
+    for part in clause.named_children:
+        if part.type == "identifier":
+            out.append((f"{source}.default", ("import", source, "default"), src.text(part)))
+        elif part.type == "namespace_import":
+            ident = next((c for c in part.named_children if c.type == "identifier"), None)
+            out.append((source, ("import", source, None), src.text(ident) if ident is not None else None))
+        elif part.type == "named_imports":
+            for spec in part.named_children:
+                if spec.type != "import_specifier":
+                    continue
+                name = src.text(spec.child_by_field_name("name"))
+                alias = spec.child_by_field_name("alias")
+                out.append((f"{source}.{name}", ("import", source, name), src.text(alias) if alias is not None else name))
+    return out
+
+
+def _edges(g: Grammar, language: str, src: _Source, root: Node, defs: list[_Def], module: str,
+           is_package: bool) -> tuple[list[Edge], str]:
+    sep = "::" if language == "rust" else "."
+    raw: list[tuple[int, int, str, str, tuple, str | None]] = []  # (byte, line, type, to_name, hint, binding)
+    import_texts: list[str] = []
+    for _, caps in QueryCursor(g.imports).matches(root):
+        node = caps["import"][0]
+        line = node.start_point.row + 1
+        import_texts.append(src.text(node))
+        if language == "python":
+            found = _python_imports(src, node, module, is_package)
+        elif language == "rust":
+            found = [(p, ("import", p), b) for p, b in _rust_use_paths(src, caps["use"][0], "")]
+        elif language == "go":
+            path = src.text(caps["path"][0]).strip("\"`")
+            alias = node.child_by_field_name("name")
+            found = [(path, ("import", path), src.text(alias) if alias is not None else path.rsplit("/", 1)[-1])]
+        else:
+            found = _js_imports(src, node, src.text(caps["source"][0]))
+        for to_name, hint, binding in found:
+            raw.append((node.start_byte, line, "import", to_name, hint, binding))
+    for _, caps in QueryCursor(g.calls).matches(root):
+        call = caps["call"][0]
+        callee = src.text(caps["callee"][0])
+        recv_nodes = caps.get("recv")
+        recv = None
+        to_name = callee
+        if recv_nodes:
+            recv = src.text(recv_nodes[0])
+            if len(recv) <= 80 and _SIMPLE_RECV.match(recv):
+                to_name = f"{recv}{sep}{callee}"
+            else:
+                recv = "?"
+        raw.append((call.start_byte, call.start_point.row + 1, "call", to_name, ("call", callee, recv), None))
+    raw.sort(key=lambda r: (r[0], r[2] != "import"))
+    sources = _enclosing(defs, [r[0] for r in raw])
+    edges = [Edge(source=s, line=r[1], edge_type=r[2], to_name=r[3], hint=r[4], binding=r[5])
+             for r, s in zip(raw, sources)]
+    return edges, "\n".join(import_texts)[:MAX_IMPORTS_TEXT]
+
+
+def _snippet_regions(symbols: list[Symbol], line_count: int) -> list[tuple[int, int]]:
+    """Top-level symbol spans (long ones windowed), and the lines between them in windows."""
+    regions: list[tuple[int, int]] = []
+    covered_to = 0
+
+    def windows(start: int, end: int) -> None:
+        while start <= end:
+            stop = min(end, start + SNIPPET_LINES - 1)
+            regions.append((start, stop))
+            start = stop + 1
+
+    for s in symbols:
+        if s.parent != -1 or s.line_end <= covered_to:
+            continue
+        if s.line_start > covered_to + 1:
+            windows(covered_to + 1, s.line_start - 1)
+        start = max(s.line_start, covered_to + 1)
+        if s.line_end - start < SNIPPET_LINES * 3:
+            regions.append((start, s.line_end))
+        else:
+            windows(start, s.line_end)
+        covered_to = s.line_end
+    if covered_to < line_count:
+        windows(covered_to + 1, line_count)
+    return regions
+
+
+def extract(path: str, data: bytes, language: str | None, grammar_name: str | None) -> FileExtract:
+    """Extract one file; a parse error keeps what the tree still holds and is counted."""
+    text_lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+    result = FileExtract(path=path, language=language, size=len(data), content_hash=content_hash(data),
+                         line_count=text_lines)
+    src = _Source(data)
+    result.content_head = expand(data[:CONTENT_HEAD].decode("utf-8", "ignore"))
+    if language is not None and grammar_name is not None:
+        g = grammar(grammar_name)
+        tree = g.parser.parse(data)
+        root = tree.root_node
+        if root.has_error:
+            result.parse_errors = max(1, len(QueryCursor(g.errors).captures(root).get("error", [])))
+        is_package = path.rsplit("/", 1)[-1].startswith("__init__.")
+        if language == "python":
+            result.module = python_module(path)
+        elif language == "rust":
+            result.module = rust_module(path)
+        defs = _definitions(g, language, src, root)
+        result.symbols = _symbols(language, path, result.module, src, defs)
+        result.edges, result.imports_text = _edges(g, language, src, root, defs, result.module, is_package)
+    for start, end in _snippet_regions(result.symbols, text_lines):
+        body = src.line_text(start, end)
+        if body.strip():
+            result.snippets.append((start, end, expand(body)))
+    return result
+
+
+def summary_row(result: FileExtract) -> dict[str, Any]:
+    """A short description of an extract (for debugging and tests)."""
+    return {"path": result.path, "symbols": len(result.symbols), "edges": len(result.edges),
+            "snippets": len(result.snippets), "parse_errors": result.parse_errors}

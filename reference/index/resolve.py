@@ -1,0 +1,141 @@
+"""Edge resolution across the workspace: a call or import target becomes a symbol id when unambiguous."""
+
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+
+from .extract import FileExtract
+
+CALLABLE_TARGETS = frozenset({"function", "method", "class", "struct", "enum", "interface", "trait", "type_alias"})
+CONTAINERS = frozenset({"class", "struct", "enum", "trait", "interface", "module", "type_alias"})
+SELF_NAMES = frozenset({"self", "this", "cls", "Self"})
+JS_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+
+
+class Resolver:
+    """Symbol tables of every file of a generation; resolves each file's edges to rows."""
+
+    def __init__(self) -> None:
+        self.by_qualified: dict[tuple[str, str], list[int]] = defaultdict(list)
+        self.by_name: dict[tuple[str, str], list[int]] = defaultdict(list)     # callable/type targets
+        self.by_file_name: dict[tuple[str, str], list[int]] = defaultdict(list)
+        self.by_dir_name: dict[tuple[str, str], list[int]] = defaultdict(list)
+        self.top_level: dict[tuple[str, str], list[int]] = defaultdict(list)   # (path, name), parentless
+        self.children: dict[tuple[int, str], list[int]] = defaultdict(list)
+        self.containers: dict[tuple[str, str], list[int]] = defaultdict(list)
+        self.kind: dict[int, str] = {}
+        self.parent: dict[int, int | None] = {}
+        self.paths: set[str] = set()
+
+    def add_file(self, result: FileExtract, first_symbol: int) -> None:
+        """Register a file's symbols (ids first_symbol, first_symbol + 1, ...)."""
+        self.paths.add(result.path)
+        lang = result.language or ""
+        directory = posixpath.dirname(result.path)
+        for i, s in enumerate(result.symbols):
+            sid = first_symbol + i
+            parent = None if s.parent < 0 else first_symbol + s.parent
+            self.kind[sid] = s.kind
+            self.parent[sid] = parent
+            self.by_qualified[(lang, s.qualified_name)].append(sid)
+            if parent is None:
+                self.top_level[(result.path, s.name)].append(sid)
+            else:
+                self.children[(parent, s.name)].append(sid)
+            if s.kind in CALLABLE_TARGETS:
+                self.by_name[(lang, s.name)].append(sid)
+                self.by_file_name[(result.path, s.name)].append(sid)
+                self.by_dir_name[(directory, s.name)].append(sid)
+            if s.kind in CONTAINERS:
+                self.containers[(lang, s.name)].append(sid)
+
+    # -- imports --------------------------------------------------------------------
+    def _import_target(self, result: FileExtract, hint: tuple) -> int | None:
+        lang = result.language or ""
+        if lang == "python":
+            return _unique(self.by_qualified.get((lang, hint[1]), ()))
+        if lang == "rust":
+            return _unique(self.by_qualified.get((lang, _rust_absolute(result.module, hint[1])), ()))
+        if lang in ("typescript", "javascript") and len(hint) == 3:
+            source, name = hint[1], hint[2]
+            if not name or name == "default" or not source.startswith("."):
+                return None
+            base = posixpath.normpath(posixpath.join(posixpath.dirname(result.path), source))
+            for candidate in (base, *(base + e for e in JS_EXTENSIONS), *(f"{base}/index{e}" for e in JS_EXTENSIONS)):
+                if candidate in self.paths:
+                    return _unique(self.top_level.get((candidate, name), ()))
+        return None
+
+    # -- calls ----------------------------------------------------------------------
+    def _enclosing_container(self, sid: int | None) -> int | None:
+        while sid is not None:
+            if self.kind.get(sid) in CONTAINERS:
+                return sid
+            sid = self.parent.get(sid)
+        return None
+
+    def _call_target(self, result: FileExtract, callee: str, recv: str | None, source: int | None,
+                     bound: dict[str, tuple[int | None, str]]) -> tuple[int | None, str | None]:
+        """(target, replacement to_name) for a call."""
+        lang = result.language or ""
+        if recv is None:
+            if callee in bound:
+                return bound[callee]
+            tables = [self.by_file_name.get((result.path, callee), ())]
+            if lang == "go":  # a Go package is a directory
+                tables.append(self.by_dir_name.get((posixpath.dirname(result.path), callee), ()))
+            tables.append(self.by_name.get((lang, callee), ()))
+            for found in tables:
+                if found:
+                    return _unique(found), None
+            return None, None
+        if recv == "?" or recv.split("::", 1)[0].split(".", 1)[0] in bound:
+            return None, None
+        if recv in SELF_NAMES:
+            container = self._enclosing_container(source)
+            return (None, None) if container is None else (_unique(self.children.get((container, callee), ())), None)
+        owner_name = recv.rsplit("::", 1)[-1].rsplit(".", 1)[-1]
+        owners = self.containers.get((lang, owner_name), ())
+        owner = _unique(owners)
+        if owner is None:
+            return None, None
+        return _unique(self.children.get((owner, callee), ())), None
+
+    def edges(self, result: FileExtract, first_symbol: int) -> list[tuple]:
+        """Rows (from_symbol_id, from_path, line, edge_type, to_symbol_id, to_name) of one file."""
+        rows: list[tuple] = []
+        bound: dict[str, tuple[int | None, str]] = {}
+        for e in result.edges:
+            if e.edge_type == "import":
+                target = self._import_target(result, e.hint)
+                if e.binding:
+                    bound[e.binding] = (target, e.to_name)
+        for e in result.edges:
+            source = None if e.source < 0 else first_symbol + e.source
+            to_name = e.to_name
+            if e.edge_type == "import":
+                target = self._import_target(result, e.hint)
+            else:
+                target, renamed = self._call_target(result, e.hint[1], e.hint[2], source, bound)
+                if target is None and renamed:
+                    to_name = renamed
+            rows.append((source, result.path, e.line, e.edge_type, target, to_name))
+        return rows
+
+
+def _unique(ids) -> int | None:
+    return ids[0] if len(ids) == 1 else None
+
+
+def _rust_absolute(module: str, path: str) -> str:
+    """`crate::a::b`, `self::b`, `super::b` -> the absolute module path used in qualified names."""
+    parts = path.split("::")
+    if parts[0] == "crate":
+        return "::".join(parts[1:])
+    current = module.split("::") if module else []
+    while parts and parts[0] in ("self", "super"):
+        if parts[0] == "super" and current:
+            current = current[:-1]
+        parts = parts[1:]
+    return "::".join(current + parts) if path.startswith(("self::", "super::")) else path

@@ -1,0 +1,87 @@
+"""The on-disk state of a workspace's index: `.cruxgate/CURRENT` -> `gen-<n>/manifest.json`, read without trust."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SCHEMA_VERSION = 1
+STATE_DIR = ".cruxgate"
+CURRENT = "CURRENT"
+MANIFEST = "manifest.json"
+DATABASE = "index.db"
+TANTIVY_DIR = "tantivy"
+TANTIVY_INDICES = ("symbols", "snippets", "files")
+GENERATION_PREFIX = "gen-"
+# Legacy manifest statuses that readers map to `ready` (seed 004).
+READY_STATUSES = frozenset({"ready", "idle", "partial_available"})
+
+
+@dataclass(frozen=True)
+class IndexState:
+    """What a reader finds: status ready | not_indexed | reindex_required | corrupt_manifest."""
+
+    status: str
+    manifest: dict[str, Any] | None
+    current_schema_version: int | None
+    required_schema_version: int = SCHEMA_VERSION
+    generation: Path | None = None
+    reason: str = ""
+
+
+def state_dir(workspace: Path | str) -> Path:
+    """`<workspace>/.cruxgate`."""
+    return Path(workspace) / STATE_DIR
+
+
+def current_generation(workspace: Path | str) -> Path | None:
+    """The directory CURRENT names, or None when there is no (valid) CURRENT."""
+    try:
+        name = (state_dir(workspace) / CURRENT).read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    if not name.startswith(GENERATION_PREFIX) or "/" in name or "\\" in name or name in (".", ".."):
+        return state_dir(workspace) / "\x00invalid"
+    return state_dir(workspace) / name
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write `text` to `path` through a temporary file and os.replace (readers see old or new, never half)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def read_state(workspace: Path | str) -> IndexState:
+    """Classify the workspace's live index without opening it."""
+    generation = current_generation(workspace)
+    if generation is None:
+        return IndexState("not_indexed", None, None, reason="no .cruxgate/CURRENT")
+    try:
+        manifest = json.loads((generation / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        return IndexState("corrupt_manifest", None, None, generation=generation, reason=f"manifest unreadable: {err}")
+    if not isinstance(manifest, dict):
+        return IndexState("corrupt_manifest", None, None, generation=generation, reason="manifest is not an object")
+    version = manifest.get("schema_version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        return IndexState("corrupt_manifest", manifest, None, generation=generation,
+                          reason="manifest has no integer schema_version")
+    if version != SCHEMA_VERSION:
+        return IndexState("reindex_required", manifest, version, generation=generation,
+                          reason=f"index schema {version}, this build needs {SCHEMA_VERSION}")
+    if manifest.get("status") not in READY_STATUSES:
+        return IndexState("corrupt_manifest", manifest, version, generation=generation,
+                          reason=f"manifest status {manifest.get('status')!r} is not a complete index")
+    missing = [name for name in (DATABASE, *(f"{TANTIVY_DIR}/{n}" for n in TANTIVY_INDICES))
+               if not (generation / name).exists()]
+    if missing:
+        return IndexState("corrupt_manifest", manifest, version, generation=generation,
+                          reason=f"manifest names a generation without {', '.join(missing)}")
+    return IndexState("ready", manifest, version, generation=generation)

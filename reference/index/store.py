@@ -1,0 +1,175 @@
+"""Writing one generation: the SQLite tables and the three Tantivy indices (schemas per docs/ARCHITECTURE.md)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import tantivy
+
+from .extract import FileExtract
+from .tokens import expand
+
+SQL_SCHEMA = """
+CREATE TABLE files(file_id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, language TEXT, size_bytes INTEGER,
+                   content_hash TEXT, line_count INTEGER, parse_error_count INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE symbols(symbol_id INTEGER PRIMARY KEY, symbol_stable_id TEXT UNIQUE NOT NULL, file_id INTEGER NOT NULL,
+                     path TEXT NOT NULL, language TEXT NOT NULL, name TEXT NOT NULL, qualified_name TEXT NOT NULL,
+                     kind TEXT NOT NULL, line_start INTEGER NOT NULL, line_end INTEGER NOT NULL,
+                     signature TEXT, visibility TEXT, doc TEXT);
+CREATE TABLE symbol_relations(symbol_id INTEGER PRIMARY KEY, parent_symbol_id INTEGER);
+CREATE TABLE symbol_edges(edge_id INTEGER PRIMARY KEY, repo TEXT NOT NULL, "ref" TEXT NOT NULL,
+                          from_symbol_id INTEGER, from_path TEXT NOT NULL, line INTEGER NOT NULL,
+                          edge_type TEXT NOT NULL, to_symbol_id INTEGER, to_name TEXT NOT NULL);
+-- The extraction of each file, keyed by content hash: an incremental run re-parses only changed files.
+CREATE TABLE file_extracts(path TEXT PRIMARY KEY, content_hash TEXT NOT NULL, payload BLOB NOT NULL);
+"""
+SQL_INDICES = """
+CREATE INDEX symbols_file ON symbols(file_id);
+CREATE INDEX symbols_name ON symbols(name);
+CREATE INDEX symbols_qualified ON symbols(qualified_name);
+CREATE INDEX relations_parent ON symbol_relations(parent_symbol_id);
+CREATE INDEX edges_to ON symbol_edges(to_symbol_id);
+CREATE INDEX edges_to_name ON symbol_edges(to_name);
+CREATE INDEX edges_from ON symbol_edges(from_symbol_id);
+"""
+REPO = "workspace"
+LIVE_REF = "live"
+WRITER_HEAP = 64_000_000  # per index; tantivy wants >= 15 MB per indexing thread
+
+
+def symbols_schema() -> tantivy.Schema:
+    """Symbols: id (fast), the boosted text fields, raw language and kind for filters."""
+    b = tantivy.SchemaBuilder()
+    b.add_integer_field("symbol_id", stored=True, indexed=True, fast=True)
+    for name in ("symbol_exact", "qualified_name", "signature", "path", "content"):
+        b.add_text_field(name, stored=False)
+    b.add_text_field("language", stored=True, tokenizer_name="raw")
+    b.add_text_field("kind", stored=True, tokenizer_name="raw")
+    return b.build()
+
+
+def snippets_schema() -> tantivy.Schema:
+    """Snippets: a region of a file with its text and the file's imports."""
+    b = tantivy.SchemaBuilder()
+    b.add_integer_field("snippet_id", stored=True, indexed=True, fast=True)
+    b.add_integer_field("file_id", stored=True, indexed=True, fast=True)
+    b.add_text_field("path", stored=True)
+    b.add_integer_field("line_start", stored=True)
+    b.add_integer_field("line_end", stored=True)
+    b.add_text_field("content", stored=True)
+    b.add_text_field("imports", stored=False)
+    b.add_text_field("language", stored=True, tokenizer_name="raw")
+    return b.build()
+
+
+def files_schema() -> tantivy.Schema:
+    """Files: path, file name and the head of the content."""
+    b = tantivy.SchemaBuilder()
+    b.add_integer_field("file_id", stored=True, indexed=True, fast=True)
+    b.add_text_field("path", stored=True)
+    b.add_text_field("filename", stored=False)
+    b.add_text_field("content_head", stored=False)
+    b.add_text_field("language", stored=True, tokenizer_name="raw")
+    return b.build()
+
+
+class GenerationWriter:
+    """Streams extracted files into a new generation's SQLite database and Tantivy indices."""
+
+    def __init__(self, generation: Path) -> None:
+        self.generation = generation
+        self.db = sqlite3.connect(generation / "index.db")
+        self.db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + SQL_SCHEMA)
+        tdir = generation / "tantivy"
+        self.indices: dict[str, tantivy.Index] = {}
+        self.writers: dict[str, tantivy.IndexWriter] = {}
+        for name, schema in (("symbols", symbols_schema()), ("snippets", snippets_schema()),
+                             ("files", files_schema())):
+            (tdir / name).mkdir(parents=True)
+            self.indices[name] = tantivy.Index(schema, path=str(tdir / name))
+            self.writers[name] = self.indices[name].writer(heap_size=WRITER_HEAP, num_threads=1)
+        self.files: list[tuple] = []
+        self.symbols: list[tuple] = []
+        self.relations: list[tuple] = []
+        self.extracts: list[tuple] = []
+        self.file_count = 0
+        self.symbol_count = 0
+        self.snippet_count = 0
+
+    def add(self, result: FileExtract, payload: bytes) -> tuple[int, int]:
+        """Store one file; returns (file_id, symbol_id of its first symbol)."""
+        self.file_count += 1
+        file_id = self.file_count
+        first_symbol = self.symbol_count + 1
+        path = result.path
+        language = result.language
+        self.files.append((file_id, path, language, result.size, result.content_hash, result.line_count,
+                           result.parse_errors))
+        self.extracts.append((path, result.content_hash, payload))
+        path_text = expand(path)
+        writer = self.writers["symbols"]
+        for i, s in enumerate(result.symbols):
+            symbol_id = first_symbol + i
+            self.symbols.append((symbol_id, s.stable_id, file_id, path, language, s.name, s.qualified_name, s.kind,
+                                 s.line_start, s.line_end, s.signature, s.visibility, s.doc))
+            self.relations.append((symbol_id, None if s.parent < 0 else first_symbol + s.parent))
+            writer.add_document(tantivy.Document(
+                symbol_id=symbol_id, symbol_exact=expand(s.name), qualified_name=expand(s.qualified_name),
+                signature=expand(s.signature or ""), path=path_text, content=s.content, language=language,
+                kind=s.kind))
+        self.symbol_count += len(result.symbols)
+        snippet_writer = self.writers["snippets"]
+        imports = result.imports_text and expand(result.imports_text)
+        for start, end, text in result.snippets:
+            self.snippet_count += 1
+            doc = tantivy.Document(snippet_id=self.snippet_count, file_id=file_id, path=path, line_start=start,
+                                   line_end=end, content=text, imports=imports)
+            if language:
+                doc.add_text("language", language)
+            snippet_writer.add_document(doc)
+        doc = tantivy.Document(file_id=file_id, path=path_text, filename=expand(path.rsplit("/", 1)[-1]),
+                               content_head=result.content_head)
+        if language:
+            doc.add_text("language", language)
+        self.writers["files"].add_document(doc)
+        if len(self.symbols) > 20000:
+            self._flush_rows()
+        return file_id, first_symbol
+
+    def _flush_rows(self) -> None:
+        self.db.executemany("INSERT INTO files VALUES (?,?,?,?,?,?,?)", self.files)
+        self.db.executemany("INSERT INTO symbols VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", self.symbols)
+        self.db.executemany("INSERT INTO symbol_relations VALUES (?,?)", self.relations)
+        self.db.executemany("INSERT INTO file_extracts VALUES (?,?,?)", self.extracts)
+        self.files, self.symbols, self.relations, self.extracts = [], [], [], []
+
+    def add_edges(self, edges: list[tuple]) -> None:
+        """Insert (from_symbol_id, from_path, line, edge_type, to_symbol_id, to_name) rows."""
+        self.db.executemany(
+            "INSERT INTO symbol_edges(repo, \"ref\", from_symbol_id, from_path, line, edge_type, to_symbol_id, to_name)"
+            f" VALUES ('{REPO}', '{LIVE_REF}', ?, ?, ?, ?, ?, ?)", edges)
+
+    def finish(self) -> None:
+        """Commit everything: SQLite rows and indices, then each Tantivy index (merges awaited)."""
+        self._flush_rows()
+        self.db.executescript(SQL_INDICES)
+        self.db.commit()
+        self.db.close()
+        for writer in self.writers.values():
+            writer.commit()
+            writer.wait_merging_threads()
+        self.writers.clear()
+
+    def abort(self) -> None:
+        """Drop what was written (the caller removes the directory)."""
+        try:
+            self.db.close()
+        except sqlite3.Error:
+            pass
+        for writer in self.writers.values():
+            try:
+                writer.rollback()
+            except Exception:  # noqa: BLE001 - best effort on the failure path
+                pass
+        self.writers.clear()
