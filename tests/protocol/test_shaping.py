@@ -92,7 +92,7 @@ def test_explain_views_come_from_the_breakdown_at_the_emitted_position() -> None
     full = ranking_reasons(hits, "full")[0]
     assert {"result_index", "exact_match_boost", "qualified_name_boost", "path_affinity", "definition_boost",
             "kind_match", "bm25_score", "final_score"} <= set(full)
-    assert full["kind_match"] == 2.0 and full["final_score"] == pytest.approx(3.25 + 9.0 - 0.5 + 0.0)
+    assert full["kind_match"] == 2.0 and full["final_score"] == pytest.approx(3.25 + 5.0 + 2.0 + 1.5 + 0.5 + 1.0 + 0.0 - 0.5)
 
 
 def payload(n: int, reasons: bool = False) -> dict[str, Any]:

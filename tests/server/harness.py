@@ -25,10 +25,11 @@ START_TIMEOUT = 30.0
 
 
 def index_copy(fixture: str, dest: Path) -> Path:
-    """Copy a golden fixture to `dest` and index it with the real CLI."""
+    """Copy a golden fixture to `dest` and index it (the indexer's pinned API, in process)."""
+    from reference.index import index_workspace
+
     shutil.copytree(FIXTURES / fixture, dest)
-    subprocess.run([sys.executable, "-m", "reference", "index", str(dest), "--quiet"], check=True,
-                   timeout=180, capture_output=True)
+    index_workspace(dest)
     return dest
 
 
