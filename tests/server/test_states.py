@@ -157,3 +157,51 @@ def test_no_prewarm_and_legacy_debug_flag(fresh_workspace: Callable[[], Path], t
         assert "bm25_score" not in basic["metadata"]["ranking_reasons"][0]  # the request wins
     finally:
         conn.close()
+
+
+def git(workspace: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=workspace, check=True,
+                   capture_output=True, timeout=30)
+
+
+def test_git_workspace_freshness_follows_head(tmp_path: Path) -> None:
+    from reference.index import index_workspace
+
+    workspace = tmp_path / "ws"
+    shutil.copytree(FIXTURES / "polyglot", workspace)
+    git(workspace, "init", "-q")
+    git(workspace, "add", "-A")
+    git(workspace, "commit", "-q", "-m", "fixture")
+    index_workspace(workspace)
+    conn = connect_stdio(workspace)
+    try:
+        payload, _ = conn.payload("search_code", {"query": "Config"})
+        assert payload["metadata"]["freshness_status"] == "fresh"
+        (workspace / "src" / "committed_later.py").write_text("def committed_later():\n    return 1\n")
+        git(workspace, "add", "-A")
+        git(workspace, "commit", "-q", "-m", "more")
+        stale, is_error = conn.payload("search_code", {"query": "Config", "freshness_policy": "strict"})
+        assert is_error and stale["error"]["code"] == "index_stale"
+        synced = wait_for(conn, "locate_symbol", {"name": "committed_later"},
+                          lambda p: p.get("metadata", {}).get("freshness_status") == "fresh")
+        assert synced["results"][0]["name"] == "committed_later"
+    finally:
+        conn.close()
+
+
+def test_broken_segment_prewarm_error_queries_still_answered(fresh_workspace: Callable[[], Path]) -> None:
+    workspace = fresh_workspace()
+    generation = workspace / ".cruxgate" / (workspace / ".cruxgate" / "CURRENT").read_text().strip()
+    for meta in (generation / "tantivy" / "symbols").glob("meta.json"):
+        meta.write_text("{ not json", encoding="utf-8")
+    conn = connect_stdio(workspace)
+    try:
+        health = wait_for(conn, "health_check", {}, lambda p: p["prewarm"]["status"] not in ("pending", "warming"))
+        assert health["prewarm"]["status"] == "error" and health["prewarm"]["diagnostics"]["error"]
+        assert health["status"] == "error"
+        broken, is_error = conn.payload("search_code", {"query": "Config"})
+        assert is_error and broken["error"]["code"] == "internal_error"  # answered, not crashed
+        outline, is_error = conn.payload("get_file_outline", {"path": "src/auth/tokens.py"})
+        assert not is_error and outline["symbols"]  # SQLite-only tools keep working
+    finally:
+        conn.close()

@@ -154,3 +154,17 @@ def test_absent_file_is_file_not_found(stdio_server: Connection) -> None:
     assert error(stdio_server, "get_file_outline", {"path": "src/does_not_exist.py"})["code"] == "file_not_found"
     assert error(stdio_server, "find_references", {"name": "NoSuchSymbolAnywhere"})["code"] == "symbol_not_found"
     assert error(stdio_server, "get_file_outline", {"path": "src", "ref": "feature-x"})["code"] == "ref_not_indexed"
+
+
+def test_file_without_grammar_has_empty_outline(stdio_server: Connection) -> None:
+    payload = ok(stdio_server, "get_file_outline", {"path": "config/settings.ini"})
+    assert payload["path"] == "config/settings.ini" and payload["symbols"] == [] and payload["symbol_count"] == 0
+
+
+def test_duplicates_are_suppressed_and_counted(stdio_server: Connection) -> None:
+    payload = ok(stdio_server, "search_code", {"query": "retry backoff jitter", "limit": 20})
+    assert payload["metadata"]["suppressed_duplicate_count"] > 0
+    keys = [(r["path"], r["line_start"], r["line_end"], r.get("symbol_stable_id")) for r in payload["results"]]
+    assert len(keys) == len(set(keys))
+    exact = ok(stdio_server, "locate_symbol", {"name": "parse_config", "limit": 1})
+    assert "suppressed_duplicate_count" not in exact["metadata"]
