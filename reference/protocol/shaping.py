@@ -1,4 +1,4 @@
-"""Serialization of ranked hits: detail_level, compact and identity dedup (never re-ranks)."""
+"""Serialization of ranked hits: detail_level and compact (never re-ranks; dedup is the engine's, FR-105b)."""
 
 from __future__ import annotations
 
@@ -58,24 +58,3 @@ def shape_hit(hit: Any, detail_level: str, compact: bool) -> dict[str, Any]:
     if score is not None:
         out["score"] = round(float(score), 6)
     return out
-
-
-def identity_key(hit: Any) -> tuple[Any, ...]:
-    """Dedup identity: the symbol for symbol hits, else the file region."""
-    stable = getattr(hit, "symbol_stable_id", None)
-    if stable:
-        return ("symbol", stable)
-    return ("region", hit.path, hit.line_start, hit.line_end)
-
-
-def dedup(hits: list[Any]) -> tuple[list[Any], int]:
-    """Keep the first (best-ranked) hit per identity key; return the kept hits and the dropped count."""
-    seen: set[tuple[Any, ...]] = set()
-    kept = []
-    for hit in hits:
-        key = identity_key(hit)
-        if key in seen:
-            continue
-        seen.add(key)
-        kept.append(hit)
-    return kept, len(hits) - len(kept)

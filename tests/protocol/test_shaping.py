@@ -12,7 +12,7 @@ from reference.protocol.encoding import encoded_size
 from reference.protocol.explain import ranking_reasons, resolve_level
 from reference.protocol.metadata import build_metadata
 from reference.protocol.safety import apply_safety_limit
-from reference.protocol.shaping import dedup, shape_hit
+from reference.protocol.shaping import shape_hit, without_nulls
 
 
 @dataclass
@@ -65,11 +65,10 @@ def test_compact_keeps_identity_location_score_and_drops_heavy_fields() -> None:
     assert not {"body_preview", "parent", "related_symbols", "signature"} & set(out)
 
 
-def test_dedup_keeps_first_per_identity() -> None:
-    hits = [Hit("a"), Hit("b"), Hit("c", symbol_stable_id=None, result_type="snippet"),
-            Hit("d", symbol_stable_id=None, result_type="snippet"), Hit("e", symbol_stable_id="s8")]
-    kept, dropped = dedup(hits)
-    assert [h.result_id for h in kept] == ["a", "c", "e"] and dropped == 2
+def test_nested_nulls_are_omitted() -> None:
+    assert without_nulls({"a": None, "b": [{"c": None, "d": 1}], "e": {"f": None}}) == {"b": [{"d": 1}], "e": {}}
+    out = shape_hit(Hit("r1", parent={"kind": "class", "name": "C", "line": None}), "context", False)
+    assert out["parent"] == {"kind": "class", "name": "C"}
 
 
 def test_explain_precedence_request_over_config() -> None:

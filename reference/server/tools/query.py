@@ -1,4 +1,4 @@
-"""search_code and locate_symbol: engine hits -> dedup -> detail_level/compact -> explain -> safety limit."""
+"""search_code and locate_symbol: ranked, deduplicated engine hits -> detail_level/compact -> explain -> safety limit."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from reference.protocol.errors import invalid_input
 from reference.protocol.explain import ranking_reasons, resolve_level
 from reference.protocol.metadata import SEMANTIC_DISABLED, add_optional
 from reference.protocol.safety import apply_safety_limit
-from reference.protocol.shaping import dedup, shape_hit
+from reference.protocol.shaping import shape_hit
 from reference.query.errors import QueryInputError
 
 from ..runtime import Runtime
@@ -22,7 +22,7 @@ def _respond(rt: Runtime, tool: str, args: dict[str, Any], run: Any) -> dict[str
         result = run(engine, level != "off")
     except QueryInputError as exc:
         raise invalid_input(exc.field, f"{tool}: {exc}") from None
-    hits, dropped = dedup(list(result.hits))
+    hits = list(result.hits)
     detail = args.get("detail_level") or rt.config.default_detail_level
     compact = bool(args.get("compact", False))
     results = [shape_hit(hit, detail, compact) for hit in hits]
@@ -30,7 +30,7 @@ def _respond(rt: Runtime, tool: str, args: dict[str, Any], run: Any) -> dict[str
     if tool == "search_code":
         meta.update(SEMANTIC_DISABLED)
         meta.update(getattr(result, "semantic", None) or {})
-    add_optional(meta, suppressed_duplicate_count=result.suppressed_duplicate_count + dropped,
+    add_optional(meta, suppressed_duplicate_count=result.suppressed_duplicate_count,
                  ranking_reasons=ranking_reasons(hits, level))
     payload = {"results": results, "total_results": len(results), "metadata": meta}
     return apply_safety_limit(payload, "results", rt.config.max_response_bytes, tool)
