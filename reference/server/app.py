@@ -13,6 +13,7 @@ from mcp.server.lowlevel import Server
 from reference.protocol.arguments import tool_schemas, validate_arguments
 from reference.protocol.encoding import to_json
 from reference.protocol.errors import ToolError
+from reference.protocol.safety import apply_safety_limit
 
 from .runtime import Runtime
 from .tools import TOOLS
@@ -29,8 +30,8 @@ def _metadata_or_none(rt: Runtime) -> dict[str, Any] | None:
         return None
 
 
-async def dispatch(rt: Runtime, name: str, arguments: Any) -> tuple[dict[str, Any], bool]:
-    """Run one tool call; every failure becomes the canonical envelope, never an exception."""
+async def dispatch(rt: Runtime, name: str, arguments: Any) -> tuple[dict[str, Any], str, bool]:
+    """Run one tool call -> (payload, its JSON, isError); every failure becomes the envelope, never an exception."""
     try:
         spec = TOOLS.get(name)
         if spec is None:
@@ -40,18 +41,24 @@ async def dispatch(rt: Runtime, name: str, arguments: Any) -> tuple[dict[str, An
             payload = await anyio.to_thread.run_sync(spec.handler, rt, args)
         else:
             payload = spec.handler(rt, args)
-        return payload, False
+        text = to_json(payload)
+        # The safety limit is measured on the very JSON that is sent; encoded again only when it cuts.
+        if spec.list_key and len(text.encode("utf-8")) > rt.config.max_response_bytes:
+            payload = apply_safety_limit(payload, spec.list_key, rt.config.max_response_bytes, name)
+            text = to_json(payload)
+        return payload, text, False
     except ToolError as exc:
-        return exc.envelope(_metadata_or_none(rt)), True
+        payload = exc.envelope(_metadata_or_none(rt))
     except Exception as exc:  # a bug must not take the server down: report it as internal_error
         traceback.print_exc(file=sys.stderr)
         error = ToolError("internal_error", f"{name} failed: {type(exc).__name__}: {exc}")
-        return error.envelope(_metadata_or_none(rt)), True
+        payload = error.envelope(_metadata_or_none(rt))
+    return payload, to_json(payload), True
 
 
-def call_result(payload: dict[str, Any], is_error: bool) -> types.CallToolResult:
-    """The payload as structuredContent and, identically, as the JSON of the first text item."""
-    return types.CallToolResult(content=[types.TextContent(type="text", text=to_json(payload))],
+def call_result(payload: dict[str, Any], text: str, is_error: bool) -> types.CallToolResult:
+    """The payload as structuredContent and, identically, as the JSON text of the first content item."""
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
                                 structured_content=payload, is_error=is_error)
 
 
@@ -77,8 +84,7 @@ def build_server(rt: Runtime) -> Server[Any]:
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         rt.prewarm.start()
-        payload, is_error = await dispatch(rt, params.name, params.arguments)
-        return call_result(payload, is_error)
+        return call_result(*await dispatch(rt, params.name, params.arguments))
 
     server: Server[Any] = Server(SERVER_NAME, version=SERVER_VERSION, on_list_tools=list_tools,
                                  on_call_tool=call_tool,

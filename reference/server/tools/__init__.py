@@ -11,22 +11,27 @@ from . import health, indexing, query, search_scored, structure
 
 @dataclass(frozen=True)
 class ToolSpec:
-    """One tool: `handler(runtime, validated_args) -> payload`, raising ToolError on failure."""
+    """One tool: `handler(runtime, validated_args) -> payload`, raising ToolError on failure.
+
+    `list_key` names the list the payload safety limit may cut (query tools only).
+    """
 
     description: str
     handler: Callable[[Any, dict[str, Any]], dict[str, Any]]
     blocking: bool = False
+    list_key: str | None = None
 
 
 TOOLS: dict[str, ToolSpec] = {
     "search_code": ToolSpec("Search code (symbols, snippets, files) ranked by relevance. Filter by language "
-                            "and role; shape results with detail_level and compact.", query.search_code),
+                            "and role; shape results with detail_level and compact.", query.search_code,
+                            list_key="results"),
     "locate_symbol": ToolSpec("Locate symbol definitions by name; filter by kind (exact) and/or role.",
-                              query.locate_symbol),
+                              query.locate_symbol, list_key="results"),
     "get_file_outline": ToolSpec("Nested symbol tree of one file without reading it (depth top|all).",
-                                 structure.get_file_outline),
+                                 structure.get_file_outline, list_key="symbols"),
     "find_references": ToolSpec("Resolved references to a symbol plus the count of unresolved ones by name.",
-                                structure.find_references),
+                                structure.find_references, list_key="references"),
     "health_check": ToolSpec("Server health: Tantivy, SQLite, grammars, jobs, prewarm and startup checks.",
                              health.health_check),
     "index_status": ToolSpec("Index state: schema versions, counts, freshness and active jobs.",
@@ -35,7 +40,7 @@ TOOLS: dict[str, ToolSpec] = {
                            indexing.index_repo, blocking=True),
     "sync_repo": ToolSpec("Start a background incremental re-index of the workspace.", indexing.sync_repo),
     "search": ToolSpec("Search code; optionally with 0..1 scores, match reasons, previews and enclosing "
-                       "context (scored search).", search_scored.search),
+                       "context (scored search).", search_scored.search, list_key="results"),
     "search_preview": ToolSpec("Scored search with previews and context: limit 20 and min_score 0.5 by default.",
-                               search_scored.search_preview),
+                               search_scored.search_preview, list_key="results"),
 }

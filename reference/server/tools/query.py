@@ -7,7 +7,6 @@ from typing import Any
 from reference.protocol.errors import invalid_input
 from reference.protocol.explain import ranking_reasons, resolve_level
 from reference.protocol.metadata import SEMANTIC_DISABLED, add_optional
-from reference.protocol.safety import apply_safety_limit
 from reference.protocol.shaping import shape_hit
 from reference.query.errors import QueryInputError
 
@@ -33,7 +32,7 @@ def _respond(rt: Runtime, tool: str, args: dict[str, Any], run: Any) -> dict[str
     add_optional(meta, suppressed_duplicate_count=result.suppressed_duplicate_count,
                  ranking_reasons=ranking_reasons(hits, level))
     payload = {"results": results, "total_results": len(results), "metadata": meta}
-    return apply_safety_limit(payload, "results", rt.config.max_response_bytes, tool)
+    return payload
 
 
 def search_code(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from reference.protocol.errors import invalid_input
-from reference.protocol.safety import apply_safety_limit
 from reference.query.errors import QueryInputError
 from reference.query.scored import ScoredSearch, ScoredSearchInputError, ScoredSearchParams, preview_params
 
@@ -23,7 +22,7 @@ def _run(rt: Runtime, tool: str, params_of: Any, args: dict[str, Any]) -> dict[s
     except QueryInputError as exc:
         raise invalid_input(exc.field, f"{tool}: {exc.message}") from None
     payload["metadata"] = rt.metadata(snap, freshness=freshness)
-    return apply_safety_limit(payload, "results", rt.config.max_response_bytes, tool)
+    return payload
 
 
 def search(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:

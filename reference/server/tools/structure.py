@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from reference.protocol.errors import ToolError, invalid_input
-from reference.protocol.safety import apply_safety_limit
 from reference.protocol.shaping import without_nulls
 from reference.query.errors import QueryInputError, QueryNotFound
 
@@ -42,7 +41,7 @@ def get_file_outline(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
         "symbols": without_nulls(outline.symbols),
         "metadata": rt.metadata(snap, freshness=freshness),
     }
-    return apply_safety_limit(payload, "symbols", rt.config.max_response_bytes, "get_file_outline")
+    return payload
 
 
 def find_references(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
@@ -62,4 +61,4 @@ def find_references(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
         **name_field,
         "metadata": rt.metadata(snap, freshness=freshness),
     }
-    return apply_safety_limit(payload, "references", rt.config.max_response_bytes, "find_references")
+    return payload
