@@ -1,4 +1,4 @@
-"""Role and kind filters on real indices (seed 000, "Role-aware symbol filtering")."""
+"""Role and kind filters on the polyglot fixture (seed 000, "Role-aware symbol filtering")."""
 
 from __future__ import annotations
 
@@ -11,50 +11,46 @@ from reference.query.errors import QueryInputError
 TYPE_KINDS = set(KINDS_OF_ROLE["type"])
 
 
-def test_kind_only_is_exact(ranked: QueryEngine) -> None:
-    hits = ranked.locate_symbol("Handler", kind="struct").hits
-    assert [(h.kind, h.path) for h in hits] == [("struct", "src/lib.rs")]
+def test_kind_only_is_exact(polyglot: QueryEngine) -> None:
+    hits = polyglot.locate_symbol("Config", kind="struct").hits
+    assert [(h.kind, h.path) for h in hits] == [("struct", "src/app/config.rs")]
 
 
-def test_role_only_matches_every_kind_of_the_role(ranked: QueryEngine) -> None:
-    hits = ranked.locate_symbol("Handler", role="type").hits
+def test_role_only_matches_every_kind_of_the_role(polyglot: QueryEngine) -> None:
+    hits = polyglot.locate_symbol("Config", role="type").hits
     assert {(h.kind, h.language) for h in hits} == {("class", "python"), ("struct", "rust")}
 
 
-def test_kind_and_role_intersect(ranked: QueryEngine) -> None:
-    assert {h.kind for h in ranked.locate_symbol("Handler", kind="struct", role="type").hits} == {"struct"}
-    assert ranked.locate_symbol("Handler", kind="function", role="type").hits == []
+def test_kind_and_role_intersect(polyglot: QueryEngine) -> None:
+    assert [h.kind for h in polyglot.locate_symbol("Config", kind="struct", role="type").hits] == ["struct"]
+    assert polyglot.locate_symbol("Config", kind="function", role="type").hits == []
+    assert polyglot.locate_symbol("Config", role="alias").hits == []
 
 
-def test_search_code_role_is_symbols_of_the_role_only(ranked: QueryEngine) -> None:
-    hits = ranked.search_code("Handler Mode UserService Config", role="type", limit=50).hits
+def test_search_code_role_type_across_rust_and_python(polyglot: QueryEngine) -> None:
+    hits = polyglot.search_code("Config Mode Validate ValidateToken", role="type", limit=50).hits
     assert hits and all(h.result_type == "symbol" and h.kind in TYPE_KINDS for h in hits)
-    assert {"struct", "enum", "class"} <= {h.kind for h in hits}
-    assert {"python", "rust", "typescript"} <= {h.language for h in hits}
+    assert {("struct", "rust"), ("enum", "rust"), ("trait", "rust"), ("class", "python")} <= \
+        {(h.kind, h.language) for h in hits}
 
 
-def test_search_code_role_across_the_polyglot_fixture(polyglot: QueryEngine) -> None:
-    names = [r[0] for r in polyglot.db.execute(
-        "SELECT DISTINCT name FROM symbols WHERE kind IN ('class','struct','enum','trait','interface') ORDER BY name")]
-    hits = polyglot.search_code(" ".join(names), role="type", limit=100).hits
-    assert hits and all(h.result_type == "symbol" and h.kind in TYPE_KINDS for h in hits)
-    assert len({h.language for h in hits}) >= 2
+def test_search_code_role_omits_snippets_and_files(polyglot: QueryEngine) -> None:
+    assert {h.result_type for h in polyglot.search_code("Serve", limit=30).hits} == {"symbol", "snippet", "file"}
+    hits = polyglot.search_code("Serve", role="callable", limit=30).hits
+    assert hits and {h.result_type for h in hits} == {"symbol"}
+    assert {h.kind for h in hits} <= {"function", "method"}
 
 
-def test_search_code_without_role_mixes_channels(ranked: QueryEngine) -> None:
-    types = {h.result_type for h in ranked.search_code("Serve handler", limit=50).hits}
-    assert types == {"symbol", "snippet", "file"}
-
-
-def test_search_code_rejects_kind(ranked: QueryEngine) -> None:
+def test_search_code_rejects_kind(polyglot: QueryEngine) -> None:
     with pytest.raises(QueryInputError) as err:
-        ranked.search_code("Handler", kind="struct")
+        polyglot.search_code("Config", kind="struct")
     assert err.value.field == "kind"
 
 
-def test_language_filter(ranked: QueryEngine) -> None:
-    hits = ranked.search_code("Handler", language="rust", limit=50).hits
+def test_language_filter(polyglot: QueryEngine) -> None:
+    hits = polyglot.search_code("Config", language="rust", limit=50).hits
     assert hits and {h.language for h in hits} == {"rust"}
+    assert {h.language for h in polyglot.locate_symbol("Config", language="python").hits} == {"python"}
 
 
 @pytest.mark.parametrize(("call", "field"), [
@@ -67,7 +63,7 @@ def test_language_filter(ranked: QueryEngine) -> None:
     (lambda e: e.locate_symbol(None), "name"),
     (lambda e: e.locate_symbol("x", language=""), "language"),
 ])
-def test_invalid_arguments_name_the_field(ranked: QueryEngine, call, field: str) -> None:
+def test_invalid_arguments_name_the_field(polyglot: QueryEngine, call, field: str) -> None:
     with pytest.raises(QueryInputError) as err:
-        call(ranked)
+        call(polyglot)
     assert err.value.field == field
