@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from . import retrieval
@@ -25,6 +26,10 @@ _SYMBOL_SQL = """SELECT symbol_id, symbol_stable_id, path, language, name, quali
                         line_start, line_end, signature, visibility
                  FROM symbols WHERE symbol_id IN ({})"""
 _FILE_SQL = "SELECT file_id, path, language, line_count FROM files WHERE file_id IN ({})"
+# Definitions spelled exactly as asked (both columns are indexed); BM25's top-k can miss them
+# when many near-namesakes share their terms (`test__close` among hundreds of `test_close`).
+_EXACT_SQL = "SELECT symbol_id FROM symbols WHERE (name = ? OR qualified_name = ?){filters} ORDER BY symbol_id LIMIT ?"
+EXACT_LIMIT = 200
 
 
 def _check_query(value: Any, field: str) -> str:
@@ -43,6 +48,11 @@ def _check_language(language: Any) -> str | None:
     if language is not None and (not isinstance(language, str) or not language.strip()):
         raise QueryInputError("language", "language must be a non-empty string")
     return language
+
+
+def _spelled_as_asked(hit: Hit, text: str) -> bool:
+    """The hit's name or qualified name is the query exactly, case included."""
+    return hit.name == text or hit.qualified_name == text
 
 
 def _is_name_match(hit: Hit, lower: str) -> bool:
@@ -96,9 +106,15 @@ class QueryEngine:
         if kinds != frozenset() and terms:
             fanout = max(limit * LOCATE_FANOUT[0], LOCATE_FANOUT[1])
             hits = self._symbols(q, terms, retrieval.LOCATE_FIELD_BOOSTS, fanout, language, kinds)
+            missing = self._exact_ids(text, language, kinds, {h.symbol_id for h in hits})
+            if missing:
+                hits += self._symbols(q, terms, retrieval.LOCATE_FIELD_BOOSTS, len(missing), language, kinds,
+                                      symbol_ids=missing)
             exact = [h for h in hits if _is_name_match(h, q.lower)]
             hits = exact or hits
-        return self._page(q, hits, limit, explain)
+        # Identifiers are case-sensitive in every supported language: a definition spelled exactly
+        # as asked comes before one that matches only case-insensitively; each tier keeps the ranking.
+        return self._page(q, hits, limit, explain, tier=lambda h: 0 if _spelled_as_asked(h, text) else 1)
 
     def file_outline(self, path: str, depth: str = "all", language: str | None = None) -> Outline:
         """The nested symbol tree of one indexed file."""
@@ -110,11 +126,26 @@ class QueryEngine:
 
     # -- channels -------------------------------------------------------------------
 
+    def _exact_ids(self, text: str, language: str | None, kinds: frozenset[str] | None,
+                   known: set[int | None]) -> list[int]:
+        """Symbols whose name or qualified name is `text` exactly and that retrieval did not already return."""
+        filters, params = "", [text, text]
+        if language is not None:
+            filters += " AND language = ?"
+            params.append(language)
+        if kinds is not None:
+            filters += f" AND kind IN ({','.join('?' * len(kinds))})"
+            params.extend(sorted(kinds))
+        rows = self.db.execute(_EXACT_SQL.format(filters=filters), [*params, EXACT_LIMIT])
+        return [symbol_id for (symbol_id,) in rows if symbol_id not in known]
+
     def _rows(self, name: str, terms: list[str], boosts: dict[str, float], limit: int, language: str | None,
-              kinds: frozenset[str] | None, id_field: str, sql: str) -> list[tuple[float, tuple]]:
+              kinds: frozenset[str] | None, id_field: str, sql: str,
+              symbol_ids: list[int] | None = None) -> list[tuple[float, tuple]]:
         """(bm25, SQLite row) of the top `limit` docs of index `name`, rows fetched by the docs' id fast field."""
         index = self.reader.index(name)
-        query = retrieval.with_filters(retrieval.text_query(index, terms, boosts), index.schema, language, kinds)
+        query = retrieval.with_filters(retrieval.text_query(index, terms, boosts), index.schema, language, kinds,
+                                       symbol_ids)
         searcher = self.reader.searcher(name)
         found = retrieval.search(searcher, query, limit)
         if not found:
@@ -125,9 +156,10 @@ class QueryEngine:
         return [(bm25, rows[i]) for (bm25, _), i in zip(found, ids) if i in rows]
 
     def _symbols(self, q: QueryFeatures, terms: list[str], boosts: dict[str, float], fanout: int,
-                 language: str | None, kinds: frozenset[str] | None) -> list[Hit]:
+                 language: str | None, kinds: frozenset[str] | None, symbol_ids: list[int] | None = None) -> list[Hit]:
         hits = []
-        for bm25, r in self._rows("symbols", terms, boosts, fanout, language, kinds, "symbol_id", _SYMBOL_SQL):
+        for bm25, r in self._rows("symbols", terms, boosts, fanout, language, kinds, "symbol_id", _SYMBOL_SQL,
+                                  symbol_ids):
             score = bm25 + boost(q, "symbol", r[4], r[5], r[6], r[2])
             hits.append(Hit(result_type="symbol", result_id=f"symbol:{r[1]}", path=r[2], line_start=r[7],
                             line_end=r[8], score=score, bm25_score=bm25, symbol_id=r[0], symbol_stable_id=r[1],
@@ -182,9 +214,9 @@ class QueryEngine:
     # -- assembly -------------------------------------------------------------------
 
     def _page(self, q: QueryFeatures, hits: list[Hit], limit: int, want_explain: bool,
-              semantic: dict[str, Any] | None = None) -> QueryResult:
-        """Rank, dedup to the top `limit`, attach details and (only when asked) the breakdowns."""
-        hits.sort(key=sort_key)
+              semantic: dict[str, Any] | None = None, tier: Callable[[Hit], int] | None = None) -> QueryResult:
+        """Rank (within `tier` groups, when given), dedup to the top `limit`, attach details and breakdowns."""
+        hits.sort(key=sort_key if tier is None else (lambda h: (tier(h), *sort_key(h))))
         page, suppressed = top_k_unique(hits, limit)
         details = HitDetailsLoader(self.reader.workspace, self.db)
         for index, hit in enumerate(page):

@@ -41,9 +41,12 @@ def text_query(index: tantivy.Index, terms: list[str], boosts: dict[str, float])
 
 
 def with_filters(query: tantivy.Query, schema: tantivy.Schema, language: str | None = None,
-                 kinds: Iterable[str] | None = None) -> tantivy.Query:
-    """`query` restricted to a language and a kind set; the filters add nothing to the score."""
+                 kinds: Iterable[str] | None = None, symbol_ids: Iterable[int] | None = None) -> tantivy.Query:
+    """`query` restricted to a language, a kind set and a symbol_id set; the filters add nothing to the score."""
     clauses = [(tantivy.Occur.Must, query)]
+    if symbol_ids is not None:
+        id_set = tantivy.Query.term_set_query(schema, "symbol_id", sorted(symbol_ids))
+        clauses.append((tantivy.Occur.Must, tantivy.Query.const_score_query(id_set, 0.0)))
     if language is not None:
         term = tantivy.Query.term_query(schema, "language", language)
         clauses.append((tantivy.Occur.Must, tantivy.Query.const_score_query(term, 0.0)))

@@ -69,7 +69,7 @@ def test_intent_stacks_with_kind_weight_to_3(polyglot: QueryEngine) -> None:
 
 
 def test_constant_outranks_module(polyglot: QueryEngine) -> None:
-    hits = polyglot.locate_symbol("utils", explain=True).hits
+    hits = polyglot.search_code("utils", explain=True).hits
     const, module = by(hits, name="UTILS"), by(hits, name="utils")
     assert (const.kind, module.kind) == ("constant", "module")
     assert const.breakdown.kind_match - module.breakdown.kind_match == pytest.approx(0.2)

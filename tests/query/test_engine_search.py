@@ -80,6 +80,14 @@ def test_locate_returns_exact_names_first_and_only(polyglot: QueryEngine) -> Non
         ("config", "module", "rust")}
 
 
+def test_locate_puts_the_exact_spelling_first(polyglot: QueryEngine) -> None:
+    hits = polyglot.locate_symbol("config", explain=True).hits
+    assert [h.name for h in hits] == ["config", "config", "Config", "Config"]
+    for tier in (hits[:2], hits[2:]):  # each tier keeps the ranking order
+        assert [h.score for h in tier] == sorted((h.score for h in tier), reverse=True)
+    assert all(h.breakdown.effective("exact_match_boost") == 5.0 for h in hits)
+
+
 def test_locate_falls_back_to_nearest_names(polyglot: QueryEngine) -> None:
     hits = polyglot.locate_symbol("UserServ").hits  # no symbol has this name: the closest ones come back
     assert "UserService" in names(hits)
