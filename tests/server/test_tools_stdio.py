@@ -35,13 +35,13 @@ def error(conn: Connection, tool: str, args: Any) -> dict[str, Any]:
 
 
 def test_tools_list_publishes_exact_schemas(stdio_server: Connection) -> None:
-    tools = {t.name: t for t in stdio_server.list_tools().tools}
+    tools = stdio_server.tools()
     assert set(tools) == TOOLS
-    search = tools["search_code"].input_schema
+    search = tools["search_code"]["inputSchema"]
     assert search["required"] == ["query"] and search["additionalProperties"] is False
     assert "kind" not in search["properties"] and "role" in search["properties"]
-    assert "kind" in tools["locate_symbol"].input_schema["properties"]
-    assert tools["get_file_outline"].input_schema["properties"]["depth"]["enum"] == ["top", "all"]
+    assert "kind" in tools["locate_symbol"]["inputSchema"]["properties"]
+    assert tools["get_file_outline"]["inputSchema"]["properties"]["depth"]["enum"] == ["top", "all"]
 
 
 def test_search_code_ranks_and_carries_metadata(stdio_server: Connection) -> None:

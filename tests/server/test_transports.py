@@ -26,4 +26,4 @@ def test_http_serves_queries_like_stdio(stdio_server: Connection, http_server: C
     assert not http_error
     assert [r["result_id"] for r in over_http["results"]] == [r["result_id"] for r in over_stdio["results"]]
     assert over_http["metadata"]["schema_status"] == "compatible"
-    assert {t.name for t in http_server.list_tools().tools} == {t.name for t in stdio_server.list_tools().tools}
+    assert http_server.tools() == stdio_server.tools()
