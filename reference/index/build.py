@@ -7,11 +7,9 @@ import hashlib
 import json
 import multiprocessing
 import os
-import pickle
 import shutil
 import sqlite3
 import time
-import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -85,7 +83,7 @@ def _work(task: tuple[str, str, str | None]) -> tuple:
         result = extract(path, data, None, None)
         result.language = lang[0] if lang else None
         result.parse_errors = max(result.parse_errors, 1)
-    return ("parsed", path, zlib.compress(pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL), 1))
+    return ("parsed", path, result.dumps())
 
 
 def _results(tasks: list[tuple[str, str, str | None]], workers: int) -> Iterator[tuple]:
@@ -130,17 +128,26 @@ def _previous_extracts(generation: Path | None) -> dict[str, tuple[str, bytes | 
         return {}
 
 
-def _load_payloads(generation: Path, paths: list[str]) -> dict[str, bytes]:
-    db = sqlite3.connect(f"file:{generation / DATABASE}?mode=ro", uri=True)
-    try:
-        out: dict[str, bytes] = {}
-        for i in range(0, len(paths), 500):
-            chunk = paths[i:i + 500]
-            sql = f"SELECT path, payload FROM file_extracts WHERE path IN ({','.join('?' * len(chunk))})"
-            out.update(db.execute(sql, chunk))
-        return out
-    finally:
-        db.close()
+class _PayloadCache:
+    """The previous generation's stored extractions, fetched one file at a time."""
+
+    def __init__(self, generation: Path | None) -> None:
+        self.db = None
+        if generation is not None:
+            self.db = sqlite3.connect(f"file:{generation / DATABASE}?mode=ro", uri=True)
+
+    def get(self, path: str) -> bytes | None:
+        if self.db is None:
+            return None
+        try:
+            row = self.db.execute("SELECT payload FROM file_extracts WHERE path = ?", (path,)).fetchone()
+        except sqlite3.Error:
+            return None
+        return row[0] if row else None
+
+    def close(self) -> None:
+        if self.db is not None:
+            self.db.close()
 
 
 def git_head(workspace: Path) -> str | None:
@@ -214,35 +221,32 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
         resolver = Resolver()
         stored: list[tuple[FileExtract, int]] = []
         hashes: list[tuple[str, str]] = []
-        same: list[str] = []
         parsed = reused = errors = skipped = 0
-        pending: list[tuple] = []
-        for done, item in enumerate(results, 1):
-            pending.append(item)
-            if progress is not None:
-                progress(done, len(tasks))
-        if previous is not None:
-            same = [item[1] for item in pending if item[0] == "same"]
-        payloads = _load_payloads(previous, same) if same and previous is not None else {}
-        for item in pending:
-            kind, path = item[0], item[1]
-            if kind in ("binary", "error"):
-                skipped += 1
-                continue
-            blob = item[2] if kind == "parsed" else payloads.get(path)
-            if blob is None:  # the cache lost it: parse now
-                blob = _work((path, str(root / path), None))[2]
-                kind = "parsed"
-            result: FileExtract = pickle.loads(zlib.decompress(blob))
-            if kind == "parsed":
-                parsed += 1
-            else:
-                reused += 1
-            errors += result.parse_errors > 0
-            _, first = writer.add(result, blob)
-            resolver.add_file(result, first)
-            stored.append((result, first))
-            hashes.append((result.path, result.content_hash))
+        cache = _PayloadCache(previous)
+        try:
+            for done, item in enumerate(results, 1):  # in path order, written while workers parse on
+                if progress is not None:
+                    progress(done, len(tasks))
+                kind, path = item[0], item[1]
+                if kind in ("binary", "error"):
+                    skipped += 1
+                    continue
+                blob = item[2] if kind == "parsed" else cache.get(path)
+                if blob is None:  # the previous generation lost it: parse now
+                    blob = _work((path, str(root / path), None))[2]
+                    kind = "parsed"
+                result = FileExtract.loads(blob)
+                if kind == "parsed":
+                    parsed += 1
+                else:
+                    reused += 1
+                errors += result.parse_errors > 0
+                _, first = writer.add(result, blob)
+                resolver.add_file(result, first)
+                stored.append((result, first))
+                hashes.append((result.path, result.content_hash))
+        finally:
+            cache.close()
         edges: list[tuple] = []
         for result, first in stored:
             edges.extend(resolver.edges(result, first))

@@ -11,14 +11,17 @@ Qualified names (one rule per language, documented in docs/index.md):
 from __future__ import annotations
 
 import hashlib
+import marshal
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from tree_sitter import Node, QueryCursor
 
-from .languages import Grammar, grammar
-from .tokens import expand
+from .languages import grammar
+import bisect
+
+from .tokens import camel_runs, expand, with_humps
 
 MAX_SIGNATURE = 240
 MAX_SYMBOL_CONTENT = 2000  # body text indexed per symbol; the snippets carry the rest
@@ -27,14 +30,14 @@ MAX_IMPORTS_TEXT = 2000
 CONTENT_HEAD = 4000
 
 TYPE_KINDS = frozenset({"class", "struct", "enum", "trait", "interface", "type_alias"})
+CONTAINER_KINDS = TYPE_KINDS | {"module"}
 SCOPE_KINDS = TYPE_KINDS | {"module", "function", "method", "impl"}
 _SIMPLE_RECV = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$")
 _UPPER = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
 _WS = re.compile(r"\s+")
 
 
-@dataclass(slots=True)
-class Symbol:
+class Symbol(NamedTuple):
     """One definition found in a file (parent is an index into the file's symbol list, -1 at top level)."""
 
     name: str
@@ -47,15 +50,17 @@ class Symbol:
     doc: str | None
     parent: int
     stable_id: str
-    content: str  # expanded body text for the search index
+    content: str           # expanded body text (containers: their head only) for the search index
+    search_name: str       # expanded name, qualified name and signature for the search index
+    search_qualified: str
+    search_signature: str
 
 
-@dataclass(slots=True)
-class Edge:
+class Edge(NamedTuple):
     """A call or import at `line`, made from symbol index `source` (-1 at file level).
 
     `hint` says how the target may be resolved once every file is known:
-    ("call", callee, receiver|None), ("import", language-specific target...).
+    ("call", callee, receiver|None) or ("import", target[, name]).
     `binding` is the local name an import introduces (None for calls).
     """
 
@@ -81,8 +86,24 @@ class FileExtract:
     symbols: list[Symbol] = field(default_factory=list)
     edges: list[Edge] = field(default_factory=list)
     snippets: list[tuple[int, int, str]] = field(default_factory=list)  # (line_start, line_end, expanded text)
-    imports_text: str = ""
-    content_head: str = ""
+    imports_text: str = ""   # expanded
+    content_head: str = ""   # expanded
+    search_path: str = ""    # expanded
+    search_filename: str = ""
+
+    def dumps(self) -> bytes:
+        """A compact record of the extract (marshal: fast to write, to read and to store)."""
+        return marshal.dumps((
+            self.path, self.language, self.size, self.content_hash, self.line_count, self.parse_errors, self.module,
+            [tuple(x) for x in self.symbols], [tuple(x) for x in self.edges], self.snippets, self.imports_text,
+            self.content_head, self.search_path, self.search_filename))
+
+    @classmethod
+    def loads(cls, blob: bytes) -> FileExtract:
+        """The extract `dumps` wrote."""
+        r = marshal.loads(blob)
+        return cls(r[0], r[1], r[2], r[3], r[4], r[5], r[6], list(map(Symbol._make, r[7])),
+                   list(map(Edge._make, r[8])), r[9], r[10], r[11], r[12], r[13])
 
 
 def content_hash(data: bytes) -> str:
@@ -120,22 +141,43 @@ def rust_module(path: str) -> str:
 
 
 class _Source:
-    """The file's bytes with cheap line/text access."""
+    """The file's bytes with cheap line/text access; camelCase runs are found once per file."""
 
-    __slots__ = ("data", "lines")
+    __slots__ = ("data", "lines", "run_lines", "run_words")
 
     def __init__(self, data: bytes) -> None:
         self.data = data
         self.lines: list[str] | None = None
+        self.run_lines: list[int] = []
+        self.run_words: list[str] = []
 
     def text(self, node: Node) -> str:
         return self.data[node.start_byte:node.end_byte].decode("utf-8", "replace")
 
+    def _load(self) -> list[str]:
+        data = self.data
+        self.lines = data.decode("utf-8", "replace").split("\n")  # rows as tree-sitter counts them
+        line, last = 1, 0
+        for pos, run in camel_runs(data):
+            line += data.count(b"\n", last, pos)
+            last = pos
+            self.run_lines.append(line)
+            self.run_words.append(run)
+        return self.lines
+
     def line_text(self, start: int, end: int) -> str:
         """Lines start..end (1-based, inclusive)."""
-        if self.lines is None:
-            self.lines = self.data.decode("utf-8", "replace").splitlines()
-        return "\n".join(self.lines[start - 1:end])
+        lines = self.lines if self.lines is not None else self._load()
+        return "\n".join(lines[start - 1:end])
+
+    def expanded(self, start: int, end: int, cap: int | None = None) -> str:
+        """Lines start..end (cut at `cap` characters) plus the humps of the camelCase runs on those lines."""
+        text = self.line_text(start, end)
+        if cap is not None:
+            text = text[:cap]
+        lo = bisect.bisect_left(self.run_lines, start)
+        hi = bisect.bisect_right(self.run_lines, end)
+        return with_humps(text, self.run_words[lo:hi]) if hi > lo else text
 
 
 def _signature(src: _Source, node: Node) -> str:
@@ -221,10 +263,10 @@ def _receiver_type(src: _Source, node: Node | None) -> str | None:
     return text.rsplit("::", 1)[-1].rsplit(".", 1)[-1] or None
 
 
-def _definitions(g: Grammar, language: str, src: _Source, root: Node) -> list[_Def]:
+def _definitions(language: str, src: _Source, matches: list[tuple[int, dict]]) -> list[_Def]:
     defs: list[_Def] = []
     seen: set[int] = set()
-    for _, caps in QueryCursor(g.definitions).matches(root):
+    for _, caps in matches:
         kind = next((k for k in caps if k not in ("name", "recv", "body")), None)
         if kind is None or not caps.get("name"):
             continue
@@ -297,14 +339,25 @@ def _symbols(language: str, path: str, module: str, src: _Source, defs: list[_De
         line_end = d.node.end_point.row + 1
         if d.node.end_point.column == 0 and line_end > line_start:
             line_end -= 1
-        body = src.line_text(line_start, line_end)[:MAX_SYMBOL_CONTENT]
         d.index = len(symbols)
         symbols.append(Symbol(
             name=d.name, qualified_name=qualified, kind=kind, line_start=line_start, line_end=line_end,
             signature=_signature(src, d.node), visibility=_visibility(language, d.name, d.node, kind),
             doc=_python_doc(src, d.node) if language == "python" and kind in SCOPE_KINDS else None,
             parent=parent.index if parent is not None else -1,
-            stable_id=stable_id(language, path, kind, qualified, ordinal), content=expand(body)))
+            stable_id=stable_id(language, path, kind, qualified, ordinal), content="",
+            search_name=expand(d.name), search_qualified=expand(qualified), search_signature=""))
+    # A container's body text is its members' text: index only its head (up to the first member).
+    first_child: dict[int, int] = {}
+    for sym in symbols:
+        if sym.parent >= 0 and sym.parent not in first_child:
+            first_child[sym.parent] = sym.line_start
+    for i, sym in enumerate(symbols):
+        end = sym.line_end
+        if i in first_child and sym.kind in CONTAINER_KINDS:
+            end = max(sym.line_start, min(end, first_child[i] - 1))
+        symbols[i] = sym._replace(content=src.expanded(sym.line_start, end, MAX_SYMBOL_CONTENT),
+                                  search_signature=expand(sym.signature))
     return symbols
 
 
@@ -408,12 +461,12 @@ def _js_imports(src: _Source, node: Node, source: str) -> list[tuple[str, tuple,
     return out
 
 
-def _edges(g: Grammar, language: str, src: _Source, root: Node, defs: list[_Def], module: str,
-           is_package: bool) -> tuple[list[Edge], str]:
+def _edges(language: str, src: _Source, calls: list[tuple[int, dict]], imports: list[tuple[int, dict]],
+           defs: list[_Def], module: str, is_package: bool) -> tuple[list[Edge], str]:
     sep = "::" if language == "rust" else "."
     raw: list[tuple[int, int, str, str, tuple, str | None]] = []  # (byte, line, type, to_name, hint, binding)
     import_texts: list[str] = []
-    for _, caps in QueryCursor(g.imports).matches(root):
+    for _, caps in imports:
         node = caps["import"][0]
         line = node.start_point.row + 1
         import_texts.append(src.text(node))
@@ -429,9 +482,9 @@ def _edges(g: Grammar, language: str, src: _Source, root: Node, defs: list[_Def]
             found = _js_imports(src, node, src.text(caps["source"][0]))
         for to_name, hint, binding in found:
             raw.append((node.start_byte, line, "import", to_name, hint, binding))
-    for _, caps in QueryCursor(g.calls).matches(root):
-        call = caps["call"][0]
-        callee = src.text(caps["callee"][0])
+    for _, caps in calls:
+        callee_node = caps["callee"][0]  # the reference's position: where the called name is written
+        callee = src.text(callee_node)
         recv_nodes = caps.get("recv")
         recv = None
         to_name = callee
@@ -441,7 +494,8 @@ def _edges(g: Grammar, language: str, src: _Source, root: Node, defs: list[_Def]
                 to_name = f"{recv}{sep}{callee}"
             else:
                 recv = "?"
-        raw.append((call.start_byte, call.start_point.row + 1, "call", to_name, ("call", callee, recv), None))
+        raw.append((callee_node.start_byte, callee_node.start_point.row + 1, "call", to_name, ("call", callee, recv),
+                    None))
     raw.sort(key=lambda r: (r[0], r[2] != "import"))
     sources = _enclosing(defs, [r[0] for r in raw])
     edges = [Edge(source=s, line=r[1], edge_type=r[2], to_name=r[3], hint=r[4], binding=r[5])
@@ -483,6 +537,8 @@ def extract(path: str, data: bytes, language: str | None, grammar_name: str | No
                          line_count=text_lines)
     src = _Source(data)
     result.content_head = expand(data[:CONTENT_HEAD].decode("utf-8", "ignore"))
+    result.search_path = expand(path)
+    result.search_filename = expand(path.rsplit("/", 1)[-1])
     if language is not None and grammar_name is not None:
         g = grammar(grammar_name)
         tree = g.parser.parse(data)
@@ -494,13 +550,18 @@ def extract(path: str, data: bytes, language: str | None, grammar_name: str | No
             result.module = python_module(path)
         elif language == "rust":
             result.module = rust_module(path)
-        defs = _definitions(g, language, src, root)
+        matches = QueryCursor(g.query).matches(root)
+        defs_m = [m for m in matches if m[0] < g.calls_from]
+        calls_m = [m for m in matches if g.calls_from <= m[0] < g.imports_from]
+        imports_m = [m for m in matches if m[0] >= g.imports_from]
+        defs = _definitions(language, src, defs_m)
         result.symbols = _symbols(language, path, result.module, src, defs)
-        result.edges, result.imports_text = _edges(g, language, src, root, defs, result.module, is_package)
+        result.edges, imports_text = _edges(language, src, calls_m, imports_m, defs, result.module, is_package)
+        result.imports_text = expand(imports_text)
     for start, end in _snippet_regions(result.symbols, text_lines):
-        body = src.line_text(start, end)
+        body = src.expanded(start, end)
         if body.strip():
-            result.snippets.append((start, end, expand(body)))
+            result.snippets.append((start, end, body))
     return result
 
 

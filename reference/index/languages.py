@@ -1,8 +1,7 @@
 """The languages the indexer understands: file extensions, grammars and tree-sitter queries.
 
 Each language has one definitions query (a capture named after the kind on the
-definition node plus `@name`), one calls query (`@call`, `@callee`, optional
-`@recv`) and one imports query. Captures are evaluated in C by tree-sitter; the
+definition node plus `@name`), one calls query (`@callee`, optional `@recv`) and one imports query. Captures are evaluated in C by tree-sitter; the
 Python side only reads the matches.
 """
 
@@ -39,8 +38,8 @@ _PYTHON_DEFS = """
 (class_definition body: (block (expression_statement (assignment left: (identifier) @name) @field)))
 """
 _PYTHON_CALLS = """
-(call function: (identifier) @callee) @call
-(call function: (attribute object: (_) @recv attribute: (identifier) @callee)) @call
+(call function: (identifier) @callee)
+(call function: (attribute object: (_) @recv attribute: (identifier) @callee))
 """
 _PYTHON_IMPORTS = """
 (import_statement) @import
@@ -62,9 +61,9 @@ _RUST_DEFS = """
 (impl_item type: (_) @name) @impl
 """
 _RUST_CALLS = """
-(call_expression function: (identifier) @callee) @call
-(call_expression function: (scoped_identifier path: (_) @recv name: (identifier) @callee)) @call
-(call_expression function: (field_expression value: (_) @recv field: (field_identifier) @callee)) @call
+(call_expression function: (identifier) @callee)
+(call_expression function: (scoped_identifier path: (_) @recv name: (identifier) @callee))
+(call_expression function: (field_expression value: (_) @recv field: (field_identifier) @callee))
 """
 _RUST_IMPORTS = """
 (use_declaration argument: (_) @use) @import
@@ -103,9 +102,9 @@ _JS_DEFS = """
 (program (export_statement declaration: (variable_declaration (variable_declarator name: (identifier) @name) @variable)))
 """
 _JS_CALLS = """
-(call_expression function: (identifier) @callee) @call
-(call_expression function: (member_expression object: (_) @recv property: (property_identifier) @callee)) @call
-(new_expression constructor: (identifier) @callee) @call
+(call_expression function: (identifier) @callee)
+(call_expression function: (member_expression object: (_) @recv property: (property_identifier) @callee))
+(new_expression constructor: (identifier) @callee)
 """
 _JS_IMPORTS = """
 (import_statement source: (string (string_fragment) @source)) @import
@@ -122,8 +121,8 @@ _GO_DEFS = """
 (method_elem name: (field_identifier) @name) @method
 """
 _GO_CALLS = """
-(call_expression function: (identifier) @callee) @call
-(call_expression function: (selector_expression operand: (_) @recv field: (field_identifier) @callee)) @call
+(call_expression function: (identifier) @callee)
+(call_expression function: (selector_expression operand: (_) @recv field: (field_identifier) @callee))
 """
 _GO_IMPORTS = """
 (import_spec path: (_) @path) @import
@@ -141,13 +140,17 @@ QUERIES: dict[str, tuple[str, str, str]] = {
 
 @dataclass(frozen=True)
 class Grammar:
-    """A loaded grammar: its parser and compiled queries."""
+    """A loaded grammar: its parser and one query holding definitions, calls and imports patterns.
+
+    One query means one walk of the tree (each walk costs about as much as a parse);
+    `calls_from` and `imports_from` are the first pattern index of each group.
+    """
 
     name: str
     parser: Parser
-    definitions: Query
-    calls: Query
-    imports: Query
+    query: Query
+    calls_from: int
+    imports_from: int
     errors: Query
 
 
@@ -162,7 +165,9 @@ def grammar(name: str) -> Grammar:
     """The parser and compiled queries of grammar `name` (built once per process)."""
     lang: Language = get_language(name)  # type: ignore[arg-type]
     defs, calls, imports = QUERIES[name]
-    return Grammar(name, Parser(lang), Query(lang, defs), Query(lang, calls), Query(lang, imports),
+    calls_from = Query(lang, defs).pattern_count
+    imports_from = calls_from + Query(lang, calls).pattern_count
+    return Grammar(name, Parser(lang), Query(lang, defs + calls + imports), calls_from, imports_from,
                    Query(lang, "(ERROR) @error"))
 
 

@@ -8,7 +8,6 @@ from pathlib import Path
 import tantivy
 
 from .extract import FileExtract
-from .tokens import expand
 
 SQL_SCHEMA = """
 CREATE TABLE files(file_id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, language TEXT, size_bytes INTEGER,
@@ -107,7 +106,7 @@ class GenerationWriter:
         self.files.append((file_id, path, language, result.size, result.content_hash, result.line_count,
                            result.parse_errors))
         self.extracts.append((path, result.content_hash, payload))
-        path_text = expand(path)
+        path_text = result.search_path
         writer = self.writers["symbols"]
         for i, s in enumerate(result.symbols):
             symbol_id = first_symbol + i
@@ -115,12 +114,12 @@ class GenerationWriter:
                                  s.line_start, s.line_end, s.signature, s.visibility, s.doc))
             self.relations.append((symbol_id, None if s.parent < 0 else first_symbol + s.parent))
             writer.add_document(tantivy.Document(
-                symbol_id=symbol_id, symbol_exact=expand(s.name), qualified_name=expand(s.qualified_name),
-                signature=expand(s.signature or ""), path=path_text, content=s.content, language=language,
+                symbol_id=symbol_id, symbol_exact=s.search_name, qualified_name=s.search_qualified,
+                signature=s.search_signature, path=path_text, content=s.content, language=language,
                 kind=s.kind))
         self.symbol_count += len(result.symbols)
         snippet_writer = self.writers["snippets"]
-        imports = result.imports_text and expand(result.imports_text)
+        imports = result.imports_text
         for start, end, text in result.snippets:
             self.snippet_count += 1
             doc = tantivy.Document(snippet_id=self.snippet_count, file_id=file_id, path=path, line_start=start,
@@ -128,7 +127,7 @@ class GenerationWriter:
             if language:
                 doc.add_text("language", language)
             snippet_writer.add_document(doc)
-        doc = tantivy.Document(file_id=file_id, path=path_text, filename=expand(path.rsplit("/", 1)[-1]),
+        doc = tantivy.Document(file_id=file_id, path=path_text, filename=result.search_filename,
                                content_head=result.content_head)
         if language:
             doc.add_text("language", language)

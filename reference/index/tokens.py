@@ -1,40 +1,64 @@
-"""Code-aware text expansion: identifiers also appear split into their parts, so the default tokenizer finds them."""
+"""Code-aware text expansion: camelCase identifiers also appear as their humps, so the default tokenizer finds them.
+
+Tantivy's default tokenizer already splits at every non-alphanumeric character, so
+`validate_token`, `app::config::Config` and `src/auth/handler.rs` reach the index as their
+parts. What it cannot split is a camelCase run: `validateToken` would be one token. `expand`
+keeps the text and appends the humps of each such run (once per distinct run), which makes
+`validateToken`, `validate_token` and `validate token` meet on the same terms.
+"""
 
 from __future__ import annotations
 
 import re
 
-# A compound identifier: word characters joined by the separators code uses (`_`, `::`, `.`, `/`, `-`).
-_COMPOUND = re.compile(r"[A-Za-z0-9_]+(?:(?:::|[./-])[A-Za-z0-9_]+)*")
-# Runs of letters/digits between separators.
-_PART = re.compile(r"[A-Za-z0-9]+")
-# camelCase humps: `HTTPServerError` -> HTTP, Server, Error; `parseV2Config` -> parse, V2, Config.
+# An alphanumeric run with at least one hump: a lower/digit before an upper, or an acronym before a word.
+# The lookbehind starts a match only where a run starts, which keeps the scan linear.
+_CAMEL = re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9]*?(?:[a-z0-9][A-Z]|[A-Z][A-Z][a-z])[A-Za-z0-9]*")
+# Humps: `HTTPServerError` -> HTTP, Server, Error; `parseV2Config` -> parse, V2, Config.
 _HUMP = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*|[0-9]+")
-# Only words with a hump or a separator gain anything from expansion.
-_NEEDS = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]|[_:./-]")
+# Separators the tokenizer splits at (listed for `parts`, which callers use on single identifiers).
+_PART = re.compile(r"[A-Za-z0-9]+")
 
 
 def parts(identifier: str) -> list[str]:
-    """The parts of one identifier, split at separators and camelCase humps (the identifier itself excluded)."""
+    """The parts of one identifier, split at `_ :: . / -` and camelCase humps, in order."""
     out: list[str] = []
     for piece in _PART.findall(identifier):
         humps = _HUMP.findall(piece)
-        if piece != identifier:
-            out.append(piece)
-        if len(humps) > 1:
-            out.extend(humps)
-    return [] if out == [identifier] else out
+        out.extend(humps if len(humps) > 1 else [piece])
+    return out
+
+
+# Byte classes for a fast scan: lower-case letters and digits -> a, upper-case -> A, anything else -> space.
+_CLASSES = bytes((97 if (48 <= b <= 57 or 97 <= b <= 122) else 65 if 65 <= b <= 90 else 32) for b in range(256))
+_HAS_HUMP = re.compile(r"[a-z0-9][A-Z]|[A-Z][A-Z][a-z]")
+
+
+def camel_runs(data: bytes) -> list[tuple[int, str]]:
+    """(byte offset, run) of every camelCase run in utf-8 `data`, in order; scanned with bytes.find, not a regex."""
+    classes = data.translate(_CLASSES)
+    starts: dict[int, int] = {}
+    for needle, offset in ((b"aA", 1), (b"AAa", 1)):
+        pos = classes.find(needle)
+        while pos >= 0:
+            start = classes.rfind(b" ", 0, pos) + 1
+            if start not in starts:
+                end = classes.find(b" ", pos + offset + 1)
+                starts[start] = len(classes) if end < 0 else end
+            pos = classes.find(needle, starts[start])
+    return [(start, data[start:starts[start]].decode("ascii")) for start in sorted(starts)]
+
+
+def with_humps(text: str, runs) -> str:
+    """`text` followed by the humps of the distinct camelCase `runs` (strings) found in it."""
+    unique = sorted(set(runs))
+    if not unique:
+        return text
+    return f"{text}\n{' '.join(' '.join(_HUMP.findall(run)) for run in unique)}"
 
 
 def expand(text: str) -> str:
-    """`text` followed by the parts of every compound or camelCase identifier in it (original kept, order kept)."""
-    if not text:
+    """`text` followed by the humps of every distinct camelCase run in it (the original is kept)."""
+    if not text or text.islower() or not _HAS_HUMP.search(text):
         return text
-    extra: list[str] = []
-    seen: set[str] = set()
-    for word in _COMPOUND.findall(text):
-        if word in seen or not _NEEDS.search(word):
-            continue
-        seen.add(word)
-        extra.extend(parts(word))
-    return text if not extra else f"{text}\n{' '.join(extra)}"
+    return with_humps(text, _CAMEL.findall(text))
