@@ -28,8 +28,8 @@ _SIBLINGS_SQL = """SELECT s.symbol_id, s.symbol_stable_id, s.kind, s.name, s.lin
 class HitDetailsLoader:
     """Per-request loader (caches the files it reads for the life of one response)."""
 
-    def __init__(self, workspace: Path, db: sqlite3.Connection) -> None:
-        self._root = Path(workspace).resolve()
+    def __init__(self, root: Path, db: sqlite3.Connection) -> None:
+        self._root = root  # the workspace, already resolved (the engine resolves it once)
         self._db = db
         self._lines: dict[str, list[str] | None] = {}
 

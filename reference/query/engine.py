@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from . import retrieval
@@ -69,6 +70,7 @@ class QueryEngine:
     def __init__(self, reader: Any, semantic: SemanticChannel | None = None) -> None:
         self.reader = reader
         self.db = reader.db
+        self.root = Path(reader.workspace).resolve()
         self.semantic: SemanticChannel = semantic or DisabledSemanticChannel()
 
     # -- public API -----------------------------------------------------------------
@@ -106,7 +108,8 @@ class QueryEngine:
         if kinds != frozenset() and terms:
             fanout = max(limit * LOCATE_FANOUT[0], LOCATE_FANOUT[1])
             hits = self._symbols(q, terms, retrieval.LOCATE_FIELD_BOOSTS, fanout, language, kinds)
-            missing = self._exact_ids(text, language, kinds, {h.symbol_id for h in hits})
+            spelled = sum(1 for h in hits if _spelled_as_asked(h, text))
+            missing = [] if spelled >= limit else self._exact_ids(text, language, kinds, {h.symbol_id for h in hits})
             if missing:
                 hits += self._symbols(q, terms, retrieval.LOCATE_FIELD_BOOSTS, len(missing), language, kinds,
                                       symbol_ids=missing)
@@ -218,7 +221,7 @@ class QueryEngine:
         """Rank (within `tier` groups, when given), dedup to the top `limit`, attach details and breakdowns."""
         hits.sort(key=sort_key if tier is None else (lambda h: (tier(h), *sort_key(h))))
         page, suppressed = top_k_unique(hits, limit)
-        details = HitDetailsLoader(self.reader.workspace, self.db)
+        details = HitDetailsLoader(self.root, self.db)
         for index, hit in enumerate(page):
             hit.details = details
             if want_explain:
