@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -67,3 +69,33 @@ def is_stale(workspace: Path, manifest: dict[str, Any], manifest_mtime_ns: int) 
     except OSError:
         return True
     return newer_than(workspace, manifest_mtime_ns)
+
+
+# A walk that costs more than this (a large non-git tree) is reused for a while instead of repeated.
+CACHE_ABOVE_SECONDS = 0.005
+CACHE_FACTOR = 20  # reuse a costly walk for 20x its cost, so checking stays under ~5% of wall time
+CACHE_MAX_SECONDS = 2.0
+
+
+class StalenessCheck:
+    """`is_stale` with an adaptive memo: cheap walks always run; a costly one is reused for a bounded time."""
+
+    def __init__(self, clock: Any = time.monotonic) -> None:
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._memo: tuple[Any, bool, float] | None = None  # (manifest key, stale, valid until)
+
+    def __call__(self, workspace: Path, manifest: dict[str, Any], manifest_mtime_ns: int, key: Any) -> bool:
+        """Whether the index behind `key` is stale (a stale answer is never memoized: it only flips by re-index)."""
+        now = self._clock()
+        with self._lock:
+            memo = self._memo
+        if memo is not None and memo[0] == key and now < memo[2]:
+            return memo[1]
+        started = time.perf_counter()
+        stale = is_stale(workspace, manifest, manifest_mtime_ns)
+        cost = time.perf_counter() - started
+        if cost > CACHE_ABOVE_SECONDS and not stale:
+            with self._lock:
+                self._memo = (key, stale, now + min(cost * CACHE_FACTOR, CACHE_MAX_SECONDS))
+        return stale

@@ -16,7 +16,7 @@ from reference.protocol.errors import ToolError
 from reference.protocol.metadata import build_metadata, canonical_status
 from reference.query.engine import QueryEngine
 
-from .freshness import is_stale
+from .freshness import StalenessCheck
 from .jobs import JobRunner
 
 STATE_DIR = ".cruxgate"
@@ -55,6 +55,7 @@ class Runtime:
         self._snapshot: Snapshot | None = None
         self._engine: QueryEngine | None = None
         self._engine_key: tuple[Any, ...] | None = None
+        self._is_stale = StalenessCheck()
         self.jobs = JobRunner(self.workspace, self._index, after=self._after_job)
         self.on_index_changed: list[Any] = []  # callbacks (prewarm) after a completed job
         self.checks: dict[tuple[Any, ...], dict[str, Any]] = {}  # health checks of the live generation
@@ -136,7 +137,7 @@ class Runtime:
         """Apply the freshness policy: strict raises index_stale, balanced starts a sync; returns the status."""
         if snap.status != "ready" or snap.manifest is None:
             return "fresh"
-        stale = is_stale(self.workspace, snap.manifest, snap.manifest_mtime_ns)
+        stale = self._is_stale(self.workspace, snap.manifest, snap.manifest_mtime_ns, snap.key)
         if not stale:
             return "syncing" if self.jobs.active() else "fresh"
         if policy == "strict":

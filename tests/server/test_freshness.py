@@ -64,3 +64,39 @@ def test_git_workspace_compares_head(tmp_path: Path) -> None:
 
 def test_not_git() -> None:
     assert git_head(Path("/nonexistent-dir")) is None
+
+
+def test_costly_fresh_walks_are_reused_briefly(tmp_path: Path, monkeypatch) -> None:
+    from reference.server import freshness
+
+    calls: list[int] = []
+
+    def slow_walk(workspace: Path, manifest: dict, mtime: int) -> bool:
+        calls.append(1)
+        import time as _time
+        _time.sleep(0.01)  # a large tree: the walk costs more than CACHE_ABOVE_SECONDS
+        return False
+
+    now = [100.0]
+    monkeypatch.setattr(freshness, "is_stale", slow_walk)
+    check = freshness.StalenessCheck(clock=lambda: now[0])
+    assert check(tmp_path, {}, 0, "k1") is False and check(tmp_path, {}, 0, "k1") is False
+    assert len(calls) == 1  # reused within its window
+    check(tmp_path, {}, 0, "k2")
+    assert len(calls) == 2  # another index generation: checked again
+    now[0] += freshness.CACHE_MAX_SECONDS + 1
+    check(tmp_path, {}, 0, "k2")
+    assert len(calls) == 3  # the window is bounded
+
+
+def test_cheap_walks_are_never_reused(tmp_path: Path) -> None:
+    from reference.server.freshness import StalenessCheck
+
+    (tmp_path / "a.py").write_text("x = 1\n")
+    os.utime(tmp_path / "a.py", ns=(1, 1))
+    manifest, mtime = manifest_at(tmp_path, None)
+    os.utime(tmp_path, ns=(1, 1))
+    check = StalenessCheck()
+    assert check(tmp_path, manifest, mtime, "k") is False
+    bump(tmp_path / "a.py", mtime)
+    assert check(tmp_path, manifest, mtime, "k") is True  # seen at once on a small tree
