@@ -35,6 +35,7 @@ SCOPE_KINDS = TYPE_KINDS | {"module", "function", "method", "impl"}
 _SIMPLE_RECV = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$")
 _UPPER = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
 _WS = re.compile(r"\s+")
+_QUOTES = re.compile(r"^[rRbBuUfF]*(?:\"\"\"|\'\'\'|\"|')|(?:\"\"\"|\'\'\'|\"|')$")
 
 
 class Symbol(NamedTuple):
@@ -199,7 +200,7 @@ def _python_doc(src: _Source, node: Node) -> str | None:
     if first.type == "expression_statement" and first.named_child_count:
         first = first.named_children[0]
     if first.type == "string":
-        text = src.text(first).strip("\"' \n\rbrBRuU")
+        text = _QUOTES.sub("", src.text(first))
         return text.strip().split("\n", 1)[0].strip()[:MAX_SIGNATURE] or None
     return None
 

@@ -1,0 +1,63 @@
+"""`python -m reference index` and `python -m reference hook` as subprocesses: exit codes, messages, summary."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from reference.index import index_workspace, read_state
+from reference.index.hooks import HOOKS
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "reference", *args], capture_output=True, text=True, timeout=120,
+                          cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)})
+
+
+def test_index_prints_one_summary_line_and_no_progress_off_a_terminal(workspace: Path) -> None:
+    done = cli("index", str(workspace))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("indexed ") and "files" in lines[0] and "symbols" in lines[0]
+    assert done.stderr == ""  # no tqdm bar when stderr is not a TTY
+    assert read_state(workspace).status == "ready"
+
+
+def test_missing_workspace_exits_2_with_a_message(tmp_path: Path) -> None:
+    done = cli("index", str(tmp_path / "nope"))
+    assert done.returncode == 2
+    assert "does not exist" in done.stderr and str(tmp_path / "nope") in done.stderr
+    assert not (tmp_path / "nope").exists()
+
+
+def test_a_file_is_not_a_workspace(tmp_path: Path) -> None:
+    target = tmp_path / "file.py"
+    target.write_text("x = 1\n", encoding="utf-8")
+    done = cli("index", str(target))
+    assert done.returncode == 2 and "not a directory" in done.stderr
+
+
+@pytest.mark.parametrize("hook", sorted(HOOKS))
+def test_hooks_produce_their_state(workspace: Path, hook: str) -> None:
+    index_workspace(workspace)
+    done = cli("hook", hook, str(workspace))
+    assert done.returncode == 0, done.stderr
+    expected = {"corrupt_manifest": "corrupt_manifest", "reindex_required": "reindex_required",
+                "not_indexed": "not_indexed", "legacy_status_idle": "ready",
+                "legacy_status_partial_available": "ready"}[hook]
+    state = read_state(workspace)
+    assert state.status == expected and done.stdout.strip() == f"{hook}: {expected}"
+    if hook.startswith("legacy"):
+        assert state.manifest["status"] == hook.removeprefix("legacy_status_")
+
+
+def test_hooks_on_a_workspace_without_an_index_build_one_first(workspace: Path) -> None:
+    assert cli("hook", "reindex_required", str(workspace)).returncode == 0
+    assert read_state(workspace).status == "reindex_required"
+    assert cli("hook", "reindex_required", str(workspace / "missing")).returncode == 2

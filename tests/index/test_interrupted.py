@@ -1,0 +1,103 @@
+"""An interrupted or failed run never leaves a half-written index that claims to be ready."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from reference.index import IndexReader, index_workspace, read_state
+from reference.index import build as build_module
+from reference.index import state as state_module
+from reference.index.store import GenerationWriter
+
+
+def live(workspace: Path) -> str:
+    return (workspace / ".cruxgate" / "CURRENT").read_text(encoding="utf-8").strip()
+
+
+def generations(workspace: Path) -> list[str]:
+    return sorted(p.name for p in (workspace / ".cruxgate").iterdir() if p.name.startswith("gen-"))
+
+
+class Boom(Exception):
+    pass
+
+
+def test_failure_before_the_flip_keeps_the_previous_generation(workspace: Path, monkeypatch) -> None:
+    index_workspace(workspace)
+    assert live(workspace) == "gen-1"
+    (workspace / "src/auth/tokens.py").write_text("def replaced():\n    pass\n", encoding="utf-8")
+
+    def fail(generation: Path) -> None:
+        assert (generation / "manifest.json").is_file()  # complete, but not live yet
+        raise Boom("disk full")
+
+    monkeypatch.setattr(build_module, "_before_flip", fail)
+    with pytest.raises(Boom):
+        index_workspace(workspace)
+    assert live(workspace) == "gen-1" and generations(workspace) == ["gen-1"]
+    state = read_state(workspace)
+    assert state.status == "ready" and state.generation.name == "gen-1"
+    reader = IndexReader.open(workspace)
+    assert reader.db.execute("SELECT COUNT(*) FROM symbols WHERE name = 'validate_token'").fetchone() == (1,)
+    assert reader.db.execute("SELECT COUNT(*) FROM symbols WHERE name = 'replaced'").fetchone() == (0,)
+
+
+def test_failure_mid_run_keeps_the_previous_generation(workspace: Path, monkeypatch) -> None:
+    index_workspace(workspace)
+    real_add = GenerationWriter.add
+    calls = {"n": 0}
+
+    def add(self, result, payload):
+        calls["n"] += 1
+        if calls["n"] == 5:
+            raise Boom("interrupted while writing")
+        return real_add(self, result, payload)
+
+    monkeypatch.setattr(GenerationWriter, "add", add)
+    with pytest.raises(Boom):
+        index_workspace(workspace, force=True)
+    assert live(workspace) == "gen-1" and generations(workspace) == ["gen-1"]
+    assert read_state(workspace).status == "ready"
+
+
+def test_first_run_failing_leaves_not_indexed(workspace: Path, monkeypatch) -> None:
+    monkeypatch.setattr(build_module, "_before_flip", lambda generation: (_ for _ in ()).throw(Boom("x")))
+    with pytest.raises(Boom):
+        index_workspace(workspace)
+    assert read_state(workspace).status == "not_indexed"
+    assert generations(workspace) == []
+
+
+def test_a_killed_runs_leftover_is_not_live_and_is_collected(workspace: Path) -> None:
+    index_workspace(workspace)
+    # What a SIGKILL mid-run leaves: a newer generation dir, half written, that CURRENT does not name.
+    stray = workspace / ".cruxgate" / "gen-2"
+    (stray / "tantivy").mkdir(parents=True)
+    (stray / "index.db").write_bytes(b"half")
+    (stray / "manifest.json").write_text(json.dumps({"schema_version": 1, "status": "ready"}), encoding="utf-8")
+    assert read_state(workspace).generation.name == "gen-1"
+    assert IndexReader.open(workspace).db.execute("SELECT COUNT(*) FROM files").fetchone()[0] > 0
+    summary = index_workspace(workspace)
+    assert summary.generation == "gen-3" and live(workspace) == "gen-3"
+    assert "gen-2" not in generations(workspace)
+
+
+def test_current_is_replaced_atomically(workspace: Path, monkeypatch) -> None:
+    """CURRENT is written through a temporary file and os.replace, never rewritten in place."""
+    index_workspace(workspace)
+    replaced: list[tuple[str, str]] = []
+    real_replace = os.replace
+
+    def spy(src, dst):
+        replaced.append((Path(src).name, Path(dst).name))
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(state_module.os, "replace", spy)
+    index_workspace(workspace)
+    targets = [dst for _, dst in replaced]
+    assert targets == ["manifest.json", "CURRENT"]
+    assert all(src.startswith(".") and src.endswith(".tmp") for src, _ in replaced)
