@@ -167,3 +167,27 @@ def test_semantic_only_result_that_cannot_be_enriched_gets_no_kind_signals(polyg
 def test_semantic_channel_is_disabled_by_default(polyglot: QueryEngine) -> None:
     status = polyglot.search_code("Config").semantic
     assert status["semantic_enabled"] is False and status["semantic_skipped_reason"]
+
+
+def test_explain_off_never_calls_the_explainer(polyglot: QueryEngine, monkeypatch: pytest.MonkeyPatch) -> None:
+    import reference.query.engine as engine_module
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a breakdown was built with explain off")
+
+    monkeypatch.setattr(engine_module, "explain", refuse)
+    assert polyglot.search_code("Config").hits and polyglot.locate_symbol("Config").hits
+
+
+def test_locate_finds_an_exact_name_hidden_by_namesakes(tmp_path: Path) -> None:
+    from reference.index import index_workspace
+
+    # 80 short namesakes with the same terms outscore a method deep in a long-named class on BM25 alone.
+    for i in range(80):
+        (tmp_path / f"m{i}.py").write_text("def test_close():\n    pass\n", encoding="utf-8")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "target_module.py").write_text(
+        "class UnixReadPipeTransportTests:\n    def test__close(self):\n        pass\n", encoding="utf-8")
+    index_workspace(tmp_path)
+    hits = QueryEngine(IndexReader.open(tmp_path)).locate_symbol("test__close", limit=3).hits
+    assert [h.name for h in hits] == ["test__close"]
