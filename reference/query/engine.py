@@ -212,7 +212,7 @@ class QueryEngine:
                    line_end=c.line_end or start, score=boost(q, "symbol", c.name, c.qualified_name, c.kind, path),
                    symbol_id=c.symbol_id, symbol_stable_id=c.symbol_stable_id, kind=c.kind, name=c.name,
                    qualified_name=c.qualified_name, signature=c.signature, language=c.language,
-                   visibility=c.visibility, _loaded={"semantic_similarity": c.similarity})
+                   visibility=c.visibility, semantic_similarity=c.similarity)
 
     # -- assembly -------------------------------------------------------------------
 
@@ -227,5 +227,5 @@ class QueryEngine:
             if want_explain:
                 hit.breakdown = explain(q, hit.bm25_score, hit.result_type, hit.name, hit.qualified_name, hit.kind,
                                         hit.path, result_index=index,
-                                        semantic_similarity=hit._loaded.get("semantic_similarity"))
+                                        semantic_similarity=hit.semantic_similarity)
         return QueryResult(hits=page, suppressed_duplicate_count=suppressed, semantic=semantic or {})

@@ -39,6 +39,7 @@ class Hit:
     language: str | None = None
     visibility: str | None = None
     snippet: str | None = None
+    semantic_similarity: float | None = None
     breakdown: Breakdown | None = None
     details: HitDetails | None = field(default=None, repr=False)
     _loaded: dict[str, Any] = field(default_factory=dict, repr=False)
