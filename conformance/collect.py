@@ -11,7 +11,7 @@ import pytest
 from conformance import paths, results_json
 from conformance.lifecycle import Lifecycle, mutates
 from conformance.spec_loader import DEFAULT_FIXTURE, SpecError, iter_scenarios, load_documents, scenario_level
-from conformance.steps import ScenarioRun, StepFailed
+from conformance.steps import ScenarioRun, StepFailed, leading_count, run_leading
 from conformance.target import ProfileError, Target, resolve
 from conformance.wire import ServerFailure
 from conformance.workspace import WorkspaceError
@@ -27,7 +27,7 @@ def lifecycle_for(config: pytest.Config) -> Lifecycle:
         fixtures = config.getoption("fixtures_dir", None)
         log_dir = Path(tempfile.mkdtemp(prefix="cruxgate-logs-"))
         config.stash[LIFECYCLE_KEY] = Lifecycle(config.stash[TARGET_KEY], Path(fixtures) if fixtures else paths.fixtures_dir(),
-                                                log_dir, DEFAULT_FIXTURE)
+                                                log_dir, DEFAULT_FIXTURE, run_leading)
     return config.stash[LIFECYCLE_KEY]
 
 
@@ -158,16 +158,28 @@ class ScenarioItem(pytest.Item):
             pytest.skip(reason)
         runner = lifecycle_for(self.config)
         environment, private = runner.acquire(self.spec)
+        steps = self.spec.get("steps", [])
         try:
             main = self.main_transport(transport)
-            server = environment.server(main)
-            if server.server_info is not None and results_json.SERVER_INFO_KEY not in self.config.stash:
-                self.config.stash[results_json.SERVER_INFO_KEY] = server.server_info
-            listed = {tool.get("name") for tool in server.list_tools()}
+            listed = runner.tools.get(main)
+            if listed is None:
+                server = environment.server(main)
+                if server.server_info is not None and results_json.SERVER_INFO_KEY not in self.config.stash:
+                    self.config.stash[results_json.SERVER_INFO_KEY] = server.server_info
+                listed = runner.tools[main] = {tool.get("name") for tool in server.list_tools()}
             missing = [tool for tool in self.spec.get("tools", []) if tool not in listed]
             if missing:
                 pytest.skip(f"target {target.name} does not list tool {', '.join(missing)} (tools/list)")
-            ScenarioRun(environment, main).run(self.spec.get("steps", []))
+            start = 0
+            if private:
+                if environment.leading is None:
+                    if environment.servers and leading_count(steps):
+                        environment.stop_servers()  # its servers must start after the leading steps
+                    run_leading(environment, self.spec)
+                start, error = environment.leading
+                if error is not None:
+                    raise error
+            ScenarioRun(environment, main).run(steps, start)
         finally:
             if private:
                 environment.close()

@@ -8,7 +8,7 @@ import threading
 from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from anyio.from_thread import start_blocking_portal
 
@@ -44,6 +44,7 @@ class Environment:
         self.servers: dict[str, Connection] = {}
         self.workspace: Workspace | None = None
         self.start_failures: dict[str, ServerFailure] = {}
+        self.leading: tuple[int, BaseException | None] | None = None  # leading workspace steps applied, error
         self._starts = 0
         # One lock per transport: a background prefetch may be starting the server a scenario asks for.
         self._locks = {transport: threading.Lock() for transport in self.target.transports}
@@ -124,8 +125,11 @@ class Environment:
 class Lifecycle:
     """Session-wide owner of the event-loop portal and of the shared environments."""
 
-    def __init__(self, target: Target, fixtures_dir: Path, log_dir: Path, default_fixture: str) -> None:
+    def __init__(self, target: Target, fixtures_dir: Path, log_dir: Path, default_fixture: str,
+                 run_leading: Callable[[Environment, dict[str, Any]], None] | None = None) -> None:
         self.target = target
+        self.run_leading = run_leading  # applies a private scenario's leading workspace steps
+        self.tools: dict[str, set[str]] = {}  # transport -> tool names tools/list answered
         self.fixtures_dir = fixtures_dir
         self.log_dir = log_dir
         self.default_fixture = default_fixture
@@ -172,6 +176,10 @@ class Lifecycle:
     def _prepare(self, scenario: dict[str, Any], transports: list[str] = ()) -> Environment:
         environment = Environment(self, scenario.get("fixture", self.default_fixture), scenario.get("config") or {},
                                   bool(scenario.get("git")))
+        if mutates(scenario) and self.run_leading is not None:
+            self.run_leading(environment, scenario)
+            if environment.leading and environment.leading[1] is not None:
+                return environment  # the scenario reports the failed step; no server needed
         for transport in transports:
             self._start_quietly(environment, transport)
         return environment

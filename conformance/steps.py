@@ -14,6 +14,8 @@ from conformance.lifecycle import Environment
 from conformance.wire import Response
 
 ACTIONS = ("call", "compare", "list_tools", "edit", "commit", "reindex", "restart", "hook", "wait")
+# Steps that need no running server: those a scenario starts with run before its servers start.
+WORKSPACE_STEPS = ("edit", "commit", "reindex", "restart", "hook")
 
 
 class StepFailed(AssertionError):
@@ -44,6 +46,30 @@ def describe(step: dict[str, Any], default_transport: str) -> str:
     return action
 
 
+def leading_count(steps: list[dict[str, Any]]) -> int:
+    """How many steps at the start of a scenario change only the workspace (no server needed)."""
+    count = 0
+    while count < len(steps) and action_of(steps[count]) in WORKSPACE_STEPS:
+        count += 1
+    return count
+
+
+def run_leading(environment: Environment, scenario: dict[str, Any]) -> None:
+    """Apply a scenario's leading workspace steps and record (count, error) on the environment.
+
+    They run before any server of the environment starts, so a server sees the state a hook
+    produced from its first moment (a damaged segment must make prewarm fail).
+    """
+    steps = scenario.get("steps", [])
+    count = leading_count(steps)
+    try:
+        ScenarioRun(environment, "").run(steps[:count])
+    except BaseException as exc:  # a skip (pytest's outcome exceptions) is re-raised by the scenario too
+        environment.leading = (count, exc)
+        return
+    environment.leading = (count, None)
+
+
 class ScenarioRun:
     """The state of one scenario being executed: its environment, transport and captures."""
 
@@ -52,9 +78,9 @@ class ScenarioRun:
         self.transport = transport
         self.captures: dict[str, Any] = {}
 
-    def run(self, steps: list[dict[str, Any]]) -> None:
-        """Run every step in order; the first failure stops the scenario."""
-        for index, step in enumerate(steps):
+    def run(self, steps: list[dict[str, Any]], start: int = 0) -> None:
+        """Run the steps from `start` on, in order; the first failure stops the scenario."""
+        for index, step in enumerate(steps[start:], start):
             try:
                 getattr(self, "_" + action_of(step))(step)
             except (AssertionError, Exception) as exc:

@@ -17,7 +17,7 @@ HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
 SERVER = HERE / "servers" / "fake_server.py"
 SUITE = Path(conformance.__file__).resolve().parent / "suite.yaml"
-SERVE = f"{{python}} {SERVER} serve --workspace {{workspace}}"
+SERVE = f"{{python}} {SERVER} serve --raw --workspace {{workspace}}"  # the fast raw stdio form
 RUN_TIMEOUT = 120
 # Plugins the runner does not need; skipping their imports saves ~0.8 s per runner process.
 LEAN = ("-p", "no:hypothesispytest", "-p", "no:benchmark", "-p", "no:syrupy", "-p", "no:anyio")

@@ -2,7 +2,13 @@
 
     fake_server.py index WORKSPACE                      # writes WORKSPACE/.fake-index (list of lines)
     fake_server.py hook corrupt_manifest WORKSPACE      # marks the index corrupt
-    fake_server.py serve --workspace W [--port N] [--tools a,b] [--flaw NAME]
+    fake_server.py serve --workspace W [--port N] [--tools a,b] [--flaw NAME] [--raw]
+
+It serves the same tools two ways: through the official SDK (stdio or
+Streamable HTTP), or with `--raw` through a minimal newline-delimited
+JSON-RPC loop on stdio that starts in milliseconds (no SDK import). The raw
+form keeps the runner's own tests fast and proves the runner reads any
+implementation, not only SDK-built ones.
 
 Flaws: legacy_idle, missing_metadata, reasons_when_off, compact_order,
 bad_error_code, crash_on_bad_input, hang_on_bad_input, garbage_stdout,
@@ -17,8 +23,10 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any, Callable
 
 INDEX = ".fake-index"
+STRING, INTEGER, BOOLEAN = {"type": "string"}, {"type": "integer"}, {"type": "boolean"}
 
 
 def index(workspace: Path) -> None:
@@ -31,87 +39,142 @@ def index(workspace: Path) -> None:
     (workspace / INDEX).write_text(json.dumps({"status": "ready", "rows": rows}), encoding="utf-8")
 
 
-def serve(workspace: Path, port: int | None, tools: set[str] | None, flaw: str | None) -> None:
-    """Serve the workspace's index over stdio or Streamable HTTP."""
-    from mcp.server.mcpserver import MCPServer  # imported here so index and hook start fast
-    from mcp.types import CallToolResult, TextContent
+class Tools:
+    """The tools as plain functions: arguments in, (payload, is_error) out."""
 
-    if flaw == "crash_on_start":
-        print("fake server: refusing to start (crash_on_start)", file=sys.stderr)
-        sys.exit(3)
-    server = MCPServer("fake-code-search", version="0.0.1")
+    def __init__(self, workspace: Path, flaw: str | None) -> None:
+        self.workspace, self.flaw = workspace, flaw
 
-    def answer(payload: dict, error: bool = False):
-        return CallToolResult(content=[TextContent(type="text", text=json.dumps(payload))],
-                              structured_content=payload, is_error=error)
+    def _state(self) -> dict:
+        return json.loads((self.workspace / INDEX).read_text(encoding="utf-8"))
 
-    def metadata() -> dict:
-        state = json.loads((workspace / INDEX).read_text(encoding="utf-8"))
+    def _metadata(self) -> dict:
+        status = self._state()["status"]
         meta = {"cruxe_protocol_version": "1", "freshness_status": "fresh",
-                "indexing_status": "idle" if flaw == "legacy_idle" else "ready",
+                "indexing_status": "idle" if self.flaw == "legacy_idle" else "ready",
                 "result_completeness": "complete", "ref": "live",
-                "schema_status": state["status"] if state["status"] != "ready" else "compatible"}
-        if flaw == "missing_metadata":
+                "schema_status": status if status != "ready" else "compatible"}
+        if self.flaw == "missing_metadata":
             del meta["ref"]
         return meta
 
-    def enabled(name: str) -> bool:
-        return tools is None or name in tools
+    def health_check(self) -> tuple[dict, bool]:
+        """Report the index health."""
+        return {"status": "ok", "metadata": self._metadata()}, False
 
-    if enabled("health_check"):
+    def search_code(self, query: str, limit: int = 10, compact: bool = False,
+                    ranking_explain_level: str = "off") -> tuple[dict, bool]:
+        """Search code by text."""
+        if not query.strip():
+            if self.flaw == "crash_on_bad_input":
+                print("fake server: crashing on an empty query", file=sys.stderr, flush=True)
+                os._exit(1)
+            if self.flaw == "hang_on_bad_input":
+                time.sleep(3600)
+            code = "bad_request" if self.flaw == "bad_error_code" else "invalid_input"
+            return {"error": {"code": code, "message": "query must not be empty"}, "metadata": self._metadata()}, True
+        meta, warnings = self._metadata(), []
+        if limit > 50:
+            if self.flaw != "no_clamp_warning":
+                warnings.append(f"limit {limit} clamped to 50")
+            limit = 50
+        hits = [row for row in self._state()["rows"] if query in row[2]]
+        results = [{"result_id": f"{p}:{n}", "path": p, "line_start": n, "line_end": n,
+                    "score": round(1.0 / (rank + 1), 4), "snippet": text}
+                   for rank, (p, n, text) in enumerate(hits[:limit])]
+        if compact:
+            results = [{k: r[k] for k in ("result_id", "path", "line_start", "score")} for r in results]
+            if self.flaw == "compact_order":
+                results.reverse()
+        if warnings:
+            meta["warnings"] = warnings
+        if ranking_explain_level != "off" or self.flaw == "reasons_when_off":
+            meta["ranking_reasons"] = [{"result_id": r["result_id"], "final_score": r["score"]} for r in results]
+        return {"results": results, "metadata": meta}, False
+
+    def locate_symbol(self, name: str) -> tuple[dict, bool]:
+        """Locate a symbol definition by name."""
+        found = [{"path": p, "line_start": n, "name": name} for p, n, text in self._state()["rows"]
+                 if text.lstrip().startswith(("def " + name, "class " + name))]
+        return {"symbols": found, "metadata": self._metadata()}, False
+
+
+SCHEMAS = {
+    "health_check": {},
+    "search_code": {"query": STRING, "limit": INTEGER, "compact": BOOLEAN, "ranking_explain_level": STRING},
+    "locate_symbol": {"name": STRING},
+}
+REQUIRED = {"search_code": ["query"], "locate_symbol": ["name"]}
+
+
+def serve_sdk(tools: Tools, enabled: list[str], port: int | None) -> None:
+    """Serve through the official SDK's MCPServer (stdio, or Streamable HTTP on `port`)."""
+    from mcp.server.mcpserver import MCPServer
+    from mcp.types import CallToolResult, TextContent
+
+    server = MCPServer("fake-code-search", version="0.0.1")
+
+    def as_result(function: Callable[..., tuple[dict, bool]]) -> Callable[..., Any]:
+        def tool(**kwargs: Any) -> Any:
+            payload, error = function(**kwargs)
+            return CallToolResult(content=[TextContent(type="text", text=json.dumps(payload))],
+                                  structured_content=payload, is_error=error)
+        return tool
+
+    # The SDK derives input schemas from signatures, so each tool keeps its own.
+    if "health_check" in enabled:
         @server.tool(description="Report the index health.")
         def health_check():
-            return answer({"status": "ok", "metadata": metadata()})
+            return as_result(tools.health_check)()
 
-    if enabled("search_code"):
+    if "search_code" in enabled:
         @server.tool(description="Search code by text.")
-        def search_code(query: str, limit: int = 10, compact: bool = False,
-                        ranking_explain_level: str = "off"):
-            if not query.strip():
-                if flaw == "crash_on_bad_input":
-                    print("fake server: crashing on an empty query", file=sys.stderr, flush=True)
-                    os._exit(1)
-                if flaw == "hang_on_bad_input":
-                    time.sleep(3600)
-                code = "bad_request" if flaw == "bad_error_code" else "invalid_input"
-                return answer({"error": {"code": code, "message": "query must not be empty"}, "metadata": metadata()}, True)
-            meta = metadata()
-            warnings = []
-            if limit > 50:
-                if flaw != "no_clamp_warning":
-                    warnings.append(f"limit {limit} clamped to 50")
-                limit = 50
-            rows = json.loads((workspace / INDEX).read_text(encoding="utf-8"))["rows"]
-            hits = [row for row in rows if query in row[2]]
-            results = [{"result_id": f"{p}:{n}", "path": p, "line_start": n, "line_end": n,
-                        "score": round(1.0 / (rank + 1), 4), "snippet": text}
-                       for rank, (p, n, text) in enumerate(hits[:limit])]
-            if compact:
-                results = [{k: r[k] for k in ("result_id", "path", "line_start", "score")} for r in results]
-                if flaw == "compact_order":
-                    results.reverse()
-            if warnings:
-                meta["warnings"] = warnings
-            if ranking_explain_level != "off" or flaw == "reasons_when_off":
-                meta["ranking_reasons"] = [{"result_id": r["result_id"], "final_score": r["score"]} for r in results]
-            return answer({"results": results, "metadata": meta})
+        def search_code(query: str, limit: int = 10, compact: bool = False, ranking_explain_level: str = "off"):
+            return as_result(tools.search_code)(query=query, limit=limit, compact=compact,
+                                                ranking_explain_level=ranking_explain_level)
 
-    if enabled("locate_symbol"):
+    if "locate_symbol" in enabled:
         @server.tool(description="Locate a symbol definition by name.")
         def locate_symbol(name: str):
-            rows = json.loads((workspace / INDEX).read_text(encoding="utf-8"))["rows"]
-            found = [{"path": p, "line_start": n, "name": name} for p, n, text in rows
-                     if text.lstrip().startswith(("def " + name, "class " + name))]
-            return answer({"symbols": found, "metadata": metadata()})
+            return as_result(tools.locate_symbol)(name=name)
 
     if port is None:
-        if flaw == "garbage_stdout":
-            # Before the SDK claims stdout (it diverts later writes to stderr).
-            sys.stdout.write("this is not JSON-RPC\n")
-            sys.stdout.flush()
         server.run("stdio")
     else:
         server.run("streamable-http", host="127.0.0.1", port=port)
+
+
+def serve_raw(tools: Tools, enabled: list[str]) -> None:
+    """Serve newline-delimited JSON-RPC on stdio: initialize, tools/list, tools/call, ping."""
+    listing = [{"name": name, "description": getattr(Tools, name).__doc__,
+                "inputSchema": {"type": "object", "properties": SCHEMAS[name], "required": REQUIRED.get(name, [])}}
+               for name in enabled]
+
+    def reply(message_id: Any, result: dict | None = None, error: dict | None = None) -> None:
+        body = {"jsonrpc": "2.0", "id": message_id, **({"error": error} if error else {"result": result})}
+        sys.stdout.write(json.dumps(body) + "\n")
+        sys.stdout.flush()
+
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        message = json.loads(line)
+        method, message_id, params = message.get("method"), message.get("id"), message.get("params") or {}
+        if message_id is None:
+            continue  # notifications (initialized, cancelled) need no answer
+        if method == "initialize":
+            reply(message_id, {"protocolVersion": params.get("protocolVersion"), "capabilities": {"tools": {}},
+                               "serverInfo": {"name": "fake-code-search", "version": "0.0.1"}})
+        elif method == "tools/list":
+            reply(message_id, {"tools": listing})
+        elif method == "tools/call" and params.get("name") in enabled:
+            payload, is_error = getattr(tools, params["name"])(**(params.get("arguments") or {}))
+            reply(message_id, {"content": [{"type": "text", "text": json.dumps(payload)}],
+                               "structuredContent": payload, "isError": is_error})
+        elif method == "ping":
+            reply(message_id, {})
+        else:
+            reply(message_id, error={"code": -32601, "message": f"method not found: {method}"})
 
 
 def main() -> None:
@@ -126,6 +189,7 @@ def main() -> None:
     run.add_argument("--port", type=int)
     run.add_argument("--tools")
     run.add_argument("--flaw")
+    run.add_argument("--raw", action="store_true")
     args = parser.parse_args()
     workspace = Path(args.workspace)
     if args.command == "index":
@@ -135,7 +199,19 @@ def main() -> None:
         state["status"] = args.name
         (workspace / INDEX).write_text(json.dumps(state), encoding="utf-8")
     else:
-        serve(workspace, args.port, set(args.tools.split(",")) if args.tools else None, args.flaw)
+        if args.flaw == "crash_on_start":
+            print("fake server: refusing to start (crash_on_start)", file=sys.stderr)
+            sys.exit(3)
+        if args.flaw == "garbage_stdout" and args.port is None:
+            # Before an SDK server claims stdout (it diverts later writes to stderr).
+            sys.stdout.write("this is not JSON-RPC\n")
+            sys.stdout.flush()
+        enabled = [name for name in SCHEMAS if not args.tools or name in args.tools.split(",")]
+        tools = Tools(workspace, args.flaw)
+        if args.raw and args.port is None:
+            serve_raw(tools, enabled)
+        else:
+            serve_sdk(tools, enabled, args.port)
 
 
 if __name__ == "__main__":
