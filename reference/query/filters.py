@@ -9,7 +9,8 @@ from .errors import QueryInputError
 ROLES = tuple(KINDS_OF_ROLE)
 
 
-def allowed_kinds(kind: str | None = None, role: str | None = None, *, accepts_kind: bool = True) -> frozenset[str] | None:
+def allowed_kinds(kind: str | None = None, role: str | None = None, *,
+                  accepts_kind: bool = True) -> frozenset[str] | None:
     """The kinds a query may return (None = no filter); raises QueryInputError for a bad or unsupported value.
 
     `accepts_kind=False` is `search_code`: the spec lets it reject or ignore `kind`; we reject,

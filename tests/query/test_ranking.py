@@ -85,7 +85,8 @@ def test_exact_variable_outranks_partial_class() -> None:
 
 def test_class_then_struct_then_function_with_equal_scores() -> None:
     q = QueryFeatures.of("Handler")
-    scores = {kind: 1.0 + boost(q, "symbol", f"{kind}X", None, kind, "a.go") for kind in ("function", "struct", "class")}
+    kinds = ("function", "struct", "class")
+    scores = {kind: 1.0 + boost(q, "symbol", f"{kind}X", None, kind, "a.go") for kind in kinds}
     assert sorted(scores, key=scores.get, reverse=True) == ["class", "struct", "function"]
     assert kind_weight("class") > kind_weight("struct") > kind_weight("function")
 
