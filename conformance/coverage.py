@@ -155,6 +155,10 @@ def to_markdown(report: Report) -> str:
             for scenario in requirement.get("scenarios", []):
                 needs = scenario.get("hooks", []) + scenario.get("transports", []) + (
                     [scenario["benchmark"]] if scenario.get("benchmark") else [])
+                if scenario.get("git"):
+                    needs.append("git workspace")
+                if any(step.get("restart", {}).get("prewarm") is False for step in scenario.get("steps", [])):
+                    needs.append("no-prewarm start")
                 if scenario.get("config"):
                     needs.append("config " + json.dumps(scenario["config"], sort_keys=True))
                 out.append(f"| {scenario['id']} | {scenario_level(requirement, scenario)} | {_cell(scenario['title'])} "
