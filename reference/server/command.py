@@ -36,6 +36,7 @@ async def _serve_http(server: object, host: str, port: int) -> None:
     import uvicorn
 
     app = server.streamable_http_app(host=host)  # type: ignore[attr-defined]
+    print(f"serve-mcp: Streamable HTTP on http://{host}:{port}/mcp", file=sys.stderr, flush=True)
     await uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).serve()
 
 
