@@ -48,7 +48,8 @@ def _remediation(workspace: Path, force: bool) -> str:
 class Runtime:
     """What every tool call shares: workspace, config, the open index, background jobs and prewarm status."""
 
-    def __init__(self, workspace: Path, config: Config) -> None:
+    def __init__(self, workspace: Path, config: Config, index: Any = None) -> None:
+        """`index(workspace, force)` runs one index job; by default `cruxgate index` in a child process."""
         self.workspace = workspace.resolve()
         self.config = config
         self._lock = threading.RLock()
@@ -56,7 +57,7 @@ class Runtime:
         self._engine: QueryEngine | None = None
         self._engine_key: tuple[Any, ...] | None = None
         self._is_stale = StalenessCheck()
-        self.jobs = JobRunner(self.workspace, self._index, after=self._after_job)
+        self.jobs = JobRunner(self.workspace, index or self._index, after=self._after_job)
         self.on_index_changed: list[Any] = []  # callbacks (prewarm) after a completed job
         self.checks: dict[tuple[Any, ...], dict[str, Any]] = {}  # health checks of the live generation
         self.prewarm: Any = None  # set by the app (reference.server.prewarm.Prewarm)
