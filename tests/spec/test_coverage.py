@@ -40,7 +40,8 @@ def test_every_informative_entry_says_why_and_no_scenario_is_left_unrun() -> Non
 def test_spec_readme_is_current() -> None:
     """spec/README.md is generated: regenerate with `cruxgate spec coverage --format md > spec/README.md`."""
     expected = coverage.to_markdown(coverage.build(DOCUMENTS)) + "\n"
-    assert (spec_dir() / "README.md").read_text(encoding="utf-8") == expected
+    current = (spec_dir() / "README.md").read_text(encoding="utf-8")
+    assert current == expected, "spec/README.md is stale: run `cruxgate spec coverage --format md > spec/README.md`"
 
 
 def copy_spec(tmp_path: Path) -> Path:
