@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import shutil
 import threading
 from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -270,3 +271,4 @@ class Lifecycle:
             if isinstance(template, Workspace):
                 template.remove()
         self._stack.close()
+        shutil.rmtree(self.log_dir, ignore_errors=True)
