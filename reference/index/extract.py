@@ -24,10 +24,10 @@ import bisect
 from .tokens import camel_runs, expand, with_humps
 
 MAX_SIGNATURE = 240
-MAX_SYMBOL_CONTENT = 2000  # body text indexed per symbol; the snippets carry the rest
+MAX_SYMBOL_CONTENT = 800  # body text indexed per symbol (its head); the snippets carry the rest
 SNIPPET_LINES = 40
 MAX_IMPORTS_TEXT = 2000
-CONTENT_HEAD = 4000
+CONTENT_HEAD = 2000
 
 TYPE_KINDS = frozenset({"class", "struct", "enum", "trait", "interface", "type_alias"})
 CONTAINER_KINDS = TYPE_KINDS | {"module"}

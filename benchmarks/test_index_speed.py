@@ -1,0 +1,77 @@
+"""Indexing speed: files/s and symbols/s on the polyglot fixture and on the Python standard library's source.
+
+Our bar: at least 200 files/s on the stdlib's ~1,790 `.py` files (site-packages excluded)
+on 2 cores, full rebuild (`--force`). The corpus is copied once per session into a
+temporary workspace (indexing writes `.cruxgate/` into the workspace). Each round is a
+full `index_workspace(..., force=True)`; the figures land in the benchmark's extra_info
+and are printed. Run: `python3 -m pytest benchmarks/test_index_speed.py -q -s`.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from reference.index import index_workspace
+from reference.index.build import worker_count
+
+FIXTURE = Path(__file__).resolve().parents[1] / "golden" / "fixtures" / "polyglot"
+STDLIB_FILES_PER_S = 200.0
+
+
+def copy_stdlib_sources(target: Path) -> int:
+    """Copy every stdlib `*.py` (no site-packages, no caches) into `target`; return the count."""
+    root = Path(sysconfig.get_paths()["stdlib"])
+    count = 0
+    for source in sorted(root.rglob("*.py")):
+        rel = source.relative_to(root)
+        if rel.parts[0] in ("site-packages", "dist-packages") or "__pycache__" in rel.parts:
+            continue
+        (target / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target / rel)
+        count += 1
+    return count
+
+
+@pytest.fixture(scope="module")
+def stdlib_workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    workspace = tmp_path_factory.mktemp("index-speed") / "stdlib"
+    assert copy_stdlib_sources(workspace) > 1000
+    return workspace
+
+
+def measure(benchmark, workspace: Path, rounds: int) -> dict[str, float]:
+    """Full rebuilds of `workspace`; the best round's files/s and symbols/s (the machine is shared)."""
+    summaries = []
+
+    def run() -> None:
+        summaries.append(index_workspace(workspace, force=True))
+
+    benchmark.pedantic(run, rounds=rounds, iterations=1, warmup_rounds=0)
+    best = min(summaries, key=lambda s: s.seconds)
+    figures = {
+        "files": best.file_count, "symbols": best.symbol_count, "edges": best.edge_count,
+        "seconds": round(best.seconds, 3), "workers": worker_count(),
+        "files_per_s": round(best.file_count / best.seconds, 1),
+        "symbols_per_s": round(best.symbol_count / best.seconds, 1),
+        "rounds_seconds": [round(s.seconds, 3) for s in summaries],
+    }
+    benchmark.extra_info.update(figures)
+    print(f"\n{workspace.name}: {figures}")
+    return figures
+
+
+def test_index_speed_polyglot_fixture(benchmark, tmp_path: Path) -> None:
+    workspace = tmp_path / "polyglot"
+    shutil.copytree(FIXTURE, workspace, ignore=shutil.ignore_patterns(".cruxgate"))
+    figures = measure(benchmark, workspace, rounds=5)
+    assert figures["files"] > 20 and figures["symbols"] > 250
+
+
+def test_index_speed_stdlib(benchmark, stdlib_workspace: Path) -> None:
+    figures = measure(benchmark, stdlib_workspace, rounds=3)
+    assert figures["files"] > 1000
+    assert figures["files_per_s"] >= STDLIB_FILES_PER_S, figures
