@@ -197,11 +197,11 @@ def test_broken_segment_prewarm_error_queries_still_answered(fresh_workspace: Ca
     conn = connect_stdio(workspace)
     try:
         health = wait_for(conn, "health_check", {}, lambda p: p["prewarm"]["status"] not in ("pending", "warming"))
-        assert health["prewarm"]["status"] == "error" and health["prewarm"]["diagnostics"]["error"]
-        assert health["status"] == "error"
+        assert health["prewarm"]["status"] == "error" and health["prewarm"]["diagnostics"]["error"], health
+        assert health["status"] == "error", health
         broken, is_error = conn.payload("search_code", {"query": "Config"})
-        assert is_error and broken["error"]["code"] == "internal_error"  # answered, not crashed
+        assert is_error and broken["error"]["code"] == "internal_error", broken  # answered, not crashed
         outline, is_error = conn.payload("get_file_outline", {"path": "src/auth/tokens.py"})
-        assert not is_error and outline["symbols"]  # SQLite-only tools keep working
+        assert not is_error and outline["symbols"], outline  # SQLite-only tools keep working
     finally:
         conn.close()
