@@ -18,11 +18,13 @@ COMPACT_DROPS = frozenset({"body_preview", "parent", "related_symbols", "signatu
 
 
 def without_nulls(value: Any) -> Any:
-    """`value` with every None (and empty-dict) member removed, recursively: absent means omitted, never null."""
+    """`value` with every None member removed, recursively: absent means omitted, never null."""
+    # Recurse only into containers: one call per dict/list, not per scalar (outlines have hundreds of nodes).
     if isinstance(value, dict):
-        return {k: without_nulls(v) for k, v in value.items() if v is not None}
+        return {k: without_nulls(v) if isinstance(v, (dict, list)) else v
+                for k, v in value.items() if v is not None}
     if isinstance(value, list):
-        return [without_nulls(v) for v in value]
+        return [without_nulls(v) if isinstance(v, (dict, list)) else v for v in value if v is not None]
     return value
 
 
