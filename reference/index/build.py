@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fcntl
+import gc
 import hashlib
 import json
 import multiprocessing
@@ -91,7 +92,7 @@ def _results(tasks: list[tuple[str, str, str | None]], workers: int) -> Iterator
         yield from map(_work, tasks)
         return
     # fork before any Tantivy writer thread exists; workers only read files and parse.
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
+    with multiprocessing.get_context("fork").Pool(workers, initializer=gc.disable) as pool:
         yield from pool.imap(_work, tasks, chunksize=CHUNK_SIZE)
 
 
@@ -196,9 +197,15 @@ def index_workspace(workspace: Path | str, force: bool = False, progress: Progre
         lock = _lock(state)
     except OSError as err:
         raise WorkspaceError(f"cannot write {state}: {err.strerror or err}") from err
+    # The run allocates millions of small, acyclic objects: the cyclic GC would rescan them
+    # over and over (seconds on a large tree) and never free anything.
+    gc_enabled = gc.isenabled()
+    gc.disable()
     try:
         return _run(root, state, force, progress, workers or worker_count(), started)
     finally:
+        if gc_enabled:
+            gc.enable()
         lock.close()
 
 
@@ -219,7 +226,7 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
         results = _results(tasks, workers)  # the pool forks here, before the writer starts threads
         writer = GenerationWriter(generation)
         resolver = Resolver()
-        stored: list[tuple[FileExtract, int]] = []
+        stored: list[tuple[FileExtract, int]] = []  # texts dropped once written: only edges are needed later
         hashes: list[tuple[str, str]] = []
         parsed = reused = errors = skipped = 0
         cache = _PayloadCache(previous)
@@ -243,6 +250,7 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
                 errors += result.parse_errors > 0
                 _, first = writer.add(result, blob)
                 resolver.add_file(result, first)
+                result.symbols, result.snippets, result.content_head = [], [], ""
                 stored.append((result, first))
                 hashes.append((result.path, result.content_hash))
         finally:

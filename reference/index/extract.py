@@ -101,10 +101,8 @@ class FileExtract:
 
     @classmethod
     def loads(cls, blob: bytes) -> FileExtract:
-        """The extract `dumps` wrote."""
-        r = marshal.loads(blob)
-        return cls(r[0], r[1], r[2], r[3], r[4], r[5], r[6], list(map(Symbol._make, r[7])),
-                   list(map(Edge._make, r[8])), r[9], r[10], r[11], r[12], r[13])
+        """The extract `dumps` wrote; symbols and edges stay plain tuples (in Symbol / Edge field order)."""
+        return cls(*marshal.loads(blob))
 
 
 def content_hash(data: bytes) -> str:

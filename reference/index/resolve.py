@@ -33,22 +33,24 @@ class Resolver:
         self.paths.add(result.path)
         lang = result.language or ""
         directory = posixpath.dirname(result.path)
-        for i, s in enumerate(result.symbols):
-            sid = first_symbol + i
-            parent = None if s.parent < 0 else first_symbol + s.parent
-            self.kind[sid] = s.kind
+        path = result.path
+        # Unpacked, not by attribute: after FileExtract.loads the symbols are plain tuples (fast to load).
+        for sid, (name, qualified, kind, _, _, _, _, _, parent_index, *_rest) in enumerate(result.symbols,
+                                                                                            first_symbol):
+            parent = None if parent_index < 0 else first_symbol + parent_index
+            self.kind[sid] = kind
             self.parent[sid] = parent
-            self.by_qualified[(lang, s.qualified_name)].append(sid)
+            self.by_qualified[(lang, qualified)].append(sid)
             if parent is None:
-                self.top_level[(result.path, s.name)].append(sid)
+                self.top_level[(path, name)].append(sid)
             else:
-                self.children[(parent, s.name)].append(sid)
-            if s.kind in CALLABLE_TARGETS:
-                self.by_name[(lang, s.name)].append(sid)
-                self.by_file_name[(result.path, s.name)].append(sid)
-                self.by_dir_name[(directory, s.name)].append(sid)
-            if s.kind in CONTAINERS:
-                self.containers[(lang, s.name)].append(sid)
+                self.children[(parent, name)].append(sid)
+            if kind in CALLABLE_TARGETS:
+                self.by_name[(lang, name)].append(sid)
+                self.by_file_name[(path, name)].append(sid)
+                self.by_dir_name[(directory, name)].append(sid)
+            if kind in CONTAINERS:
+                self.containers[(lang, name)].append(sid)
 
     # -- imports --------------------------------------------------------------------
     def _import_target(self, result: FileExtract, hint: tuple) -> int | None:
@@ -106,21 +108,22 @@ class Resolver:
         """Rows (from_symbol_id, from_path, line, edge_type, to_symbol_id, to_name) of one file."""
         rows: list[tuple] = []
         bound: dict[str, tuple[int | None, str]] = {}
-        for e in result.edges:
-            if e.edge_type == "import":
-                target = self._import_target(result, e.hint)
-                if e.binding:
-                    bound[e.binding] = (target, e.to_name)
-        for e in result.edges:
-            source = None if e.source < 0 else first_symbol + e.source
-            to_name = e.to_name
-            if e.edge_type == "import":
-                target = self._import_target(result, e.hint)
+        imports: dict[int, int | None] = {}
+        for i, (_, _, edge_type, to_name, hint, binding) in enumerate(result.edges):
+            if edge_type == "import":
+                imports[i] = target = self._import_target(result, hint)
+                if binding:
+                    bound[binding] = (target, to_name)
+        path = result.path
+        for i, (source_index, line, edge_type, to_name, hint, _) in enumerate(result.edges):
+            source = None if source_index < 0 else first_symbol + source_index
+            if edge_type == "import":
+                target = imports[i]
             else:
-                target, renamed = self._call_target(result, e.hint[1], e.hint[2], source, bound)
+                target, renamed = self._call_target(result, hint[1], hint[2], source, bound)
                 if target is None and renamed:
                     to_name = renamed
-            rows.append((source, result.path, e.line, e.edge_type, target, to_name))
+            rows.append((source, path, line, edge_type, target, to_name))
         return rows
 
 

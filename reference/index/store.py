@@ -109,15 +109,16 @@ class GenerationWriter:
         self.extracts.append((path, result.content_hash, payload))
         path_text = result.search_path
         writer = self.writers["symbols"]
-        for i, s in enumerate(result.symbols):
-            symbol_id = first_symbol + i
-            self.symbols.append((symbol_id, s.stable_id, file_id, path, language, s.name, s.qualified_name, s.kind,
-                                 s.line_start, s.line_end, s.signature, s.visibility, s.doc))
-            self.relations.append((symbol_id, None if s.parent < 0 else first_symbol + s.parent))
+        # Unpacked, not by attribute: after FileExtract.loads the symbols are plain tuples (fast to load).
+        for symbol_id, (name, qualified, kind, line_start, line_end, signature, visibility, doc, parent, stable,
+                        content, search_name, search_qualified, search_signature) in enumerate(result.symbols,
+                                                                                               first_symbol):
+            self.symbols.append((symbol_id, stable, file_id, path, language, name, qualified, kind,
+                                 line_start, line_end, signature, visibility, doc))
+            self.relations.append((symbol_id, None if parent < 0 else first_symbol + parent))
             writer.add_document(tantivy.Document(
-                symbol_id=symbol_id, symbol_exact=s.search_name, qualified_name=s.search_qualified,
-                signature=s.search_signature, path=path_text, content=s.content, language=language,
-                kind=s.kind))
+                symbol_id=symbol_id, symbol_exact=search_name, qualified_name=search_qualified,
+                signature=search_signature, path=path_text, content=content, language=language, kind=kind))
         self.symbol_count += len(result.symbols)
         snippet_writer = self.writers["snippets"]
         imports = result.imports_text
