@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
+import io
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -61,3 +64,28 @@ def test_hooks_on_a_workspace_without_an_index_build_one_first(workspace: Path) 
     assert cli("hook", "reindex_required", str(workspace)).returncode == 0
     assert read_state(workspace).status == "reindex_required"
     assert cli("hook", "reindex_required", str(workspace / "missing")).returncode == 2
+
+
+class FakeTerminal(io.StringIO):
+    """A stderr that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(("terminal", "quiet", "bar"), [(True, False, True), (True, True, False), (False, False, False)])
+def test_progress_bar_only_on_a_terminal(workspace: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture, terminal: bool, quiet: bool,
+                                         bar: bool) -> None:
+    from reference.index import command
+
+    err = FakeTerminal() if terminal else io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    args = argparse.Namespace(workspace=workspace, force=False, quiet=quiet)
+    assert command.run(args) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 1 and out[0].startswith("indexed ")
+    shown = err.getvalue()
+    assert ("indexing" in shown and "file" in shown) is bar
+    if bar:
+        assert re.search(r"\b(\d+)/\1\b", shown)  # the bar reached total/total
