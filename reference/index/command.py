@@ -33,6 +33,8 @@ def run(args: argparse.Namespace) -> int:
             if bar.total != total:
                 bar.total = total
             bar.update(done - bar.n)
+            if done == total:
+                bar.refresh()  # show the finished count even when the run beat tqdm's refresh interval
     try:
         summary = index_workspace(args.workspace, force=args.force, progress=progress)
     except WorkspaceError as err:
