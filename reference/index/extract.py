@@ -85,7 +85,7 @@ class FileExtract:
     parse_errors: int = 0
     module: str = ""
     symbols: list[Symbol] = field(default_factory=list)
-    edges: list[Edge] = field(default_factory=list)
+    edges: list[tuple] = field(default_factory=list)  # plain tuples in Edge field order
     snippets: list[tuple[int, int, str]] = field(default_factory=list)  # (line_start, line_end, expanded text)
     imports_text: str = ""   # expanded
     content_head: str = ""   # expanded
@@ -96,7 +96,7 @@ class FileExtract:
         """A compact record of the extract (marshal: fast to write, to read and to store)."""
         return marshal.dumps((
             self.path, self.language, self.size, self.content_hash, self.line_count, self.parse_errors, self.module,
-            [tuple(x) for x in self.symbols], [tuple(x) for x in self.edges], self.snippets, self.imports_text,
+            [tuple(x) for x in self.symbols], self.edges, self.snippets, self.imports_text,
             self.content_head, self.search_path, self.search_filename))
 
     @classmethod
@@ -461,9 +461,10 @@ def _js_imports(src: _Source, node: Node, source: str) -> list[tuple[str, tuple,
 
 
 def _edges(language: str, src: _Source, calls: list[tuple[int, dict]], imports: list[tuple[int, dict]],
-           defs: list[_Def], module: str, is_package: bool) -> tuple[list[Edge], str]:
+           defs: list[_Def], module: str, is_package: bool) -> tuple[list[tuple], str]:
+    """Edges as plain tuples in Edge field order (they are the bulk of a file's record: kept cheap)."""
     sep = "::" if language == "rust" else "."
-    raw: list[tuple[int, int, str, str, tuple, str | None]] = []  # (byte, line, type, to_name, hint, binding)
+    raw: list[tuple] = []  # (byte, 0 import | 1 call, line, type, to_name, hint, binding)
     import_texts: list[str] = []
     for _, caps in imports:
         node = caps["import"][0]
@@ -480,26 +481,33 @@ def _edges(language: str, src: _Source, calls: list[tuple[int, dict]], imports: 
         else:
             found = _js_imports(src, node, src.text(caps["source"][0]))
         for to_name, hint, binding in found:
-            raw.append((node.start_byte, line, "import", to_name, hint, binding))
+            raw.append((node.start_byte, 0, line, "import", to_name, hint, binding))
+    data = src.data
+    simple = _SIMPLE_RECV.match
     for _, caps in calls:
         callee_node = caps["callee"][0]  # the reference's position: where the called name is written
-        callee = src.text(callee_node)
+        start = callee_node.start_byte
+        callee = data[start:callee_node.end_byte].decode("utf-8", "replace")
         recv_nodes = caps.get("recv")
-        recv = None
-        to_name = callee
         if recv_nodes:
-            recv = src.text(recv_nodes[0])
-            if len(recv) <= 80 and _SIMPLE_RECV.match(recv):
-                to_name = f"{recv}{sep}{callee}"
-            else:
-                recv = "?"
-        raw.append((callee_node.start_byte, callee_node.start_point.row + 1, "call", to_name, ("call", callee, recv),
-                    None))
-    raw.sort(key=lambda r: (r[0], r[2] != "import"))
+            r = recv_nodes[0]
+            recv = data[r.start_byte:r.end_byte].decode("utf-8", "replace") if r.end_byte - r.start_byte <= 80 else "?"
+            if recv != "?" and simple(recv):
+                raw.append((start, 1, callee_node.start_point.row + 1, "call", f"{recv}{sep}{callee}",
+                            ("call", callee, recv), None))
+                continue
+            raw.append((start, 1, callee_node.start_point.row + 1, "call", callee, ("call", callee, "?"), None))
+        else:
+            raw.append((start, 1, callee_node.start_point.row + 1, "call", callee, ("call", callee, None), None))
+    # Imports before calls at one position; the sort is stable, so ties keep match order.
+    raw.sort(key=_edge_order)
     sources = _enclosing(defs, [r[0] for r in raw])
-    edges = [Edge(source=s, line=r[1], edge_type=r[2], to_name=r[3], hint=r[4], binding=r[5])
-             for r, s in zip(raw, sources)]
+    edges = [(source, r[2], r[3], r[4], r[5], r[6]) for r, source in zip(raw, sources)]
     return edges, "\n".join(import_texts)[:MAX_IMPORTS_TEXT]
+
+
+def _edge_order(raw: tuple) -> tuple[int, int]:
+    return raw[0], raw[1]
 
 
 def _snippet_regions(symbols: list[Symbol], line_count: int) -> list[tuple[int, int]]:
