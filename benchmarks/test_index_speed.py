@@ -10,10 +10,10 @@ and are printed. Run: `python3 -m pytest benchmarks/test_index_speed.py -q -s`.
 from __future__ import annotations
 
 import shutil
-import sysconfig
 from pathlib import Path
 
 import pytest
+from test_query_latency import copy_stdlib  # the same corpus as the query benchmarks
 
 from reference.index import index_workspace
 from reference.index.build import worker_count
@@ -22,24 +22,10 @@ FIXTURE = Path(__file__).resolve().parents[1] / "golden" / "fixtures" / "polyglo
 STDLIB_FILES_PER_S = 200.0
 
 
-def copy_stdlib_sources(target: Path) -> int:
-    """Copy every stdlib `*.py` (no site-packages, no caches) into `target`; return the count."""
-    root = Path(sysconfig.get_paths()["stdlib"])
-    count = 0
-    for source in sorted(root.rglob("*.py")):
-        rel = source.relative_to(root)
-        if rel.parts[0] in ("site-packages", "dist-packages") or "__pycache__" in rel.parts:
-            continue
-        (target / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, target / rel)
-        count += 1
-    return count
-
-
 @pytest.fixture(scope="module")
 def stdlib_workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     workspace = tmp_path_factory.mktemp("index-speed") / "stdlib"
-    assert copy_stdlib_sources(workspace) > 1000
+    assert copy_stdlib(workspace) > 1000
     return workspace
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from .extract import FileExtract, content_hash, extract
 from .languages import language_of
 from .resolve import Resolver
-from .scan import Candidate, is_binary, scan
+from .scan import is_binary, scan
 from .state import (CURRENT, DATABASE, GENERATION_PREFIX, MANIFEST, SCHEMA_VERSION, STATE_DIR, read_state,
                     write_atomic)
 from .store import GenerationWriter

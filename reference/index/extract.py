@@ -14,7 +14,7 @@ import hashlib
 import marshal
 import re
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from tree_sitter import Node, QueryCursor
 
@@ -378,17 +378,19 @@ def _enclosing(defs: list[_Def], positions: list[int]) -> list[int]:
     return out
 
 
+def _imported_name(src: _Source, name: Node) -> tuple[str, str | None]:
+    """(imported dotted name, alias or None) of one name of a Python import."""
+    if name.type == "aliased_import":
+        return src.text(name.child_by_field_name("name")), src.text(name.child_by_field_name("alias"))
+    return src.text(name), None
+
+
 def _python_imports(src: _Source, node: Node, module: str, is_package: bool) -> list[tuple[str, tuple, str | None]]:
     out: list[tuple[str, tuple, str | None]] = []
     if node.type == "import_statement":
         for name in node.children_by_field_name("name"):
-            if name.type == "aliased_import":
-                target = src.text(name.child_by_field_name("name"))
-                binding = src.text(name.child_by_field_name("alias"))
-            else:
-                target = src.text(name)
-                binding = target.split(".", 1)[0]
-            out.append((target, ("import", target), binding))
+            target, alias = _imported_name(src, name)
+            out.append((target, ("import", target), alias or target.split(".", 1)[0]))
         return out
     mod_node = node.child_by_field_name("module_name")
     if mod_node is None:
@@ -403,12 +405,8 @@ def _python_imports(src: _Source, node: Node, module: str, is_package: bool) -> 
     else:
         target_module = rest
     for name in node.children_by_field_name("name"):
-        if name.type == "aliased_import":
-            imported = src.text(name.child_by_field_name("name"))
-            binding = src.text(name.child_by_field_name("alias"))
-        else:
-            imported = src.text(name)
-            binding = imported
+        imported, alias = _imported_name(src, name)
+        binding = alias or imported
         target = f"{target_module}.{imported}" if target_module else imported
         out.append((target, ("import", target), binding))
     return out
@@ -570,9 +568,3 @@ def extract(path: str, data: bytes, language: str | None, grammar_name: str | No
         if body.strip():
             result.snippets.append((start, end, body))
     return result
-
-
-def summary_row(result: FileExtract) -> dict[str, Any]:
-    """A short description of an extract (for debugging and tests)."""
-    return {"path": result.path, "symbols": len(result.symbols), "edges": len(result.edges),
-            "snippets": len(result.snippets), "parse_errors": result.parse_errors}
