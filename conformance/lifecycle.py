@@ -20,7 +20,7 @@ from conformance.workspace import Workspace, WorkspaceError
 # Steps that change the workspace, index or server: a scenario using one gets a private environment.
 MUTATING_STEPS = ("edit", "commit", "reindex", "restart", "hook")
 SHARED_ENVIRONMENTS = 2  # live shared environments kept at once (items are grouped, so 2 suffice)
-PREFETCH = 2  # environments prepared ahead of the scenario that runs
+PREFETCH = 3  # environments prepared ahead of the scenario that runs
 
 
 def mutates(scenario: dict[str, Any]) -> bool:
