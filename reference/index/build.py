@@ -12,6 +12,7 @@ import shutil
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -87,13 +88,14 @@ def _work(task: tuple[str, str, str | None]) -> tuple:
     return ("parsed", path, result.dumps())
 
 
-def _results(tasks: list[tuple[str, str, str | None]], workers: int) -> Iterator[tuple]:
+@contextmanager
+def _extraction(tasks: list[tuple[str, str, str | None]], workers: int) -> Iterator[Iterator[tuple]]:
+    """The workers' results in task order; the pool (if any) is forked on entry and stopped on exit."""
     if workers <= 1 or len(tasks) < POOL_THRESHOLD:
-        yield from map(_work, tasks)
+        yield map(_work, tasks)
         return
-    # fork before any Tantivy writer thread exists; workers only read files and parse.
     with multiprocessing.get_context("fork").Pool(workers, initializer=gc.disable) as pool:
-        yield from pool.imap(_work, tasks, chunksize=CHUNK_SIZE)
+        yield pool.imap(_work, tasks, chunksize=CHUNK_SIZE)
 
 
 def worker_count() -> int:
@@ -115,14 +117,14 @@ def _generations(state: Path) -> list[tuple[int, Path]]:
     return sorted(out)
 
 
-def _previous_extracts(generation: Path | None) -> dict[str, tuple[str, bytes | None]]:
-    """path -> (content hash, None) of the live generation; payloads are fetched on demand."""
+def _previous_hashes(generation: Path | None) -> dict[str, str]:
+    """path -> content hash of the live generation's files (their extractions are fetched on demand)."""
     if generation is None:
         return {}
     try:
         db = sqlite3.connect(f"file:{generation / DATABASE}?mode=ro", uri=True)
         try:
-            return {p: (h, None) for p, h in db.execute("SELECT path, content_hash FROM file_extracts")}
+            return dict(db.execute("SELECT path, content_hash FROM file_extracts"))
         finally:
             db.close()
     except sqlite3.Error:
@@ -213,9 +215,9 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
          started: float) -> IndexSummary:
     live = read_state(root)
     previous = live.generation if live.status == "ready" and not force else None
-    old = _previous_extracts(previous)
+    old = _previous_hashes(previous)
     report = scan(root)
-    tasks = [(c.path, c.absolute, old.get(c.path, (None,))[0]) for c in report.files]
+    tasks = [(c.path, c.absolute, old.get(c.path)) for c in report.files]
     gens = _generations(state)
     number = (gens[-1][0] + 1) if gens else 1
     name = f"{GENERATION_PREFIX}{number}"
@@ -223,42 +225,10 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     generation.mkdir()
     writer: GenerationWriter | None = None
     try:
-        results = _results(tasks, workers)  # the pool forks here, before the writer starts threads
-        writer = GenerationWriter(generation)
-        resolver = Resolver()
-        stored: list[tuple[FileExtract, int]] = []  # texts dropped once written: only edges are needed later
-        hashes: list[tuple[str, str]] = []
-        parsed = reused = errors = skipped = 0
-        cache = _PayloadCache(previous)
-        try:
-            for done, item in enumerate(results, 1):  # in path order, written while workers parse on
-                if progress is not None:
-                    progress(done, len(tasks))
-                kind, path = item[0], item[1]
-                if kind in ("binary", "error"):
-                    skipped += 1
-                    continue
-                blob = item[2] if kind == "parsed" else cache.get(path)
-                if blob is None:  # the previous generation lost it: parse now
-                    blob = _work((path, str(root / path), None))[2]
-                    kind = "parsed"
-                result = FileExtract.loads(blob)
-                if kind == "parsed":
-                    parsed += 1
-                else:
-                    reused += 1
-                errors += result.parse_errors > 0
-                _, first = writer.add(result, blob)
-                resolver.add_file(result, first)
-                result.symbols, result.snippets, result.content_head = [], [], ""
-                stored.append((result, first))
-                hashes.append((result.path, result.content_hash))
-        finally:
-            cache.close()
-        edges: list[tuple] = []
-        for result, first in stored:
-            edges.extend(resolver.edges(result, first))
-        writer.add_edges(edges)
+        # The pool forks on entry, before the writer starts Tantivy's threads.
+        with _extraction(tasks, workers) as results:
+            writer = GenerationWriter(generation)
+            edges, summary_counts, hashes = _write(root, previous, tasks, results, writer, progress)
         writer.finish()
         manifest = {
             "schema_version": SCHEMA_VERSION,
@@ -284,9 +254,53 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     unresolved = sum(1 for e in edges if e[4] is None)
     return IndexSummary(workspace=root, generation=name, file_count=writer.file_count,
                         symbol_count=writer.symbol_count, edge_count=len(edges), unresolved_edge_count=unresolved,
-                        parsed_files=parsed, reused_files=reused, parse_error_files=errors,
-                        skipped_files=skipped + report.skipped_large + report.skipped_outside,
+                        parsed_files=summary_counts["parsed"], reused_files=summary_counts["reused"],
+                        parse_error_files=summary_counts["errors"],
+                        skipped_files=summary_counts["skipped"] + report.skipped_large + report.skipped_outside,
                         seconds=time.perf_counter() - started, manifest=manifest)
+
+
+def _write(root: Path, previous: Path | None, tasks: list, results: Iterator[tuple], writer: GenerationWriter,
+           progress: Progress | None) -> tuple[list[tuple], dict[str, int], list[tuple[str, str]]]:
+    """Store each result as it arrives (in path order), then resolve and store the edges."""
+    resolver = Resolver()
+    stored: list[tuple[FileExtract, int]] = []  # texts dropped once written: only edges are needed later
+    hashes: list[tuple[str, str]] = []
+    parsed = reused = errors = skipped = 0
+    cache = _PayloadCache(previous)
+    try:
+        for done, item in enumerate(results, 1):  # in path order, written while workers parse on
+            if progress is not None:
+                progress(done, len(tasks))
+            kind, path = item[0], item[1]
+            if kind == "same":
+                blob = cache.get(path)
+                if blob is None:  # the previous generation lost it: parse now
+                    item = _work((path, str(root / path), None))
+                    kind = item[0]
+            if kind in ("binary", "error"):
+                skipped += 1
+                continue
+            if kind == "parsed":
+                blob = item[2]
+            result = FileExtract.loads(blob)
+            if kind == "parsed":
+                parsed += 1
+            else:
+                reused += 1
+            errors += result.parse_errors > 0
+            _, first = writer.add(result, blob)
+            resolver.add_file(result, first)
+            result.symbols, result.snippets, result.content_head = [], [], ""
+            stored.append((result, first))
+            hashes.append((result.path, result.content_hash))
+    finally:
+        cache.close()
+    edges: list[tuple] = []
+    for result, first in stored:
+        edges.extend(resolver.edges(result, first))
+    writer.add_edges(edges)
+    return edges, {"parsed": parsed, "reused": reused, "errors": errors, "skipped": skipped}, hashes
 
 
 def _before_flip(generation: Path) -> None:
