@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from .state import MANIFEST, SCHEMA_VERSION, STATE_DIR, current_generation, read_state, write_atomic
+from .state import MANIFEST, SCHEMA_VERSION, STATE_DIR, TANTIVY_DIR, current_generation, read_state, write_atomic
 
 
 def _live_manifest(workspace: Path) -> Path:
@@ -45,6 +46,21 @@ def not_indexed(workspace: Path) -> None:
     shutil.rmtree(workspace / STATE_DIR, ignore_errors=True)
 
 
+def corrupt_index_segment(workspace: Path) -> None:
+    """Every segment file of the live symbols index is overwritten with garbage of the same size (manifest intact).
+
+    Each file is replaced through a new inode, so a server that still maps the old one keeps reading it.
+    """
+    segments = _live_manifest(workspace).parent / TANTIVY_DIR / "symbols"
+    for path in sorted(segments.iterdir()):
+        if path.name == "meta.json" or path.name.startswith(".") or not path.is_file():
+            continue
+        garbage = bytes((i * 7 + 3) % 256 for i in range(path.stat().st_size))
+        tmp = path.with_name(f".{path.name}.tmp")
+        tmp.write_bytes(garbage)
+        os.replace(tmp, path)
+
+
 def legacy_status_idle(workspace: Path) -> None:
     """The manifest uses the legacy status `idle` (read as ready)."""
     _edit_manifest(workspace, status="idle")
@@ -56,7 +72,8 @@ def legacy_status_partial_available(workspace: Path) -> None:
 
 
 HOOKS: dict[str, Callable[[Path], None]] = {f.__name__: f for f in (
-    corrupt_manifest, reindex_required, not_indexed, legacy_status_idle, legacy_status_partial_available)}
+    corrupt_manifest, reindex_required, not_indexed, legacy_status_idle, legacy_status_partial_available,
+    corrupt_index_segment)}
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from reference.index import index_workspace, read_state
+from reference.index import IndexReader, index_workspace, read_state
 from reference.index.hooks import HOOKS
 
 REPO = Path(__file__).resolve().parents[2]
@@ -53,7 +53,7 @@ def test_hooks_produce_their_state(workspace: Path, hook: str) -> None:
     assert done.returncode == 0, done.stderr
     expected = {"corrupt_manifest": "corrupt_manifest", "reindex_required": "reindex_required",
                 "not_indexed": "not_indexed", "legacy_status_idle": "ready",
-                "legacy_status_partial_available": "ready"}[hook]
+                "legacy_status_partial_available": "ready", "corrupt_index_segment": "ready"}[hook]
     state = read_state(workspace)
     assert state.status == expected and done.stdout.strip() == f"{hook}: {expected}"
     if hook.startswith("legacy"):
@@ -89,3 +89,12 @@ def test_progress_bar_only_on_a_terminal(workspace: Path, monkeypatch: pytest.Mo
     assert ("indexing" in shown and "file" in shown) is bar
     if bar:
         assert re.search(r"\b(\d+)/\1\b", shown)  # the bar reached total/total
+
+
+def test_corrupt_index_segment_breaks_the_symbols_index_only(workspace: Path) -> None:
+    index_workspace(workspace)
+    assert cli("hook", "corrupt_index_segment", str(workspace)).returncode == 0
+    reader = IndexReader.open(workspace)  # the manifest still says ready
+    with pytest.raises(ValueError, match="corrupted"):
+        reader.searcher("symbols")
+    assert reader.searcher("files").num_docs > 0
