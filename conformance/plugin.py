@@ -142,7 +142,9 @@ class GatePlugin:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.failed and not hasattr(report, "wasxfail"):
             levels = [value for name, value in report.user_properties if name == "cruxgate_level"]
-            self.failures[report.nodeid] = levels[0] if levels else None
+            # A stale baseline entry gates at every level: the baseline file must only shrink.
+            stale = getattr(report, "cruxgate_stale_baseline", False)
+            self.failures[report.nodeid] = levels[0] if levels and not stale else None
 
     def quiet_failures(self) -> list[str]:
         """Failures at a level that does not gate."""

@@ -30,6 +30,8 @@ def gate_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, GateRun]:
         "crash_on_start": {"flaw": "crash_on_start", "args": ("-k", "HC-META-01 or HC-META-02")},
         "garbage_stdout": {"flaw": "garbage_stdout", "args": ("-k", "HC-META-01 or SC-SEARCH-01")},
         "baseline": {"flaw": "reasons_when_off", "args": ("--baseline", str(DATA / "baseline.yaml"), "-k", "SEARCH-01 or SEARCH-02")},
+        # SC-SEARCH-05 (SHOULD) is listed but passes: a stale entry fails the run whatever the level.
+        "stale_should": {"args": ("--baseline", str(DATA / "baseline-should.yaml"), "-k", "SEARCH-05")},
     }
     for flaw in ("legacy_idle", "missing_metadata", "reasons_when_off", "compact_order"):
         plans[flaw] = {"flaw": flaw, "args": flaw_scope}

@@ -121,6 +121,12 @@ def test_baseline_turns_a_known_failure_into_an_expected_one(gate_runs):
     assert run.outcomes("failed") == set()
 
 
+def test_a_stale_baseline_entry_gates_even_for_a_should_scenario(gate_runs):
+    run = gate_runs["stale_should"]
+    assert run.returncode == 1, run.output
+    assert "stale baseline: remove the entry SC-SEARCH-05" in run.output
+
+
 def test_reports_show_requirement_scenario_outcome_and_counts(gate_runs):
     run = gate_runs["legacy_idle"]
     report = run.report
