@@ -10,6 +10,7 @@ keeps the text and appends the humps of each such run (once per distinct run), w
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # An alphanumeric run with at least one hump: a lower/digit before an upper, or an acronym before a word.
 # The lookbehind starts a match only where a run starts, which keeps the scan linear.
@@ -49,12 +50,18 @@ def camel_runs(data: bytes) -> list[tuple[int, str]]:
     return [(start, data[start:starts[start]].decode("ascii")) for start in sorted(starts)]
 
 
+@lru_cache(maxsize=1 << 16)
+def _humps(run: str) -> str:
+    """The humps of one camelCase run, space separated (identifiers repeat: cached)."""
+    return " ".join(_HUMP.findall(run))
+
+
 def with_humps(text: str, runs) -> str:
     """`text` followed by the humps of the distinct camelCase `runs` (strings) found in it."""
     unique = sorted(set(runs))
     if not unique:
         return text
-    return f"{text}\n{' '.join(' '.join(_HUMP.findall(run)) for run in unique)}"
+    return f"{text}\n{' '.join(map(_humps, unique))}"
 
 
 def expand(text: str) -> str:
