@@ -22,7 +22,9 @@ def gate_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, GateRun]:
     error_flaw_scope = ("-k", "not HC-META-03 and not SC-SEARCH-06")
     plans: dict[str, dict[str, Any]] = {
         "conforming": {},
-        "conforming_http": {"args": ("--target=http",), "profile": write_profile(base, relocatable=False)},
+        # Over HTTP the shared-environment scenarios suffice (the private ones are proven over stdio).
+        "conforming_http": {"args": ("--target=http", "-k", "not HC-META-03 and not SC-SEARCH-06"),
+                            "profile": write_profile(base, relocatable=False)},
         "no_clamp_warning": {"flaw": "no_clamp_warning", "args": ("-k", "SEARCH-05 or SEARCH-01")},
         "strict": {"flaw": "no_clamp_warning", "args": ("--strict-levels", "-k", "SEARCH-05")},
         "lacking_tools": {"tools": "health_check,search_code", "args": ("-k", "SEARCH-01 or SEARCH-08 or SEARCH-09 or PERF")},

@@ -25,7 +25,7 @@ def test_conforming_server_passes_every_executable_scenario(gate_runs):
 def test_conforming_server_passes_over_http(gate_runs):
     run = gate_runs["conforming_http"]
     assert run.returncode == 0, run.output
-    assert run.outcomes("passed") == ALL_RUN
+    assert run.outcomes("passed") == ERROR_FLAW_SCOPE
     assert run.results["scenarios"][0]["transport"] in ("http", "stdio+http")
 
 
