@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from gate_harness import DATA, GateRun, run_gate, write_profile
+from gate_harness import DATA, GateRun, RecipeRun, run_gate, run_recipe, write_profile
 
 
 @pytest.fixture(scope="session")
-def gate_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, GateRun]:
+def gate_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, GateRun | RecipeRun]:
     """Every runner invocation the gate tests judge, run concurrently once (each is mostly waiting on servers)."""
     base = tmp_path_factory.mktemp("gate")
     short_call = write_profile(base, call=2)
@@ -40,7 +40,8 @@ def gate_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, GateRun]:
     for flaw in ("bad_error_code", "crash_on_bad_input"):
         plans[flaw] = {"flaw": flaw, "args": error_flaw_scope}
     with ThreadPoolExecutor(max_workers=2) as pool:
-        futures = {name: pool.submit(run_gate, base / name, *plan.get("args", ()), flaw=plan.get("flaw"),
-                                     tools=plan.get("tools"), profile=plan.get("profile"))
-                   for name, plan in plans.items()}
+        futures = {"recipe": pool.submit(run_recipe, base / "recipe")}  # the slowest first
+        futures |= {name: pool.submit(run_gate, base / name, *plan.get("args", ()), flaw=plan.get("flaw"),
+                                      tools=plan.get("tools"), profile=plan.get("profile"))
+                    for name, plan in plans.items()}
         return {name: future.result() for name, future in futures.items()}

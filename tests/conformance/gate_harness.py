@@ -74,3 +74,35 @@ def run_gate(directory: Path, *args: str, flaw: str | None = None, tools: str | 
     junit = read("junit.xml")
     return GateRun(done.returncode, done.stdout + done.stderr, json.loads(results) if results else None,
                    ElementTree.fromstring(junit) if junit else None, read("report.md"))
+
+
+# Scenarios the reference answers from a shared, unchanged workspace: one server start.
+RECIPE_SUBSET = "RC-ENUMS-01 or AP-COMPACT-01"
+
+
+@dataclass
+class RecipeRun:
+    """The docs/gate.md CI recipe's commands, run in `directory`: gate, surface snapshot, surface diff."""
+
+    directory: Path
+    steps: list[subprocess.CompletedProcess[str]]
+
+
+def run_recipe(directory: Path) -> RecipeRun:
+    """Run the recipe as written (pip-installed form: --pyargs) against the bundled reference profile."""
+    from conformance.target import default_profile_path
+
+    reports, profile = directory / "reports", str(default_profile_path())
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "conformance-baseline.yaml").write_text("[]\n", encoding="utf-8")
+    commands = [
+        [sys.executable, "-m", "pytest", "--pyargs", "conformance", *LEAN, "-p", "no:cacheprovider",
+         "--target-profile", profile, "--baseline", "conformance-baseline.yaml",
+         "--junitxml", "reports/conformance.xml", "--conformance-json", "reports/conformance.json",
+         "--conformance-report", "reports/conformance.md", "-k", RECIPE_SUBSET],
+        [sys.executable, "-m", "cruxgate.cli", "surface", "snapshot", "--target-profile", profile,
+         "--out", str(reports / "surface.json")],
+        [sys.executable, "-m", "cruxgate.cli", "surface", "diff", str(reports / "surface.json"), str(reports / "surface.json")],
+    ]
+    return RecipeRun(directory, [subprocess.run(command, cwd=directory, capture_output=True, text=True, timeout=RUN_TIMEOUT)
+                                 for command in commands])
