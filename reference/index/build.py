@@ -296,6 +296,7 @@ def _write(root: Path, previous: Path | None, tasks: list, results: Iterator[tup
             hashes.append((result.path, result.content_hash))
     finally:
         cache.close()
+    writer.commit_search_indices()  # Tantivy commits in a thread while the edges are resolved
     edges: list[tuple] = []
     for result, first in stored:
         edges.extend(resolver.edges(result, first))

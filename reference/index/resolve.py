@@ -35,8 +35,8 @@ class Resolver:
         directory = posixpath.dirname(result.path)
         path = result.path
         # Unpacked, not by attribute: after FileExtract.loads the symbols are plain tuples (fast to load).
-        for sid, (name, qualified, kind, _, _, _, _, _, parent_index, *_rest) in enumerate(result.symbols,
-                                                                                            first_symbol):
+        for sid, symbol in enumerate(result.symbols, first_symbol):
+            name, qualified, kind, parent_index = symbol[0], symbol[1], symbol[2], symbol[8]  # Symbol field order
             parent = None if parent_index < 0 else first_symbol + parent_index
             self.kind[sid] = kind
             self.parent[sid] = parent

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 from pathlib import Path
 
 import tantivy
@@ -89,6 +90,8 @@ class GenerationWriter:
             (tdir / name).mkdir(parents=True)
             self.indices[name] = tantivy.Index(schema, path=str(tdir / name))
             self.writers[name] = self.indices[name].writer(heap_size=WRITER_HEAP, num_threads=1)
+        self._committer: threading.Thread | None = None
+        self._commit_error: BaseException | None = None
         self.files: list[tuple] = []
         self.symbols: list[tuple] = []
         self.relations: list[tuple] = []
@@ -151,19 +154,40 @@ class GenerationWriter:
             "INSERT INTO symbol_edges(repo, \"ref\", from_symbol_id, from_path, line, edge_type, to_symbol_id, to_name)"
             f" VALUES ('{REPO}', '{LIVE_REF}', ?, ?, ?, ?, ?, ?)", edges)
 
+    def commit_search_indices(self) -> None:
+        """Start committing the Tantivy indices in a thread (no document may be added after this)."""
+        def commit() -> None:
+            try:
+                for writer in self.writers.values():
+                    writer.commit()
+                    writer.wait_merging_threads()
+            except BaseException as err:  # noqa: BLE001 - re-raised by finish()
+                self._commit_error = err
+
+        self._commit_error: BaseException | None = None
+        self._committer = threading.Thread(target=commit, name="tantivy-commit", daemon=True)
+        self._committer.start()
+
     def finish(self) -> None:
-        """Commit everything: SQLite rows and indices, then each Tantivy index (merges awaited)."""
+        """Commit everything: SQLite rows and indices while the Tantivy commit runs, then wait for it."""
+        if self._committer is None:
+            self.commit_search_indices()
         self._flush_rows()
         self.db.executescript(SQL_INDICES)
         self.db.commit()
         self.db.close()
-        for writer in self.writers.values():
-            writer.commit()
-            writer.wait_merging_threads()
+        assert self._committer is not None
+        self._committer.join()
+        self._committer = None
+        if self._commit_error is not None:
+            raise self._commit_error
         self.writers.clear()
 
     def abort(self) -> None:
         """Drop what was written (the caller removes the directory)."""
+        if self._committer is not None:
+            self._committer.join()
+            self._committer = None
         try:
             self.db.close()
         except sqlite3.Error:
