@@ -69,37 +69,33 @@ _RUST_IMPORTS = """
 (use_declaration argument: (_) @use) @import
 """
 
-_TS_DEFS = """
+# Definitions TypeScript and JavaScript write the same way: functions, methods, top-level variables.
+_ECMA_DEFS = """
 (function_declaration name: (identifier) @name) @function
 (generator_function_declaration name: (identifier) @name) @function
+(method_definition name: (property_identifier) @name) @method
+(program (lexical_declaration (variable_declarator name: (identifier) @name) @variable))
+(program (variable_declaration (variable_declarator name: (identifier) @name) @variable))
+(program (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name) @variable)))
+(program (export_statement declaration: (variable_declaration (variable_declarator name: (identifier) @name) @variable)))
+"""
+_TS_DEFS = _ECMA_DEFS + """
 (class_declaration name: (type_identifier) @name) @class
 (abstract_class_declaration name: (type_identifier) @name) @class
 (interface_declaration name: (type_identifier) @name) @interface
 (type_alias_declaration name: (type_identifier) @name) @type_alias
 (enum_declaration name: (identifier) @name) @enum
 (internal_module name: (identifier) @name) @module
-(method_definition name: (property_identifier) @name) @method
 (method_signature name: (property_identifier) @name) @method
 (abstract_method_signature name: (property_identifier) @name) @method
 (public_field_definition name: (property_identifier) @name) @field
 (property_signature name: (property_identifier) @name) @field
-(program (lexical_declaration (variable_declarator name: (identifier) @name) @variable))
-(program (variable_declaration (variable_declarator name: (identifier) @name) @variable))
-(program (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name) @variable)))
-(program (export_statement declaration: (variable_declaration (variable_declarator name: (identifier) @name) @variable)))
 (internal_module body: (statement_block (lexical_declaration (variable_declarator name: (identifier) @name) @variable)))
 (internal_module body: (statement_block (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name) @variable))))
 """
-_JS_DEFS = """
-(function_declaration name: (identifier) @name) @function
-(generator_function_declaration name: (identifier) @name) @function
+_JS_DEFS = _ECMA_DEFS + """
 (class_declaration name: (identifier) @name) @class
-(method_definition name: (property_identifier) @name) @method
 (field_definition property: (property_identifier) @name) @field
-(program (lexical_declaration (variable_declarator name: (identifier) @name) @variable))
-(program (variable_declaration (variable_declarator name: (identifier) @name) @variable))
-(program (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name) @variable)))
-(program (export_statement declaration: (variable_declaration (variable_declarator name: (identifier) @name) @variable)))
 """
 _JS_CALLS = """
 (call_expression function: (identifier) @callee)
