@@ -101,3 +101,36 @@ def test_current_is_replaced_atomically(workspace: Path, monkeypatch) -> None:
     targets = [dst for _, dst in replaced]
     assert targets == ["manifest.json", "CURRENT"]
     assert all(src.startswith(".") and src.endswith(".tmp") for src, _ in replaced)
+
+
+def test_sigkill_mid_run_leaves_the_previous_index_live(tmp_path: Path) -> None:
+    """A real interruption: the index process (and its workers) killed while the new generation is being built."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    workspace = tmp_path / "big"
+    body = "".join(f"def f{i}(x):\n    return g{i}(x) + {i}\n\n\n" for i in range(60))
+    for n in range(400):
+        (workspace / f"pkg{n % 8}").mkdir(parents=True, exist_ok=True)
+        (workspace / f"pkg{n % 8}" / f"m{n}.py").write_text(body, encoding="utf-8")
+    index_workspace(workspace)
+    assert live(workspace) == "gen-1"
+    repo = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen([sys.executable, "-m", "reference", "index", str(workspace), "--force", "--quiet"],
+                            cwd=repo, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while not (workspace / ".cruxgate" / "gen-2").exists():
+            assert proc.poll() is None and time.monotonic() < deadline, "the run ended before it could be killed"
+            time.sleep(0.005)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    assert live(workspace) == "gen-1"
+    state = read_state(workspace)
+    assert state.status == "ready" and state.generation.name == "gen-1"
+    assert IndexReader.open(workspace).db.execute("SELECT COUNT(*) FROM files").fetchone() == (400,)
+    summary = index_workspace(workspace)
+    assert summary.generation == "gen-3" and generations(workspace) == ["gen-1", "gen-3"]
