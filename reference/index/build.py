@@ -52,6 +52,7 @@ class IndexSummary:
     skipped_files: int
     seconds: float
     manifest: dict
+    problems: tuple[str, ...] = ()  # one line per file that was skipped as unreadable or did not parse cleanly
 
     def line(self) -> str:
         """A one-line human summary."""
@@ -228,7 +229,7 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
         # The pool forks on entry, before the writer starts Tantivy's threads.
         with _extraction(tasks, workers) as results:
             writer = GenerationWriter(generation)
-            edges, summary_counts, hashes = _write(root, previous, tasks, results, writer, progress)
+            edges, summary_counts, hashes, problems = _write(root, previous, tasks, results, writer, progress)
         writer.finish()
         manifest = {
             "schema_version": SCHEMA_VERSION,
@@ -257,16 +258,17 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
                         parsed_files=summary_counts["parsed"], reused_files=summary_counts["reused"],
                         parse_error_files=summary_counts["errors"],
                         skipped_files=summary_counts["skipped"] + report.skipped_large + report.skipped_outside,
-                        seconds=time.perf_counter() - started, manifest=manifest)
+                        seconds=time.perf_counter() - started, manifest=manifest, problems=tuple(problems))
 
 
 def _write(root: Path, previous: Path | None, tasks: list, results: Iterator[tuple], writer: GenerationWriter,
-           progress: Progress | None) -> tuple[list[tuple], dict[str, int], list[tuple[str, str]]]:
+           progress: Progress | None) -> tuple[list[tuple], dict[str, int], list[tuple[str, str]], list[str]]:
     """Store each result as it arrives (in path order), then resolve and store the edges."""
     resolver = Resolver()
     stored: list[tuple[FileExtract, int]] = []  # texts dropped once written: only edges are needed later
     hashes: list[tuple[str, str]] = []
     parsed = reused = errors = skipped = 0
+    problems: list[str] = []
     cache = _PayloadCache(previous)
     try:
         for done, item in enumerate(results, 1):  # in path order, written while workers parse on
@@ -280,6 +282,8 @@ def _write(root: Path, previous: Path | None, tasks: list, results: Iterator[tup
                     kind = item[0]
             if kind in ("binary", "error"):
                 skipped += 1
+                if kind == "error":
+                    problems.append(f"{path}: not indexed, unreadable ({item[2]})")
                 continue
             if kind == "parsed":
                 blob = item[2]
@@ -288,7 +292,9 @@ def _write(root: Path, previous: Path | None, tasks: list, results: Iterator[tup
                 parsed += 1
             else:
                 reused += 1
-            errors += result.parse_errors > 0
+            if result.parse_errors:
+                errors += 1
+                problems.append(f"{path}: {result.parse_errors} syntax error(s), indexed as far as it parses")
             _, first = writer.add(result, blob)
             resolver.add_file(result, first)
             result.symbols, result.snippets, result.content_head = [], [], ""
@@ -301,7 +307,8 @@ def _write(root: Path, previous: Path | None, tasks: list, results: Iterator[tup
     for result, first in stored:
         edges.extend(resolver.edges(result, first))
     writer.add_edges(edges)
-    return edges, {"parsed": parsed, "reused": reused, "errors": errors, "skipped": skipped}, hashes
+    counts = {"parsed": parsed, "reused": reused, "errors": errors, "skipped": skipped}
+    return edges, counts, hashes, problems
 
 
 def _before_flip(generation: Path) -> None:

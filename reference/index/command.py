@@ -9,6 +9,7 @@ from pathlib import Path
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
+MAX_PROBLEM_LINES = 20
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
@@ -47,5 +48,9 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.close()
+    for line in summary.problems[:MAX_PROBLEM_LINES]:
+        print(f"cruxgate index: warning: {line}", file=sys.stderr)
+    if len(summary.problems) > MAX_PROBLEM_LINES:
+        print(f"cruxgate index: warning: ... and {len(summary.problems) - MAX_PROBLEM_LINES} more", file=sys.stderr)
     print(summary.line())
     return EXIT_OK
