@@ -31,6 +31,7 @@ def gate_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, GateRun | R
         "hang": {"flaw": "hang_on_bad_input", "profile": short_call, "args": ("-k", "SEARCH-04 or SEARCH-01")},
         "crash_on_start": {"flaw": "crash_on_start", "args": ("-k", "HC-META-01 or HC-META-02")},
         "garbage_stdout": {"flaw": "garbage_stdout", "args": ("-k", "HC-META-01 or SC-SEARCH-01")},
+        "broken_schema": {"flaw": "broken_schema", "args": ("-k", "HC-META-01 or HC-META-04")},
         "baseline": {"flaw": "reasons_when_off", "args": ("--baseline", str(DATA / "baseline.yaml"), "-k", "SEARCH-01 or SEARCH-02")},
         # SC-SEARCH-05 (SHOULD) is listed but passes: a stale entry fails the run whatever the level.
         "stale_should": {"args": ("--baseline", str(DATA / "baseline-should.yaml"), "-k", "SEARCH-05")},

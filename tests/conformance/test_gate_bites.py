@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-ALL_RUN = {"HC-META-01", "HC-META-02", "HC-META-03", "SC-SEARCH-01", "SC-SEARCH-02", "SC-SEARCH-03",
+ALL_RUN = {"HC-META-01", "HC-META-02", "HC-META-03", "HC-META-04", "SC-SEARCH-01", "SC-SEARCH-02", "SC-SEARCH-03",
            "SC-SEARCH-04", "SC-SEARCH-05", "SC-SEARCH-06", "SC-SEARCH-07", "SC-SEARCH-08"}
 REPORTED_NOT_RUN = {"SC-SEARCH-09", "SC-PERF"}
 ERROR_FLAW_SCOPE = ALL_RUN - {"HC-META-03", "SC-SEARCH-06"}  # see conftest.gate_runs
@@ -132,7 +132,7 @@ def test_reports_show_requirement_scenario_outcome_and_counts(gate_runs):
     report = run.report
     assert "target: **fake-code-search** over **stdio**" in report
     assert "**Verdict: FAIL** (1 gating failure(s))" in report
-    assert "| MUST | 6 | 1 | 0 | 0 | 1 | 8 |" in report
+    assert "| MUST | 7 | 1 | 0 | 0 | 1 | 9 |" in report
     assert "| HC-META | MUST | HC-META-02 | indexing_status is canonical | failed |" in report
     cases = {case.get("name"): case for case in run.junit.iter("testcase")}
     assert set(cases) == FLAW_SCOPE | REPORTED_NOT_RUN
@@ -150,3 +150,12 @@ def test_json_results_of_real_runs_follow_their_schema(gate_runs, name):
     schema = json.loads((schemas_dir() / "conformance-results.schema.json").read_text(encoding="utf-8"))
     errors = sorted(validator_for(schema).iter_errors(gate_runs[name].results), key=str)
     assert errors == [], errors[0].message if errors else ""
+
+
+def test_an_invalid_input_schema_fails_the_surface_lint_scenario(gate_runs):
+    run = gate_runs["broken_schema"]
+    assert run.returncode == 1, run.output
+    assert run.outcomes("failed") == {"HC-META-04"}
+    assert run.outcomes("passed") == {"HC-META-01"}
+    message = run.record("HC-META-04")["failure_message"]
+    assert "tool_surface_conforms" in message and "not valid JSON Schema 2020-12" in message

@@ -149,6 +149,10 @@ def serve_raw(tools: Tools, enabled: list[str]) -> None:
     listing = [{"name": name, "description": getattr(Tools, name).__doc__,
                 "inputSchema": {"type": "object", "properties": SCHEMAS[name], "required": REQUIRED.get(name, [])}}
                for name in enabled]
+    if tools.flaw == "broken_schema":  # "flag" is no JSON Schema type: the surface lint must say so
+        for tool in listing:
+            if tool["name"] == "health_check":
+                tool["inputSchema"]["properties"] = {"verbose": {"type": "flag"}}
 
     def reply(message_id: Any, result: dict | None = None, error: dict | None = None) -> None:
         body = {"jsonrpc": "2.0", "id": message_id, **({"error": error} if error else {"result": result})}
@@ -208,7 +212,7 @@ def main() -> None:
             sys.stdout.flush()
         enabled = [name for name in SCHEMAS if not args.tools or name in args.tools.split(",")]
         tools = Tools(workspace, args.flaw)
-        if args.raw and args.port is None:
+        if (args.raw or args.flaw == "broken_schema") and args.port is None:
             serve_raw(tools, enabled)
         else:
             serve_sdk(tools, enabled, args.port)
