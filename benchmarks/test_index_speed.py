@@ -14,7 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from test_query_latency import copy_stdlib  # the same corpus as the query benchmarks
+from corpus import copy_stdlib  # the same corpus as the query benchmarks
 
 from reference.index import index_workspace
 from reference.index.build import worker_count

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_query_latency import sample_symbols, stdlib_engine, stdlib_workspace  # noqa: F401  (session fixtures)
+from test_query_latency import sample_symbols
 
 from reference.query.engine import QueryEngine
 
@@ -24,7 +24,7 @@ def rank_of(hits: list[Any], test: Any) -> int | None:
     return next((i for i, hit in enumerate(hits, start=1) if test(hit)), None)
 
 
-def test_locate_symbol_precision_stdlib(stdlib_engine: QueryEngine) -> None:  # noqa: F811
+def test_locate_symbol_precision_stdlib(stdlib_engine: QueryEngine) -> None:
     sample = sample_symbols(stdlib_engine)
     definition_ranks, own_ranks, misses = [], [], []
     for symbol_id, name, qualified, kind, path in sample:

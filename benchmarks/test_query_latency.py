@@ -3,7 +3,8 @@
 The corpus is the Python standard library's own source (every `*.py` under
 `sysconfig.get_paths()["stdlib"]`, site-packages excluded), copied and indexed
 once into the pytest cache (`.pytest_cache/d/cruxgate-stdlib-*`) and reused while
-the schema version is unchanged. Run: `python3 -m pytest benchmarks/test_query_latency.py -q -s`.
+the schema version is unchanged (the `stdlib_workspace` and `stdlib_engine` fixtures of
+conftest.py). Run: `python3 -m pytest benchmarks/test_query_latency.py -q -s`.
 """
 
 from __future__ import annotations
@@ -11,15 +12,13 @@ from __future__ import annotations
 import random
 import shutil
 import statistics
-import sys
-import sysconfig
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sampling import nearest_rank
 
-from reference.index import SCHEMA_VERSION, IndexReader, index_workspace, read_state
+from reference.index import IndexReader, index_workspace
 from reference.query.engine import QueryEngine
 
 SAMPLE_SEED = 20261123
@@ -27,41 +26,6 @@ SAMPLE_SIZE = 200
 LOCATE_P95_MS = 10.0
 SEARCH_P95_MS = 20.0
 FIXTURE = Path(__file__).resolve().parents[1] / "golden" / "fixtures" / "polyglot"
-
-
-def copy_stdlib(target: Path) -> int:
-    """Copy the stdlib's Python sources (no site-packages, no caches) into `target`; return the file count."""
-    root = Path(sysconfig.get_paths()["stdlib"])
-    count = 0
-    for source in sorted(root.rglob("*.py")):
-        rel = source.relative_to(root)
-        if rel.parts[0] in ("site-packages", "dist-packages") or "__pycache__" in rel.parts:
-            continue
-        dest = target / rel
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, dest)
-        count += 1
-    return count
-
-
-@pytest.fixture(scope="session")
-def stdlib_workspace(pytestconfig: pytest.Config) -> Path:
-    """The stdlib corpus, indexed (built on first use, then cached across sessions)."""
-    version = f"{sys.version_info.major}.{sys.version_info.minor}"
-    workspace = pytestconfig.cache.mkdir(f"cruxgate-stdlib-py{version}-schema{SCHEMA_VERSION}")
-    if read_state(workspace).status != "ready":
-        started = time.perf_counter()
-        files = copy_stdlib(workspace)
-        index_workspace(workspace, force=True)
-        print(f"\n[stdlib corpus] copied {files} files and indexed them in {time.perf_counter() - started:.1f} s "
-              f"into {workspace}")
-    return workspace
-
-
-@pytest.fixture(scope="session")
-def stdlib_engine(stdlib_workspace: Path) -> QueryEngine:
-    """A query engine over the stdlib index."""
-    return QueryEngine(IndexReader.open(stdlib_workspace))
 
 
 def sample_symbols(engine: QueryEngine, size: int = SAMPLE_SIZE) -> list[tuple[Any, ...]]:
@@ -80,12 +44,6 @@ def search_queries(sample: list[tuple[Any, ...]]) -> list[str]:
     return queries
 
 
-def percentile(values: list[float], fraction: float) -> float:
-    """The `fraction` quantile (nearest rank) of `values`."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered) + 0.5) - 1))]
-
-
 def measure(benchmark: Any, call: Any, queries: list[str], passes: int = 5) -> tuple[float, float]:
     """Time `call(query)` per query under pytest-benchmark, `passes` times over the queries after a warm-up pass.
 
@@ -98,9 +56,9 @@ def measure(benchmark: Any, call: Any, queries: list[str], passes: int = 5) -> t
     benchmark.pedantic(call, setup=lambda: ((next(cycle),), {}), rounds=len(queries) * passes, iterations=1)
     data = [seconds * 1000 for seconds in benchmark.stats.stats.data]
     runs = [data[i : i + len(queries)] for i in range(0, len(data), len(queries))]
-    figures = sorted((percentile(run, 0.95), statistics.median(run)) for run in runs)
+    figures = sorted((nearest_rank(run, 0.95), statistics.median(run)) for run in runs)
     p95, p50 = figures[0]
-    pooled = (statistics.median(data), percentile(data, 0.95))
+    pooled = (statistics.median(data), nearest_rank(data, 0.95))
     benchmark.extra_info.update({"p50_ms": round(p50, 3), "p95_ms": round(p95, 3), "queries": len(queries),
                                  "pooled_p50_ms": round(pooled[0], 3), "pooled_p95_ms": round(pooled[1], 3)})
     print(f"\n[{benchmark.name}] {passes} passes x {len(queries)} calls: quietest pass p50 {p50:.2f} ms, "

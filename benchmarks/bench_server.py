@@ -1,0 +1,124 @@
+"""A target prepared and started by the conformance runner's own machinery, driven over MCP like a client."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from conformance.lifecycle import Environment, Lifecycle
+from conformance.target import Target
+from conformance.wire import Connection, to_response
+
+
+class ToolFailure(AssertionError):
+    """A benchmarked call answered with a tool error: the figure would time the wrong path."""
+
+
+class BenchServer:
+    """One target serving one workspace (a fixture or the real corpus) over one transport."""
+
+    def __init__(self, target: Target, transport: str, fixtures_dir: Path, fixture: str, log_dir: Path) -> None:
+        """Copy `fixture` from `fixtures_dir`, index it with the profile's index_command, start the server."""
+        self.target, self.transport, self.corpus = target, transport, fixture
+        self.lifecycle = Lifecycle(target, fixtures_dir, log_dir, fixture)
+        # git: the freshness check (SC-106) reads the VCS signal a real workspace has.
+        self.environment: Environment = self.lifecycle.acquire({"id": f"bench-{fixture}", "fixture": fixture,
+                                                                "git": True})[0]
+        self._tools: set[str] | None = None
+        self._floor_method: str | None = None
+
+    @property
+    def connection(self) -> Connection:
+        """The live connection (started, or restarted after a failure, on demand)."""
+        return self.environment.server(self.transport)
+
+    def _bounded(self, fn: Any, *args: Any) -> Any:
+        connection = self.connection
+        timeout = self.target.timeouts["call"]
+
+        async def run() -> Any:
+            with anyio.fail_after(timeout):
+                return await fn(*args)
+
+        return connection.portal.call(run)
+
+    def noop(self, _round: int = 0) -> None:
+        """The no-op round trip every latency is read against: `ping`, else `tools/list` (see `floor_method`)."""
+        client = self.connection.client
+        if self.floor_method == "ping":
+            self._bounded(client.send_ping)
+        else:
+            self._bounded(client.list_tools)
+
+    @property
+    def floor_method(self) -> str:
+        """`ping` when the target answers it, else `tools/list` (a server may drop ping in newer protocol modes)."""
+        if self._floor_method is None:
+            try:
+                with warnings.catch_warnings():
+                    # The SDK flags ping as legacy-only; the runner's connections are legacy-mode.
+                    warnings.simplefilter("ignore")
+                    self._bounded(self.connection.client.send_ping)
+                self._floor_method = "ping"
+            except Exception:
+                self._floor_method = "tools/list"
+        return self._floor_method
+
+    def call(self, tool: str, arguments: dict[str, Any]) -> Any:
+        """tools/call, nothing parsed beyond the SDK's own validation (what the latencies time)."""
+        result = self._bounded(self.connection.client.call_tool, tool, arguments)
+        if result.is_error:
+            raise ToolFailure(f"{tool} {arguments} answered a tool error: {to_response(result).payload}")
+        return result
+
+    def payload(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """The payload of a successful call (structuredContent, else the text item's JSON)."""
+        response = self.connection.call_tool(tool, arguments)
+        if response.is_error:
+            raise ToolFailure(f"{tool} {arguments} answered a tool error: {response.payload}")
+        return response.payload
+
+    def text_bytes(self, tool: str, arguments: dict[str, Any]) -> int:
+        """UTF-8 bytes of the answer's JSON payload as the wire carries it in the text item."""
+        response = self.connection.call_tool(tool, arguments)
+        if response.is_error:
+            raise ToolFailure(f"{tool} {arguments} answered a tool error: {response.payload}")
+        return len((response.text or "").encode("utf-8"))
+
+    def tools(self) -> set[str]:
+        """The tool names tools/list answers."""
+        if self._tools is None:
+            self._tools = {tool["name"] for tool in self.connection.list_tools()}
+        return self._tools
+
+    def server_info(self) -> dict[str, Any] | None:
+        """The serverInfo of the handshake."""
+        return self.connection.server_info
+
+    def can_restart(self) -> bool:
+        """Whether the harness starts this server itself (not a --server-url one)."""
+        return not self.target.fixed_url
+
+    def restart(self) -> float:
+        """Stop the server, start a fresh process (prewarm on) and return ms from spawn to handshake done."""
+        self.environment.restart(None, prewarm=True)
+        started = time.perf_counter()
+        _ = self.connection
+        return (time.perf_counter() - started) * 1000.0
+
+    def wait_ready(self, timeout: float) -> None:
+        """Wait until health_check stops saying `warming` (prewarm done), so warm figures are warm."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            status = self.payload("health_check", {}).get("status")
+            if status != "warming":
+                return
+            time.sleep(0.05)
+
+    def close(self) -> None:
+        """Stop the server and delete the workspace."""
+        self.lifecycle.close()

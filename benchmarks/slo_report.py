@@ -1,0 +1,66 @@
+"""The SLO report: a Markdown table for people and its JSON twin (same path, `.json`) for machines."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from slo import Measurement, verdict
+
+COLUMNS = ("SLO", "measured", "our bar", "spec limit", "p50 ms", "p95 ms", "floor p95 ms", "ratio to floor",
+           "verdict", "corpus", "samples")
+
+
+def _number(value: float | None, digits: int = 2) -> str:
+    return "" if value is None else f"{value:.{digits}f}"
+
+
+def row(measurement: Measurement) -> dict[str, Any]:
+    """One measurement as plain data (the JSON entry; the Markdown row shows the same)."""
+    slo = measurement.slo
+    return {
+        "slo": slo.id, "test": slo.test, "figure": slo.figure, "unit": slo.unit,
+        "value": round(measurement.value, 4),
+        "our_bar": slo.ours.describe(slo.unit) if slo.ours else None,
+        "spec_limit": slo.spec.describe(slo.unit) if slo.spec else None,
+        "p50_ms": None if measurement.p50 is None else round(measurement.p50, 4),
+        "p95_ms": None if measurement.p95 is None else round(measurement.p95, 4),
+        "floor_p95_ms": None if measurement.floor_p95 is None else round(measurement.floor_p95, 4),
+        "ratio_to_floor": None if measurement.ratio_to_floor is None else round(measurement.ratio_to_floor, 3),
+        "verdict": verdict(measurement), "corpus": measurement.corpus, "samples": measurement.samples,
+        "note": measurement.note,
+    }
+
+
+def markdown(measurements: list[Measurement], header: dict[str, Any]) -> str:
+    """The report as Markdown: the run's header lines, then one table row per measurement."""
+    lines = ["# SLO report", ""]
+    lines += [f"- {key}: {value}" for key, value in header.items()]
+    lines += ["", "| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+    for measurement in measurements:
+        data = row(measurement)
+        cells = [data["slo"], f"{measurement.value:.2f} {data['unit']}".rstrip(), data["our_bar"] or "",
+                 data["spec_limit"] or "", _number(measurement.p50), _number(measurement.p95),
+                 _number(measurement.floor_p95), _number(measurement.ratio_to_floor), data["verdict"],
+                 data["corpus"], str(data["samples"])]
+        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    notes = [f"- {m.slo.id}: {m.note}" for m in measurements if m.note]
+    if notes:
+        lines += ["", "Notes:", ""] + notes
+    return "\n".join(lines) + "\n"
+
+
+def json_path(path: Path) -> Path:
+    """Where the JSON twin of a Markdown report goes: the same path with the suffix `.json`."""
+    return path.with_suffix(".json") if path.suffix != ".json" else path.with_suffix(".json.json")
+
+
+def write(path: Path, measurements: list[Measurement], header: dict[str, Any]) -> tuple[Path, Path]:
+    """Write the Markdown report at `path` and its JSON twin; return both paths."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(markdown(measurements, header), encoding="utf-8")
+    twin = json_path(path)
+    twin.write_text(json.dumps({**header, "results": [row(m) for m in measurements]}, indent=2) + "\n",
+                    encoding="utf-8")
+    return path, twin
