@@ -1,0 +1,10 @@
+"""benchmarks/ is not a package: pytest imports its modules by their own names (`slo`, `sampling`), so do the same here."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+if str(BENCHMARKS) not in sys.path:
+    sys.path.insert(0, str(BENCHMARKS))
