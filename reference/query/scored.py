@@ -14,13 +14,21 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from reference.index.extract import CONTENT_HEAD
+
+from .hits import RESULT_TYPE_ORDER
 from .scored_context import context_name
-from .scored_normalize import page_scores
+from .scored_normalize import Strength, page_scores, rank_key
 from .scored_preview import excerpt
-from .scored_reasons import QueryText, classify, defs_in_hit, reasons
-from .scored_symbols import FileFactsCache
+from .scored_reasons import MatchReason, QueryText, classify, defs_in_hit, reasons, strength, with_docs
+from .scored_symbols import FileFacts, FileFactsCache
 
 MAX_LIMIT = 100
+# A call scores a pool of the engine's top max(limit, MIN_POOL) hits: the score
+# bands reorder hits inside the pool, and one pool for every limit up to
+# MIN_POOL keeps those pages prefixes of one another. Each pooled hit is
+# classified, so the pool is what a call costs.
+MIN_POOL = 30  # and MAX_LIMIT <= MAX_POOL: page_scores never ties within MAX_POOL results
 
 
 class ScoredSearchInputError(ValueError):
@@ -89,8 +97,8 @@ class FileLines:
         self._root = workspace
         self._cache: dict[str, list[str]] = {}
 
-    def span(self, path: str, line_start: int, line_end: int) -> list[str] | None:
-        """Lines `line_start..line_end` (1-based, inclusive) of `path`, or None when unreadable."""
+    def whole(self, path: str) -> list[str] | None:
+        """Every line of `path`, or None when unreadable."""
         lines = self._cache.get(path)
         if lines is None:
             try:
@@ -98,7 +106,40 @@ class FileLines:
             except OSError:
                 return None
             self._cache[path] = lines
-        return lines[max(line_start - 1, 0) : max(line_end, line_start)]
+        return lines
+
+    def span(self, path: str, line_start: int, line_end: int) -> list[str] | None:
+        """Lines `line_start..line_end` (1-based, inclusive) of `path`, or None when unreadable."""
+        lines = self.whole(path)
+        return None if lines is None else lines[max(line_start - 1, 0) : max(line_end, line_start)]
+
+
+def head(lines: list[str]) -> list[str]:
+    """The lines a file result was matched on: those starting within the CONTENT_HEAD characters the index keeps."""
+    kept, used = [], 0
+    for line in lines:
+        if used >= CONTENT_HEAD:
+            break
+        kept.append(line)
+        used += len(line) + 1
+    return kept
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One engine hit with what scored search found out about it."""
+
+    hit: Any
+    content: str
+    reason: MatchReason
+    strength: Strength
+    facts: FileFacts  # the symbols over the hit's lines: those around its first line give `context`
+
+    def rank_key(self) -> tuple:
+        """Its place in the documented total order."""
+        h = self.hit
+        return rank_key(self.strength, float(h.score), h.path, h.line_start,
+                        RESULT_TYPE_ORDER.get(h.result_type, len(RESULT_TYPE_ORDER)), str(h.result_id))
 
 
 class ScoredSearch:
@@ -114,18 +155,17 @@ class ScoredSearch:
     def run(self, params: ScoredSearchParams) -> dict[str, Any]:
         """The `search` payload (without metadata) for validated `params`."""
         started = self._clock()
-        hits = list(self._engine.search_code(params.query, limit=params.limit).hits)
-        # Deterministic order for equal raw scores: file, then line.
-        hits.sort(key=lambda h: (-float(h.score), h.path, h.line_start))
-        scores = page_scores([float(h.score) for h in hits])
+        pool = self._engine.search_code(params.query, limit=max(params.limit, MIN_POOL)).hits
         facts = FileFactsCache(self._conn)
         files = FileLines(self._workspace)
         query = QueryText(params.query)
+        judged = sorted((self._judge(hit, query, facts, files) for hit in pool), key=Judged.rank_key)
+        scores = page_scores([(j.strength, float(j.hit.score)) for j in judged])
         results = []
-        for hit, score in zip(hits, scores):
+        for j, score in zip(judged[: params.limit], scores):
             if score < params.min_score:
                 break  # scores strictly decrease: the rest are lower still
-            results.append(self._result(hit, score, params, query, facts, files))
+            results.append(self._result(j, score, params))
         return {
             "query": params.query,
             "total_results": len(results),
@@ -133,9 +173,9 @@ class ScoredSearch:
             "search_time_ms": int((self._clock() - started) * 1000),
         }
 
-    def _result(self, hit: Any, score: float, params: ScoredSearchParams, query: QueryText,
-                facts: FileFactsCache, files: FileLines) -> dict[str, Any]:
-        """One result: file, line, content and the optional fields the flags ask for."""
+    @staticmethod
+    def _judge(hit: Any, query: QueryText, facts: FileFactsCache, files: FileLines) -> Judged:
+        """A hit's content, match reason and strength (every hit: the strength orders the pool)."""
         line_end = hit.line_end or hit.line_start
         lines = files.span(hit.path, hit.line_start, line_end)
         if lines is None:  # file gone since indexing: fall back to what the index stored
@@ -143,21 +183,30 @@ class ScoredSearch:
             lines = content.splitlines()
         else:
             content = "\n".join(lines)
-        result: dict[str, Any] = {"file": hit.path, "line": hit.line_start, "content": content}
+        if hit.result_type == "file":  # the engine matched its path and head: the evidence is there
+            lines = head(lines)
+            line_end = hit.line_start + max(len(lines) - 1, 0)
+        file_facts = facts.get(hit.path, hit.line_start, line_end)
+        defs = defs_in_hit(file_facts, hit.symbol_id if hit.result_type == "symbol" else None,
+                           hit.line_start, line_end)
+        defs = with_docs(defs, files.whole(hit.path))
+        found = reasons(query, defs, list(enumerate(lines, start=hit.line_start)), file_facts.import_lines)
+        return Judged(hit, content, classify(found), strength(query, defs, found), file_facts)
+
+    @staticmethod
+    def _result(j: Judged, score: float, params: ScoredSearchParams) -> dict[str, Any]:
+        """One result: file, line, content and the optional fields the flags ask for."""
+        hit = j.hit
+        result: dict[str, Any] = {"file": hit.path, "line": hit.line_start, "content": j.content}
         if params.include_scores:
-            file_facts = facts.get(hit.path)
-            defs = defs_in_hit(file_facts, hit.symbol_id if hit.result_type == "symbol" else None,
-                               hit.line_start, line_end)
-            numbered = list(enumerate(lines, start=hit.line_start))
-            found = reasons(query, defs, numbered, file_facts.import_lines)
             result["score"] = score
-            result["match_reason"] = classify(found).value
+            result["match_reason"] = j.reason.value
         if params.include_context:
-            name = context_name(facts.get(hit.path), hit.line_start)
+            name = context_name(j.facts, hit.line_start)
             if name is not None:
                 result["context"] = name
         if params.preview_mode:
-            preview = excerpt(content, params.query)
+            preview = excerpt(j.content, params.query)
             result["content"] = preview
             result["preview"] = preview
         return result

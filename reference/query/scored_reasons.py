@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from enum import Enum
 
+from .scored_normalize import Strength
 from .scored_symbols import FileFacts, SymbolRow
-from .scored_terms import compact, contains_phrase, words
+from .scored_terms import compact, contains_phrase, spells_run, words
 
 
 class MatchReason(str, Enum):
@@ -55,30 +57,59 @@ _IMPORT = re.compile(
 )
 
 
+_NOT_ALNUM = re.compile(r"[^a-z0-9]+")
+
+
+def _squeeze(lower: str) -> str:
+    """Lower-case text without anything but letters and digits."""
+    return _NOT_ALNUM.sub("", lower)
+
+
+_SEGMENT_BREAK = re.compile(r"[\s.:/#]+")
+
+
 class QueryText:
     """A query as the classifier compares it: its words and its compact form."""
 
     def __init__(self, query: str) -> None:
         self.words = words(query)
         self.compact = "".join(self.words)
+        # Squeezed parts of the query between spaces and qualifiers (`.`, `::`, `/`, `#`).
+        self.segments = frozenset(filter(None, (compact(part) for part in _SEGMENT_BREAK.split(query))))
 
     def in_text(self, text: str) -> bool:
-        """True when the query occurs in `text` as a word phrase or, squeezed, inside an identifier."""
+        """True when every query word is a word of `text` (any order), or the squeezed query spells a run of
+        its words (`validatetoken` in `validate_token(raw)`); whole words only: `config` is not in `configuration`."""
         if not self.words:
             return False
+        lower = text.lower()
+        # Cheap necessary condition first: most lines of a long hit hold neither form.
+        if self.words[0] not in lower and self.compact not in _squeeze(lower):
+            return False
         text_words = words(text)
-        return contains_phrase(text_words, self.words) or self.compact in "".join(text_words)
+        return set(self.words) <= set(text_words) or spells_run(text_words, self.compact)
 
-    def names(self, name: str) -> bool:
-        """True when the query names `name`: one's words run contiguously inside the other's."""
+    def names_exactly(self, name: str, qualified_name: str) -> bool:
+        """True when the query is the name (`validateToken` is `validate_token`) or a qualified suffix of it."""
         name_words = words(name)
         if not self.words or not name_words:
             return False
-        return (
-            self.compact == "".join(name_words)
-            or contains_phrase(name_words, self.words)
-            or contains_phrase(self.words, name_words)
-        )
+        if self.compact == "".join(name_words):
+            return True
+        qualified = words(qualified_name)
+        # `Config::new`, `AuthHandler.handle`: more than the name, and exactly the end of the qualified name.
+        return len(self.words) > len(name_words) and qualified[-len(self.words):] == self.words
+
+    def names(self, name: str) -> bool:
+        """True when the query names `name`: the query's words run inside the name's (`authentication` names
+        `verify_authentication`), or the name is one segment of a qualified or multi-word query
+        (`TokenValidator.validate` names `validate`); a part of one identifier is not a name
+        (`formatCelsius` does not name `Celsius`)."""
+        name_words = words(name)
+        if not self.words or not name_words:
+            return False
+        packed = "".join(name_words)
+        return self.compact == packed or contains_phrase(name_words, self.words) or packed in self.segments
 
 
 def is_comment(line: str) -> bool:
@@ -89,6 +120,30 @@ def is_comment(line: str) -> bool:
 def is_import(line: str) -> bool:
     """True for an import / use / require line."""
     return bool(_IMPORT.match(line))
+
+
+# Lines allowed between a doc comment and its definition: Rust attributes, decorators.
+_ATTRIBUTE = re.compile(r"^\s*(#\[|@\w)")
+
+
+def leading_doc(file_lines: Sequence[str], line_start: int) -> str | None:
+    """The comment block right above line `line_start` (1-based), attributes skipped: a def's doc in the
+    languages whose docs the index does not store (`///`, `//`, `/** */` above Rust/Go/TS/JS defs)."""
+    i = line_start - 2
+    while i >= 0 and _ATTRIBUTE.match(file_lines[i]):
+        i -= 1
+    block: list[str] = []
+    while i >= 0 and file_lines[i].strip() and is_comment(file_lines[i]):
+        block.append(file_lines[i])
+        i -= 1
+    return "\n".join(reversed(block)) or None
+
+
+def with_docs(defs: Sequence[SymbolRow], file_lines: Sequence[str] | None) -> list[SymbolRow]:
+    """`defs`, each without an indexed doc given the comment block above it as its doc."""
+    if file_lines is None:
+        return list(defs)
+    return [s if s.doc else replace(s, doc=leading_doc(file_lines, s.line_start)) for s in defs]
 
 
 def defs_in_hit(facts: FileFacts, symbol_id: int | None, line_start: int, line_end: int) -> list[SymbolRow]:
@@ -124,6 +179,23 @@ def reasons(
         elif is_comment(text) and not _restates(text, own_docs):
             found.add(MatchReason.DOC_COMMENT)
     return found
+
+
+def strength(query: QueryText, defs: Sequence[SymbolRow], found: set[MatchReason]) -> Strength:
+    """How strongly a hit matched, for its score band: an exact def name, part of one, doc/import text, or code.
+
+    Any definition counts for the name strengths, a variable or constant too: a
+    definition named exactly what was asked is the clearest match there is,
+    even when the seven reasons have no name for its kind (it reads CodeContent).
+    A partial name counts only for the kinds that have a name reason.
+    """
+    if any(query.names_exactly(s.name, s.qualified_name) for s in defs):
+        return Strength.EXACT_NAME
+    if any(s.kind in NAME_REASONS and query.names(s.name) for s in defs):
+        return Strength.PARTIAL_NAME
+    if found & {MatchReason.DOC_COMMENT, MatchReason.IMPORT_STATEMENT}:
+        return Strength.TEXT
+    return Strength.CODE
 
 
 def _restates(line: str, docs: list[list[str]]) -> bool:

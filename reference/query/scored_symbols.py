@@ -1,4 +1,4 @@
-"""What scored search reads from SQLite about the file around a hit: its symbols and import lines."""
+"""What scored search reads from SQLite about the lines of a hit: the symbols over them and the file's import lines."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ class SymbolRow:
 
 @dataclass(frozen=True)
 class FileFacts:
-    """A file's symbols (by line_start) and the lines that hold import statements."""
+    """The symbols (by line_start) that overlap some lines of a file, and the file's import lines."""
 
     symbols: tuple[SymbolRow, ...]
     import_lines: frozenset[int]
@@ -32,32 +32,34 @@ class FileFacts:
         return next((s for s in self.symbols if s.symbol_id == symbol_id), None)
 
 
+# Only the symbols over the hit's lines: a big file has thousands, a hit spans a few.
 _SYMBOLS_SQL = """
 SELECT s.symbol_id, s.name, s.qualified_name, s.kind, s.line_start, s.line_end, s.doc,
        r.parent_symbol_id
 FROM symbols s LEFT JOIN symbol_relations r ON r.symbol_id = s.symbol_id
-WHERE s.path = ?
+WHERE s.path = ? AND s.line_start <= ? AND s.line_end >= ?
 ORDER BY s.line_start, s.line_end DESC, s.symbol_id
 """
 _IMPORTS_SQL = "SELECT DISTINCT line FROM symbol_edges WHERE from_path = ? AND edge_type = 'import'"
 
 
 class FileFactsCache:
-    """Per-request cache of FileFacts, so a page of hits in one file reads SQLite once."""
+    """Per-request cache of FileFacts, so hits over the same lines read SQLite once."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
-        self._cache: dict[str, FileFacts] = {}
+        self._symbols: dict[tuple[str, int, int], tuple[SymbolRow, ...]] = {}
+        self._imports: dict[str, frozenset[int]] = {}
 
-    def get(self, path: str) -> FileFacts:
-        """The facts of `path` (relative posix path as stored in the index)."""
-        facts = self._cache.get(path)
-        if facts is None:
-            rows = self._conn.execute(_SYMBOLS_SQL, (path,)).fetchall()
+    def get(self, path: str, line_start: int, line_end: int) -> FileFacts:
+        """The facts of lines `line_start..line_end` of `path` (relative posix path as stored in the index)."""
+        key = (path, line_start, line_end)
+        symbols = self._symbols.get(key)
+        if symbols is None:
+            rows = self._conn.execute(_SYMBOLS_SQL, (path, line_end, line_start)).fetchall()
+            symbols = self._symbols[key] = tuple(SymbolRow(*row) for row in rows)
+        imports = self._imports.get(path)
+        if imports is None:
             lines = self._conn.execute(_IMPORTS_SQL, (path,)).fetchall()
-            facts = FileFacts(
-                symbols=tuple(SymbolRow(*row) for row in rows),
-                import_lines=frozenset(int(line) for (line,) in lines),
-            )
-            self._cache[path] = facts
-        return facts
+            imports = self._imports[path] = frozenset(int(line) for (line,) in lines)
+        return FileFacts(symbols=symbols, import_lines=imports)

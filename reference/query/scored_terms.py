@@ -24,3 +24,16 @@ def contains_phrase(haystack: list[str], needle: list[str]) -> bool:
         return False
     n = len(needle)
     return any(haystack[i : i + n] == needle for i in range(len(haystack) - n + 1))
+
+
+def spells_run(haystack: list[str], packed: str) -> bool:
+    """True when some contiguous run of `haystack` words, concatenated, equals `packed`."""
+    for i in range(len(haystack)):
+        run = ""
+        for word in haystack[i:]:
+            run += word
+            if run == packed:
+                return True
+            if len(run) >= len(packed) or not packed.startswith(run):
+                break
+    return False

@@ -10,6 +10,7 @@ import pytest
 
 from reference.query.scored import (
     MAX_LIMIT,
+    MIN_POOL,
     ScoredSearch,
     ScoredSearchInputError,
     ScoredSearchParams,
@@ -41,6 +42,7 @@ class FakeHit:
     score: float
     result_type: str = "symbol"
     symbol_id: int | None = None
+    result_id: str = ""
     snippet: str | None = None
     body_preview: str | None = None
 
@@ -128,7 +130,7 @@ def test_match_reasons_come_with_scores_only(scored: ScoredSearch) -> None:
 
 def test_import_hit_reason(scored: ScoredSearch) -> None:
     out = scored.run(ScoredSearchParams.from_args({"query": "hashlib", "include_scores": True}))["results"]
-    assert out[2]["match_reason"] == "ImportStatement"
+    assert [r["match_reason"] for r in out if r["line"] == 1] == ["ImportStatement"]
 
 
 def test_min_score_drops_the_tail(scored: ScoredSearch) -> None:
@@ -183,3 +185,17 @@ def test_invalid_arguments_name_the_field(args: dict, bad: str) -> None:
 def test_search_preview_rejects_search_only_flags() -> None:
     with pytest.raises(ScoredSearchInputError):
         preview_params({"query": "q", "preview_mode": False})
+
+
+def test_every_limit_up_to_the_pool_scores_the_same_pool(scored: ScoredSearch) -> None:
+    run(scored, limit=3)
+    run(scored, limit=MIN_POOL + 5)
+    assert scored._engine.calls == [("validate_token", MIN_POOL), ("validate_token", MIN_POOL + 5)]
+
+
+def test_a_stronger_match_outranks_a_higher_raw_score(scored: ScoredSearch) -> None:
+    # The helper() body hit has the highest raw score but matches no name: the exact definition ranks first.
+    scored._engine.hits = [FakeHit("auth.py", 13, 14, 90.0, symbol_id=3), FakeHit("auth.py", 7, 10, 9.0, symbol_id=2)]
+    out = run(scored, include_scores=True)["results"]
+    assert [(r["line"], r["match_reason"]) for r in out] == [(7, "FunctionName"), (13, "CodeContent")]
+    assert out[0]["score"] > 0.8 > 0.5 > out[1]["score"]
