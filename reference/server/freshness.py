@@ -85,12 +85,17 @@ class StalenessCheck:
         self._lock = threading.Lock()
         self._memo: tuple[Any, bool, float] | None = None  # (manifest key, stale, valid until)
 
-    def __call__(self, workspace: Path, manifest: dict[str, Any], manifest_mtime_ns: int, key: Any) -> bool:
-        """Whether the index behind `key` is stale (a stale answer is never memoized: it only flips by re-index)."""
+    def __call__(self, workspace: Path, manifest: dict[str, Any], manifest_mtime_ns: int, key: Any,
+                 exact: bool = False) -> bool:
+        """Whether the index behind `key` is stale (a stale answer is never memoized: it only flips by re-index).
+
+        `exact` walks even when a memo is valid: the strict policy must never answer from an index
+        that a just-made edit has outdated.
+        """
         now = self._clock()
         with self._lock:
             memo = self._memo
-        if memo is not None and memo[0] == key and now < memo[2]:
+        if not exact and memo is not None and memo[0] == key and now < memo[2]:
             return memo[1]
         started = time.perf_counter()
         stale = is_stale(workspace, manifest, manifest_mtime_ns)

@@ -138,7 +138,8 @@ class Runtime:
         """Apply the freshness policy: strict raises index_stale, balanced starts a sync; returns the status."""
         if snap.status != "ready" or snap.manifest is None:
             return "fresh"
-        stale = self._is_stale(self.workspace, snap.manifest, snap.manifest_mtime_ns, snap.key)
+        stale = self._is_stale(self.workspace, snap.manifest, snap.manifest_mtime_ns, snap.key,
+                               exact=policy == "strict")
         if not stale:
             return "syncing" if self.jobs.active() else "fresh"
         if policy == "strict":

@@ -87,6 +87,8 @@ def test_costly_fresh_walks_are_reused_briefly(tmp_path: Path, monkeypatch) -> N
     now[0] += freshness.CACHE_MAX_SECONDS + 1
     check(tmp_path, {}, 0, "k2")
     assert len(calls) == 3  # the window is bounded
+    check(tmp_path, {}, 0, "k2", exact=True)
+    assert len(calls) == 4  # strict callers walk even inside a valid window
 
 
 def test_cheap_walks_are_never_reused(tmp_path: Path) -> None:
