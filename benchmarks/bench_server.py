@@ -24,6 +24,7 @@ class BenchServer:
     def __init__(self, target: Target, transport: str, fixtures_dir: Path, fixture: str, log_dir: Path) -> None:
         """Copy `fixture` from `fixtures_dir`, index it with the profile's index_command, start the server."""
         self.target, self.transport, self.corpus = target, transport, fixture
+        self.source = fixtures_dir / fixture  # the corpus as copied: query sets are drawn from its text
         self.lifecycle = Lifecycle(target, fixtures_dir, log_dir, fixture)
         # git: the freshness check (SC-106) reads the VCS signal a real workspace has.
         self.environment: Environment = self.lifecycle.acquire({"id": f"bench-{fixture}", "fixture": fixture,

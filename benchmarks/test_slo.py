@@ -59,14 +59,6 @@ def require(server: BenchServer, *tools: str) -> None:
         pytest.skip(f"the target lacks {', '.join(missing)} (tools/list)")
 
 
-def corpus_root(server: BenchServer) -> Path:
-    """The workspace the server serves (the query sets are drawn from its text)."""
-    workspace = server.environment.workspace
-    if workspace is None:
-        pytest.skip("--server-url: the harness has no copy of the served workspace to draw queries from")
-    return workspace.path
-
-
 def cycle(queries: list[str]) -> Callable[[int], str]:
     """Round number -> that round's query."""
     return lambda round_no: queries[round_no % len(queries)]
@@ -152,7 +144,7 @@ def query_args(tool: str, query: str, **extra: Any) -> dict[str, Any]:
 
 def queries_for(tool: str, server: BenchServer, size: int) -> list[str]:
     """The query set of `tool` on the server's corpus: names for locate_symbol, names and words for search_code."""
-    root = corpus_root(server)
+    root = server.source
     return search_queries(root, size) if tool == "search_code" else name_queries(root, size)
 
 
@@ -289,7 +281,7 @@ def test_scored_token_saving(request: pytest.FixtureRequest, settings: Settings,
     for server in scored_servers(request, settings):
         require(server, "search")
         full_tokens = preview_tokens = 0
-        for query in search_queries(corpus_root(server), settings.token_queries):
+        for query in search_queries(server.source, settings.token_queries):
             full = server.payload("search", scored_args(query))["results"]
             short = server.payload("search", scored_args(query, preview_mode=True))["results"]
             full_tokens += sum(tokens(result.get("content") or "") for result in full)
@@ -314,7 +306,7 @@ def scored_overhead(slo_id: str, server: BenchServer, settings: Settings) -> Mea
     """A SCORED_VARIANTS entry against the plain search, paired call by call."""
     require(server, "search")
     name, flags = SCORED_VARIANTS[slo_id]
-    query = cycle(search_queries(corpus_root(server), settings.query_set))
+    query = cycle(search_queries(server.source, settings.query_set))
     figures = paired(server, settings, lambda n: server.call("search", scored_args(query(n))),
                      lambda n: server.call("search", scored_args(query(n), **flags)))
     return overhead(slo_id, server, *figures, percent=False, names=("plain", name))
