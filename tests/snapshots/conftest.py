@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,7 +14,7 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 
 from golden_format import GoldenJSONExtension, record
-from tests.server.harness import Connection, connect_stdio, index_copy
+from tests.server.harness import FIXTURES, Connection, connect_stdio
 
 
 class GoldenServer:
@@ -37,6 +40,16 @@ class GoldenServer:
             time.sleep(0.02)
 
 
+def indexed_polyglot(dest: Path) -> Path:
+    """golden/fixtures/polyglot copied without its README and indexed by `cruxgate index` (`python -m reference`)."""
+    # The README is prose about the fixture: indexed, each edit of it would shift the files index's BM25
+    # statistics and with them the score of every file result in the golden files.
+    shutil.copytree(FIXTURES / "polyglot", dest, ignore=shutil.ignore_patterns("README.md"))
+    subprocess.run([sys.executable, "-m", "reference", "index", str(dest)], check=True, capture_output=True,
+                   timeout=180)
+    return dest.resolve()
+
+
 @pytest.fixture
 def snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
     """syrupy's snapshot, stored as JSON under golden/snapshots/."""
@@ -46,7 +59,7 @@ def snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
 @pytest.fixture(scope="module")
 def golden_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GoldenServer]:
     """One server per module (`cruxgate serve-mcp` over stdio) on a freshly indexed polyglot copy."""
-    workspace = index_copy("polyglot", tmp_path_factory.mktemp("golden") / "polyglot").resolve()
+    workspace = indexed_polyglot(tmp_path_factory.mktemp("golden") / "polyglot")
     conn = connect_stdio(workspace)
     try:
         server = GoldenServer(conn, workspace)
