@@ -1,9 +1,9 @@
 """The p95 SLO benchmarks of seeds 001 and 002, measured over MCP against any target, like a client.
 
 Every latency is taken per call (perf_counter around each call) and read against a no-op
-floor (`ping`, else `tools/list`) interleaved with it in the same run; paired figures (balanced vs best_effort,
-basic vs off, scored vs plain search) alternate their two sides call by call. p95 is the
-nearest rank of the raw samples. The registry of limits is benchmarks/slo.py; the options
+floor (`ping`, else `tools/list`) interleaved with it in the same run; paired figures
+(balanced vs best_effort, basic vs off, scored vs plain search) alternate their two sides
+call by call. p95 is the nearest rank of the raw samples. The registry of limits is benchmarks/slo.py; the options
 and the report are described in docs/benchmarks.md.
 
     python3 -m pytest benchmarks/test_slo.py                       # record and report, no gate
