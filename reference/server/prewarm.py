@@ -49,12 +49,14 @@ class Prewarm:
             warm(self._runtime)
             self.status, self.diagnostics = "ready", None
         except ToolError as exc:  # nothing to warm: no index or an incompatible one
-            self.status = "skipped"
             self.diagnostics = {"code": exc.code, "message": exc.message}
+            self.status = "skipped"
         except Exception as exc:  # a broken index: report it, queries still run cold
-            self.status = "error"
+            # Diagnostics before status: health_check reads both from another thread, and format_exc
+            # (it reads source files) left `error` visible without its diagnostics for milliseconds.
             self.diagnostics = {"error": f"{type(exc).__name__}: {exc}",
                                 "traceback": traceback.format_exc(limit=3).splitlines()[-3:]}
+            self.status = "error"
         self.duration_ms = int((time.perf_counter() - started) * 1000)
 
     def as_dict(self) -> dict[str, Any]:
