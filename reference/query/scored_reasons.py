@@ -1,11 +1,12 @@
 """Why a hit matched: FunctionName, ClassName, TypeDefinition, DocComment, ImportStatement, CodeContent or Mixed.
 
 Evidence comes from the index, not from the ranking: the symbols defined in
-the hit (SQLite `symbols`), their doc comments (`symbols.doc` and comment
-lines inside the hit), and its import lines (`symbol_edges` import edges, or
-a line that reads as an import). Each source that matches the query adds one
-reason; one reason is returned as is, several as Mixed, none as CodeContent
-(the query matched only code in the body).
+the hit (SQLite `symbols`), their doc comments (`symbols.doc`, else the comment
+block above the def, and comment lines inside the hit), and its import lines
+(`symbol_edges` import edges, or a line that reads as an import). Each source
+that matches the query adds one reason; one reason is returned as is, several
+as Mixed, none as CodeContent (the query matched only code in the body). The
+same evidence gives the hit's `Strength`, the band of its score.
 
 A def's own doc comment is not counted when that def's name already matched:
 docs routinely restate the name ("Load the config." on `load_config`), and the
