@@ -26,9 +26,13 @@ class BenchServer:
         self.target, self.transport, self.corpus = target, transport, fixture
         self.source = fixtures_dir / fixture  # the corpus as copied: query sets are drawn from its text
         self.lifecycle = Lifecycle(target, fixtures_dir, log_dir, fixture)
-        # git: the freshness check (SC-106) reads the VCS signal a real workspace has.
-        self.environment: Environment = self.lifecycle.acquire({"id": f"bench-{fixture}", "fixture": fixture,
-                                                                "git": True})[0]
+        try:
+            # git: the freshness check (SC-106) reads the VCS signal a real workspace has.
+            self.environment: Environment = self.lifecycle.acquire({"id": f"bench-{fixture}", "fixture": fixture,
+                                                                    "git": True})[0]
+        except BaseException:
+            self.lifecycle.close()  # its event-loop thread and temp dirs
+            raise
         self._tools: set[str] | None = None
         self._floor_method: str | None = None
 
@@ -113,6 +117,8 @@ class BenchServer:
 
     def wait_ready(self, timeout: float) -> None:
         """Wait until health_check stops saying `warming` (prewarm done), so warm figures are warm."""
+        if "health_check" not in self.tools():
+            return  # nothing says when prewarm is done: the warm-up rounds have to do
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             status = self.payload("health_check", {}).get("status")
