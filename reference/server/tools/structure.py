@@ -34,7 +34,7 @@ def get_file_outline(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
         raise _query_errors("get_file_outline", exc) from None
     payload = {
         "path": outline.path,
-        "language": outline.language,
+        **({"language": outline.language} if outline.language is not None else {}),  # no grammar: omitted
         "line_count": outline.line_count,
         "depth": outline.depth,
         "symbol_count": outline.count(),
