@@ -21,7 +21,8 @@ from .scored_context import context_name
 from .scored_normalize import Strength, page_scores, rank_key
 from .scored_preview import excerpt
 from .scored_reasons import MatchReason, QueryText, classify, defs_in_hit, reasons, strength, with_docs
-from .scored_symbols import FileFacts, FileFactsCache
+from .scored_files import WorkspaceFiles
+from .scored_symbols import FactsStore, FileFacts, Span
 
 MAX_LIMIT = 100
 # A call scores a pool of the engine's top max(limit, MIN_POOL) hits: the score
@@ -91,22 +92,17 @@ def preview_params(args: Mapping[str, Any]) -> ScoredSearchParams:
 
 
 class FileLines:
-    """Per-request cache of workspace files as lists of lines (read once, decoded leniently)."""
+    """One call's view of the workspace files: each file looked up once, so all its hits see the same text."""
 
-    def __init__(self, workspace: Path) -> None:
-        self._root = workspace
-        self._cache: dict[str, list[str]] = {}
+    def __init__(self, files: WorkspaceFiles) -> None:
+        self._files = files
+        self._seen: dict[str, list[str] | None] = {}
 
     def whole(self, path: str) -> list[str] | None:
         """Every line of `path`, or None when unreadable."""
-        lines = self._cache.get(path)
-        if lines is None:
-            try:
-                lines = (self._root / path).read_text(encoding="utf-8", errors="replace").splitlines()
-            except OSError:
-                return None
-            self._cache[path] = lines
-        return lines
+        if path not in self._seen:
+            self._seen[path] = self._files.lines(path)
+        return self._seen[path]
 
     def span(self, path: str, line_start: int, line_end: int) -> list[str] | None:
         """Lines `line_start..line_end` (1-based, inclusive) of `path`, or None when unreadable."""
@@ -142,24 +138,52 @@ class Judged:
                         RESULT_TYPE_ORDER.get(h.result_type, len(RESULT_TYPE_ORDER)), str(h.result_id))
 
 
+@dataclass(frozen=True)
+class Seen:
+    """A hit's lines as read now: its content, the lines its evidence is looked for in, and their span."""
+
+    content: str
+    lines: list[str]
+    span: Span
+
+
+@dataclass(frozen=True)
+class Kept:
+    """What scored search keeps across calls on one open index: the index's answers and the workspace's files."""
+
+    facts: FactsStore
+    files: WorkspaceFiles
+
+    @classmethod
+    def open(cls, conn: sqlite3.Connection, workspace: Path) -> Kept:
+        """Empty caches over the index's SQLite and the workspace."""
+        return cls(FactsStore(conn), WorkspaceFiles(Path(workspace)))
+
+
 class ScoredSearch:
-    """`search` over a QueryEngine, the index's SQLite and the workspace files."""
+    """`search` over a QueryEngine, the index's SQLite and the workspace files.
+
+    Pass the same `kept` to every ScoredSearch of one open index (or call one
+    ScoredSearch again): the index never changes, and files are re-read only
+    when they do.
+    """
 
     def __init__(self, engine: Any, conn: sqlite3.Connection, workspace: Path,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] = time.perf_counter, kept: Kept | None = None) -> None:
         self._engine = engine
-        self._conn = conn
-        self._workspace = Path(workspace)
+        self._kept = kept or Kept.open(conn, workspace)
         self._clock = clock
 
     def run(self, params: ScoredSearchParams) -> dict[str, Any]:
         """The `search` payload (without metadata) for validated `params`."""
         started = self._clock()
         pool = self._engine.search_code(params.query, limit=max(params.limit, MIN_POOL)).hits
-        facts = FileFactsCache(self._conn)
-        files = FileLines(self._workspace)
+        files = FileLines(self._kept.files)
+        seen = [self._read(hit, files) for hit in pool]
+        facts = self._kept.facts.facts(s.span for s in seen)
         query = QueryText(params.query)
-        judged = sorted((self._judge(hit, query, facts, files) for hit in pool), key=Judged.rank_key)
+        judged = sorted((self._judge(hit, s, query, facts[s.span], files) for hit, s in zip(pool, seen)),
+                        key=Judged.rank_key)
         scores = page_scores([(j.strength, float(j.hit.score)) for j in judged])
         results = []
         for j, score in zip(judged[: params.limit], scores):
@@ -174,8 +198,8 @@ class ScoredSearch:
         }
 
     @staticmethod
-    def _judge(hit: Any, query: QueryText, facts: FileFactsCache, files: FileLines) -> Judged:
-        """A hit's content, match reason and strength (every hit: the strength orders the pool)."""
+    def _read(hit: Any, files: FileLines) -> Seen:
+        """A hit's content as the workspace has it now, and the lines its evidence is looked for in."""
         line_end = hit.line_end or hit.line_start
         lines = files.span(hit.path, hit.line_start, line_end)
         if lines is None:  # file gone since indexing: fall back to what the index stored
@@ -186,12 +210,16 @@ class ScoredSearch:
         if hit.result_type == "file":  # the engine matched its path and head: the evidence is there
             lines = head(lines)
             line_end = hit.line_start + max(len(lines) - 1, 0)
-        file_facts = facts.get(hit.path, hit.line_start, line_end)
-        defs = defs_in_hit(file_facts, hit.symbol_id if hit.result_type == "symbol" else None,
-                           hit.line_start, line_end)
+        return Seen(content, lines, (hit.path, hit.line_start, line_end))
+
+    @staticmethod
+    def _judge(hit: Any, seen: Seen, query: QueryText, file_facts: FileFacts, files: FileLines) -> Judged:
+        """A hit's match reason and strength (every hit: the strength orders the pool)."""
+        _, line_start, line_end = seen.span
+        defs = defs_in_hit(file_facts, hit.symbol_id if hit.result_type == "symbol" else None, line_start, line_end)
         defs = with_docs(defs, files.whole(hit.path))
-        found = reasons(query, defs, list(enumerate(lines, start=hit.line_start)), file_facts.import_lines)
-        return Judged(hit, content, classify(found), strength(query, defs, found), file_facts)
+        found = reasons(query, defs, list(enumerate(seen.lines, start=line_start)), file_facts.import_lines)
+        return Judged(hit, seen.content, classify(found), strength(query, defs, found), file_facts)
 
     @staticmethod
     def _result(j: Judged, score: float, params: ScoredSearchParams) -> dict[str, Any]:

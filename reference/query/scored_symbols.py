@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 
@@ -32,34 +35,86 @@ class FileFacts:
         return next((s for s in self.symbols if s.symbol_id == symbol_id), None)
 
 
-# Only the symbols over the hit's lines: a big file has thousands, a hit spans a few.
-_SYMBOLS_SQL = """
-SELECT s.symbol_id, s.name, s.qualified_name, s.kind, s.line_start, s.line_end, s.doc,
+# Only the symbols over each hit's lines (a big file has thousands, a hit spans a few), for
+# all the hits of a call in one statement. `k` numbers the spans of the statement.
+_SPANS_SQL = """
+WITH spans(k, path, lo, hi) AS (VALUES {values})
+SELECT spans.k, s.symbol_id, s.name, s.qualified_name, s.kind, s.line_start, s.line_end, s.doc,
        r.parent_symbol_id
-FROM symbols s LEFT JOIN symbol_relations r ON r.symbol_id = s.symbol_id
-WHERE s.path = ? AND s.line_start <= ? AND s.line_end >= ?
-ORDER BY s.line_start, s.line_end DESC, s.symbol_id
+FROM spans JOIN symbols s ON s.path = spans.path AND s.line_start <= spans.hi AND s.line_end >= spans.lo
+LEFT JOIN symbol_relations r ON r.symbol_id = s.symbol_id
+ORDER BY spans.k, s.line_start, s.line_end DESC, s.symbol_id
 """
-_IMPORTS_SQL = "SELECT DISTINCT line FROM symbol_edges WHERE from_path = ? AND edge_type = 'import'"
+_IMPORTS_SQL = "SELECT from_path, line FROM symbol_edges WHERE edge_type = 'import' AND from_path IN ({marks})"
+# Spans / paths per statement: 4 parameters a span stays under SQLite's oldest limit of 999.
+_BATCH = 200
+# Spans and paths kept per generation, least recently used dropped first.
+CACHE_ENTRIES = 8192
+
+Span = tuple[str, int, int]  # (path, line_start, line_end)
 
 
-class FileFactsCache:
-    """Per-request cache of FileFacts, so hits over the same lines read SQLite once."""
+class FactsStore:
+    """FileFacts of hits' lines from one generation's SQLite: one statement per call for what is not kept yet.
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    A generation never changes, so what it answered is kept for the store's
+    life (one store per open index), least recently used dropped first.
+    """
+
+    def __init__(self, conn: sqlite3.Connection, capacity: int = CACHE_ENTRIES) -> None:
         self._conn = conn
-        self._symbols: dict[tuple[str, int, int], tuple[SymbolRow, ...]] = {}
-        self._imports: dict[str, frozenset[int]] = {}
+        self._capacity = capacity
+        self._symbols: OrderedDict[Span, tuple[SymbolRow, ...]] = OrderedDict()
+        self._imports: OrderedDict[str, frozenset[int]] = OrderedDict()
+        self._lock = threading.Lock()
 
-    def get(self, path: str, line_start: int, line_end: int) -> FileFacts:
-        """The facts of lines `line_start..line_end` of `path` (relative posix path as stored in the index)."""
-        key = (path, line_start, line_end)
-        symbols = self._symbols.get(key)
-        if symbols is None:
-            rows = self._conn.execute(_SYMBOLS_SQL, (path, line_end, line_start)).fetchall()
-            symbols = self._symbols[key] = tuple(SymbolRow(*row) for row in rows)
-        imports = self._imports.get(path)
-        if imports is None:
-            lines = self._conn.execute(_IMPORTS_SQL, (path,)).fetchall()
-            imports = self._imports[path] = frozenset(int(line) for (line,) in lines)
-        return FileFacts(symbols=symbols, import_lines=imports)
+    def facts(self, spans: Iterable[Span]) -> dict[Span, FileFacts]:
+        """The facts of each span: lines `line_start..line_end` of `path` (relative posix path as in the index)."""
+        wanted = list(dict.fromkeys(spans))
+        with self._lock:
+            symbols = _kept(self._symbols, wanted)
+            imports = _kept(self._imports, {path for path, _, _ in wanted})
+        new_symbols = self._read_symbols([span for span in wanted if span not in symbols])
+        new_imports = self._read_imports(sorted({path for path, _, _ in wanted} - set(imports)))
+        with self._lock:
+            _keep(self._symbols, new_symbols, self._capacity)
+            _keep(self._imports, new_imports, self._capacity)
+        symbols.update(new_symbols)
+        imports.update(new_imports)
+        return {span: FileFacts(symbols=symbols[span], import_lines=imports[span[0]]) for span in wanted}
+
+    def _read_symbols(self, spans: list[Span]) -> dict[Span, tuple[SymbolRow, ...]]:
+        found: dict[Span, list[SymbolRow]] = {span: [] for span in spans}
+        for at in range(0, len(spans), _BATCH):
+            batch = spans[at : at + _BATCH]
+            sql = _SPANS_SQL.format(values=", ".join(["(?, ?, ?, ?)"] * len(batch)))
+            args = [value for k, (path, start, end) in enumerate(batch) for value in (k, path, start, end)]
+            for k, *row in self._conn.execute(sql, args):
+                found[batch[k]].append(SymbolRow(*row))
+        return {span: tuple(rows) for span, rows in found.items()}
+
+    def _read_imports(self, paths: list[str]) -> dict[str, frozenset[int]]:
+        found: dict[str, set[int]] = {path: set() for path in paths}
+        for at in range(0, len(paths), _BATCH):
+            batch = paths[at : at + _BATCH]
+            for path, line in self._conn.execute(_IMPORTS_SQL.format(marks=", ".join(["?"] * len(batch))), batch):
+                found[path].add(int(line))
+        return {path: frozenset(lines) for path, lines in found.items()}
+
+
+def _kept(cache: OrderedDict, keys: Iterable) -> dict:
+    """The entries of `keys` the cache holds (marked as just used); the caller holds the lock."""
+    hits = {}
+    for key in keys:
+        value = cache.get(key)
+        if value is not None:
+            cache.move_to_end(key)
+            hits[key] = value
+    return hits
+
+
+def _keep(cache: OrderedDict, entries: dict, capacity: int) -> None:
+    """Add `entries`, dropping the least recently used beyond `capacity`; the caller holds the lock."""
+    cache.update(entries)
+    while len(cache) > capacity:
+        cache.popitem(last=False)

@@ -2,13 +2,28 @@
 
 from __future__ import annotations
 
+import threading
+import weakref
 from typing import Any
 
 from reference.protocol.errors import invalid_input
 from reference.query.errors import QueryInputError
-from reference.query.scored import ScoredSearch, ScoredSearchInputError, ScoredSearchParams, preview_params
+from reference.query.scored import Kept, ScoredSearch, ScoredSearchInputError, ScoredSearchParams, preview_params
 
 from ..runtime import Runtime
+
+# What scored search keeps across calls, per open index (engine). Weak keys: when a new
+# generation replaces the engine, what was kept for the old one goes with it.
+_kept: weakref.WeakKeyDictionary[Any, Kept] = weakref.WeakKeyDictionary()
+_kept_lock = threading.Lock()
+
+
+def _scored_search(rt: Runtime, engine: Any) -> ScoredSearch:
+    with _kept_lock:
+        kept = _kept.get(engine)
+        if kept is None:
+            kept = _kept[engine] = Kept.open(engine.db, rt.workspace)
+    return ScoredSearch(engine, engine.db, rt.workspace, kept=kept)
 
 
 def _run(rt: Runtime, tool: str, params_of: Any, args: dict[str, Any]) -> dict[str, Any]:
@@ -18,7 +33,7 @@ def _run(rt: Runtime, tool: str, params_of: Any, args: dict[str, Any]) -> dict[s
         raise invalid_input(exc.field, f"{tool}: {exc}") from None
     snap, engine, freshness = rt.for_query(None)
     try:
-        payload = ScoredSearch(engine, engine.db, rt.workspace).run(params)
+        payload = _scored_search(rt, engine).run(params)
     except QueryInputError as exc:
         raise invalid_input(exc.field, f"{tool}: {exc.message}") from None
     payload["metadata"] = rt.metadata(snap, freshness=freshness)
