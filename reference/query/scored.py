@@ -20,7 +20,16 @@ from .hits import RESULT_TYPE_ORDER
 from .scored_context import context_name
 from .scored_normalize import Strength, page_scores, rank_key
 from .scored_preview import excerpt
-from .scored_reasons import MatchReason, QueryText, classify, defs_in_hit, reasons, strength, with_docs
+from .scored_reasons import (
+    MatchReason,
+    QueryText,
+    classify,
+    defs_in_hit,
+    name_strength,
+    reasons,
+    text_strength,
+    with_docs,
+)
 from .scored_files import WorkspaceFiles
 from .scored_symbols import FactsStore, FileFacts, Span
 
@@ -127,7 +136,7 @@ class Judged:
 
     hit: Any
     content: str
-    reason: MatchReason
+    reason: MatchReason | None  # None when the call did not ask for match reasons and the name alone decided
     strength: Strength
     facts: FileFacts  # the symbols over the hit's lines: those around its first line give `context`
 
@@ -182,8 +191,8 @@ class ScoredSearch:
         seen = [self._read(hit, files) for hit in pool]
         facts = self._kept.facts.facts(s.span for s in seen)
         query = QueryText(params.query)
-        judged = sorted((self._judge(hit, s, query, facts[s.span], files) for hit, s in zip(pool, seen)),
-                        key=Judged.rank_key)
+        judged = sorted((self._judge(hit, s, query, facts[s.span], files, params.include_scores)
+                         for hit, s in zip(pool, seen)), key=Judged.rank_key)
         scores = page_scores([(j.strength, float(j.hit.score)) for j in judged])
         results = []
         for j, score in zip(judged[: params.limit], scores):
@@ -213,13 +222,18 @@ class ScoredSearch:
         return Seen(content, lines, (hit.path, hit.line_start, line_end))
 
     @staticmethod
-    def _judge(hit: Any, seen: Seen, query: QueryText, file_facts: FileFacts, files: FileLines) -> Judged:
-        """A hit's match reason and strength (every hit: the strength orders the pool)."""
+    def _judge(hit: Any, seen: Seen, query: QueryText, file_facts: FileFacts, files: FileLines,
+               with_reason: bool) -> Judged:
+        """A hit's strength (every hit: the strength orders the pool) and, `with_reason`, its match reason."""
         _, line_start, line_end = seen.span
         defs = defs_in_hit(file_facts, hit.symbol_id if hit.result_type == "symbol" else None, line_start, line_end)
+        by_name = name_strength(query, defs)
+        if by_name is not None and not with_reason:  # the docs and lines would only name the reason
+            return Judged(hit, seen.content, None, by_name, file_facts)
         defs = with_docs(defs, files.whole(hit.path))
         found = reasons(query, defs, list(enumerate(seen.lines, start=line_start)), file_facts.import_lines)
-        return Judged(hit, seen.content, classify(found), strength(query, defs, found), file_facts)
+        return Judged(hit, seen.content, classify(found), by_name if by_name is not None else text_strength(found),
+                      file_facts)
 
     @staticmethod
     def _result(j: Judged, score: float, params: ScoredSearchParams) -> dict[str, Any]:
@@ -228,6 +242,7 @@ class ScoredSearch:
         result: dict[str, Any] = {"file": hit.path, "line": hit.line_start, "content": j.content}
         if params.include_scores:
             result["score"] = score
+            assert j.reason is not None  # judged with its reason: the call asked for scores
             result["match_reason"] = j.reason.value
         if params.include_context:
             name = context_name(j.facts, hit.line_start)

@@ -14,24 +14,34 @@ def matching_line(lines: list[str], query: str) -> int | None:
 
     Tried in order: the query as typed (case-insensitive), its compact form
     (`validate token` finds `validate_token`), then the line with the most
-    distinct query words (the first such line on a tie).
+    distinct query words (the first such line on a tie). Each step first asks
+    whether the lines together could match at all: a long hit usually matches
+    on a few lines, and splitting every line into words is what costs.
     """
+    whole = "\n".join(lines)
+    lower = whole.lower()
     needle = query.strip().lower()
-    if needle:
+    if needle and needle in lower:
         for i, line in enumerate(lines):
             if needle in line.lower():
                 return i
     packed = compact(query)
-    if packed:
+    # Words never span a line break, so the compact whole is the compact lines end to end.
+    if packed and packed in compact(whole):
         for i, line in enumerate(lines):
             if packed in compact(line):
                 return i
-    terms = set(words(query))
+    # A line holding a query word holds it as a substring of its lower-cased text.
+    terms = [term for term in set(words(query)) if term in lower]
     best, best_hits = None, 0
-    for i, line in enumerate(lines):
-        hits = len(terms.intersection(words(line)))
-        if hits > best_hits:
-            best, best_hits = i, hits
+    if terms:
+        wanted = set(terms)
+        for i, line in enumerate(lines):
+            low = line.lower()
+            if any(term in low for term in terms):
+                hits = len(wanted.intersection(words(line)))
+                if hits > best_hits:
+                    best, best_hits = i, hits
     return best
 
 

@@ -16,7 +16,7 @@ name is then the reason the agent cares about.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from enum import Enum
 
@@ -74,6 +74,7 @@ class QueryText:
 
     def __init__(self, query: str) -> None:
         self.words = words(query)
+        self.word_set = frozenset(self.words)
         self.compact = "".join(self.words)
         # Squeezed parts of the query between spaces and qualifiers (`.`, `::`, `/`, `#`).
         self.segments = frozenset(filter(None, (compact(part) for part in _SEGMENT_BREAK.split(query))))
@@ -87,8 +88,35 @@ class QueryText:
         # Cheap necessary condition first: most lines of a long hit hold neither form.
         if self.words[0] not in lower and self.compact not in _squeeze(lower):
             return False
+        return self._holds(text)
+
+    def _holds(self, text: str) -> bool:
+        """`in_text` past its cheap necessary condition."""
         text_words = words(text)
-        return set(self.words) <= set(text_words) or spells_run(text_words, self.compact)
+        if self.word_set.issubset(text_words):
+            return True
+        # A run of words spelling the compact query is inside the words end to end.
+        return self.compact in "".join(text_words) and spells_run(text_words, self.compact)
+
+    def lines_with_text(self, lines: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
+        """The numbered lines (each without line breaks) that `in_text` holds for.
+
+        `in_text`'s cheap condition is tried on all the lines at once first: a
+        hit of hundreds of lines usually holds the query on a few.
+        """
+        if not self.words:
+            return []
+        lower = "\n".join(text for _, text in lines).lower()
+        first = self.words[0]
+        # Lower-casing never crosses a line break, so the squeezed whole is the squeezed lines end to end.
+        squeezed = self.compact in _squeeze(lower)
+        if not squeezed and first not in lower:
+            return []
+        lowers = lower.split("\n")
+        if len(lowers) != len(lines):  # a line broke at a "\n" of its own: judge it line by line
+            return [(n, text) for n, text in lines if self.in_text(text)]
+        return [(n, text) for (n, text), low in zip(lines, lowers)
+                if (first in low or (squeezed and self.compact in _squeeze(low))) and self._holds(text)]
 
     def names_exactly(self, name: str, qualified_name: str) -> bool:
         """True when the query is the name (`validateToken` is `validate_token`) or a qualified suffix of it."""
@@ -144,7 +172,11 @@ def with_docs(defs: Sequence[SymbolRow], file_lines: Sequence[str] | None) -> li
     """`defs`, each without an indexed doc given the comment block above it as its doc."""
     if file_lines is None:
         return list(defs)
-    return [s if s.doc else replace(s, doc=leading_doc(file_lines, s.line_start)) for s in defs]
+    with_doc = []
+    for s in defs:
+        doc = None if s.doc else leading_doc(file_lines, s.line_start)
+        with_doc.append(s if doc is None else replace(s, doc=doc))
+    return with_doc
 
 
 def defs_in_hit(facts: FileFacts, symbol_id: int | None, line_start: int, line_end: int) -> list[SymbolRow]:
@@ -159,7 +191,7 @@ def defs_in_hit(facts: FileFacts, symbol_id: int | None, line_start: int, line_e
 def reasons(
     query: QueryText,
     defs: Sequence[SymbolRow],
-    lines: Iterable[tuple[int, str]],
+    lines: Sequence[tuple[int, str]],
     import_lines: frozenset[int],
 ) -> set[MatchReason]:
     """Every reason that applies to a hit: `defs` in it, its numbered `lines`, the file's import lines."""
@@ -172,9 +204,7 @@ def reasons(
         elif sym.doc and query.in_text(sym.doc):
             found.add(MatchReason.DOC_COMMENT)
     own_docs = [words(s.doc) for s in defs if s.doc and NAME_REASONS.get(s.kind) and query.names(s.name)]
-    for number, text in lines:
-        if not query.in_text(text):
-            continue
+    for number, text in query.lines_with_text(lines):
         if number in import_lines or is_import(text):
             found.add(MatchReason.IMPORT_STATEMENT)
         elif is_comment(text) and not _restates(text, own_docs):
@@ -190,13 +220,22 @@ def strength(query: QueryText, defs: Sequence[SymbolRow], found: set[MatchReason
     even when the seven reasons have no name for its kind (it reads CodeContent).
     A partial name counts only for the kinds that have a name reason.
     """
+    by_name = name_strength(query, defs)
+    return by_name if by_name is not None else text_strength(found)
+
+
+def name_strength(query: QueryText, defs: Sequence[SymbolRow]) -> Strength | None:
+    """The strength of a hit whose definitions' names match (exact, else partial), or None: the text decides."""
     if any(query.names_exactly(s.name, s.qualified_name) for s in defs):
         return Strength.EXACT_NAME
     if any(s.kind in NAME_REASONS and query.names(s.name) for s in defs):
         return Strength.PARTIAL_NAME
-    if found & {MatchReason.DOC_COMMENT, MatchReason.IMPORT_STATEMENT}:
-        return Strength.TEXT
-    return Strength.CODE
+    return None
+
+
+def text_strength(found: set[MatchReason]) -> Strength:
+    """The strength of a hit no definition name matched: doc/import text, or code."""
+    return Strength.TEXT if found & {MatchReason.DOC_COMMENT, MatchReason.IMPORT_STATEMENT} else Strength.CODE
 
 
 def _restates(line: str, docs: list[list[str]]) -> bool:
