@@ -18,21 +18,24 @@ _SYMBOLS_SQL = """SELECT s.symbol_id, s.symbol_stable_id, s.name, s.qualified_na
                   ORDER BY s.line_start, s.line_end DESC, s.symbol_id"""
 
 
+# Nullable columns of a node: omitted when NULL, so nodes never carry a null (no walk to strip them later).
+_NULLABLE = ("signature", "visibility")
+
+
 @dataclass(slots=True)
 class Outline:
-    """A file's symbol tree: top-level nodes, each with `children` at depth `all`."""
+    """A file's symbol tree: top-level nodes, each with `children` at depth `all`; no member is ever None."""
 
     path: str
     language: str | None
     line_count: int | None
     depth: str
     symbols: list[dict[str, Any]] = field(default_factory=list)
+    size: int = 0  # nodes in the tree at every level, counted while it is built
 
     def count(self) -> int:
         """Number of symbols in the tree, at every level."""
-        def walk(nodes: list[dict[str, Any]]) -> int:
-            return sum(1 + walk(n.get("children", [])) for n in nodes)
-        return walk(self.symbols)
+        return self.size
 
 
 def file_outline(db: sqlite3.Connection, path: str, depth: str = "all", language: str | None = None) -> Outline:
@@ -53,6 +56,10 @@ def file_outline(db: sqlite3.Connection, path: str, depth: str = "all", language
     for r in db.execute(sql, params):
         node = {"symbol_id": r[0], "symbol_stable_id": r[1], "name": r[2], "qualified_name": r[3], "kind": r[4],
                 "line_start": r[5], "line_end": r[6], "signature": r[7], "visibility": r[8], "language": r[9]}
+        if r[7] is None or r[8] is None:
+            for name in _NULLABLE:
+                if node[name] is None:
+                    del node[name]
         if depth == "all":
             node["children"] = []
         nodes[r[0]] = node
@@ -64,4 +71,7 @@ def file_outline(db: sqlite3.Connection, path: str, depth: str = "all", language
         elif depth == "all":
             # A parent filtered out (another language) or missing leaves the node at top level.
             nodes[parent_id]["children"].append(node) if parent_id in nodes else top.append(node)
-    return Outline(path=rel, language=language or file_language, line_count=line_count, depth=depth, symbols=top)
+    # Depth all places every row in the tree; depth top keeps the parentless ones only.
+    size = len(parents) if depth == "all" else len(top)
+    return Outline(path=rel, language=language or file_language, line_count=line_count, depth=depth,
+                   symbols=top, size=size)

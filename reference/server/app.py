@@ -1,4 +1,4 @@
-"""The MCP server on the SDK's low-level Server: tools/list with exact schemas, tools/call -> CallToolResult."""
+"""The MCP server on the SDK's low-level Server: tools/list with exact schemas, tools/call -> a CallToolResult."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 
 from reference.protocol.arguments import tool_schemas, validate_arguments
-from reference.protocol.encoding import to_json
+from reference.protocol.encoding import to_json, to_json_bytes
 from reference.protocol.errors import ToolError
 from reference.protocol.safety import apply_safety_limit
 
@@ -41,12 +41,12 @@ async def dispatch(rt: Runtime, name: str, arguments: Any) -> tuple[dict[str, An
             payload = await anyio.to_thread.run_sync(spec.handler, rt, args)
         else:
             payload = spec.handler(rt, args)
-        text = to_json(payload)
+        encoded = to_json_bytes(payload)
         # The safety limit is measured on the very JSON that is sent; encoded again only when it cuts.
-        if spec.list_key and len(text.encode("utf-8")) > rt.config.max_response_bytes:
+        if spec.list_key and len(encoded) > rt.config.max_response_bytes:
             payload = apply_safety_limit(payload, spec.list_key, rt.config.max_response_bytes, name)
-            text = to_json(payload)
-        return payload, text, False
+            encoded = to_json_bytes(payload)
+        return payload, encoded.decode("utf-8"), False
     except ToolError as exc:
         payload = exc.envelope(_metadata_or_none(rt))
     except Exception as exc:  # a bug must not take the server down: report it as internal_error
@@ -56,10 +56,14 @@ async def dispatch(rt: Runtime, name: str, arguments: Any) -> tuple[dict[str, An
     return payload, to_json(payload), True
 
 
-def call_result(payload: dict[str, Any], text: str, is_error: bool) -> types.CallToolResult:
-    """The payload as structuredContent and, identically, as the JSON text of the first content item."""
-    return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
-                                structured_content=payload, is_error=is_error)
+def call_result(payload: dict[str, Any], text: str, is_error: bool) -> dict[str, Any]:
+    """The payload as structuredContent and, identically, as the JSON text of the first content item.
+
+    Built as the CallToolResult's wire mapping, not the pydantic model: the SDK validates a handler's
+    mapping against CallToolResult and dumps it once either way, and a model would first be dumped to
+    that very mapping, one more deep copy of a ~60 KB outline per call (SDK `HandlerResult` allows both).
+    """
+    return {"content": [{"type": "text", "text": text}], "structuredContent": payload, "isError": is_error}
 
 
 def tool_list() -> list[types.Tool]:
@@ -82,7 +86,7 @@ def build_server(rt: Runtime) -> Server[Any]:
         rt.prewarm.start()
         return types.ListToolsResult(tools=tools)
 
-    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> dict[str, Any]:
         rt.prewarm.start()
         return call_result(*await dispatch(rt, params.name, params.arguments))
 

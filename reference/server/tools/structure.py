@@ -38,7 +38,7 @@ def get_file_outline(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
         "line_count": outline.line_count,
         "depth": outline.depth,
         "symbol_count": outline.count(),
-        "symbols": without_nulls(outline.symbols),
+        "symbols": outline.symbols,  # the engine's nodes never hold None (reference.query.outline)
         "metadata": rt.metadata(snap, freshness=freshness),
     }
     return payload
