@@ -31,17 +31,19 @@ def matching_line(lines: list[str], query: str) -> int | None:
         for i, line in enumerate(lines):
             if packed in compact(line):
                 return i
-    # A line holding a query word holds it as a substring of its lower-cased text.
+    # A line holding a query word holds it as a substring of its lower-cased text: the query words
+    # found so are as many as the line can have, and a line that cannot beat the best is not split.
     terms = [term for term in set(words(query)) if term in lower]
     best, best_hits = None, 0
-    if terms:
-        wanted = set(terms)
-        for i, line in enumerate(lines):
-            low = line.lower()
-            if any(term in low for term in terms):
-                hits = len(wanted.intersection(words(line)))
-                if hits > best_hits:
-                    best, best_hits = i, hits
+    wanted = set(terms)
+    for i, line in enumerate(lines):
+        if best_hits == len(terms):
+            break  # no line can have more
+        low = line.lower()
+        if sum(term in low for term in terms) > best_hits:
+            hits = len(wanted.intersection(words(line)))
+            if hits > best_hits:
+                best, best_hits = i, hits
     return best
 
 

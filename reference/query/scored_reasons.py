@@ -22,7 +22,7 @@ from enum import Enum
 
 from .scored_normalize import Strength
 from .scored_symbols import FileFacts, SymbolRow
-from .scored_terms import compact, contains_phrase, spells_run, words
+from .scored_terms import compact, contains_phrase, spells_run, squeeze, words
 
 
 class MatchReason(str, Enum):
@@ -58,14 +58,6 @@ _IMPORT = re.compile(
 )
 
 
-_NOT_ALNUM = re.compile(r"[^a-z0-9]+")
-
-
-def _squeeze(lower: str) -> str:
-    """Lower-case text without anything but letters and digits."""
-    return _NOT_ALNUM.sub("", lower)
-
-
 _SEGMENT_BREAK = re.compile(r"[\s.:/#]+")
 
 
@@ -86,7 +78,7 @@ class QueryText:
             return False
         lower = text.lower()
         # Cheap necessary condition first: most lines of a long hit hold neither form.
-        if self.words[0] not in lower and self.compact not in _squeeze(lower):
+        if self.words[0] not in lower and self.compact not in squeeze(lower):
             return False
         return self._holds(text)
 
@@ -109,14 +101,14 @@ class QueryText:
         lower = "\n".join(text for _, text in lines).lower()
         first = self.words[0]
         # Lower-casing never crosses a line break, so the squeezed whole is the squeezed lines end to end.
-        squeezed = self.compact in _squeeze(lower)
+        squeezed = self.compact in squeeze(lower)
         if not squeezed and first not in lower:
             return []
         lowers = lower.split("\n")
         if len(lowers) != len(lines):  # a line broke at a "\n" of its own: judge it line by line
             return [(n, text) for n, text in lines if self.in_text(text)]
         return [(n, text) for (n, text), low in zip(lines, lowers)
-                if (first in low or (squeezed and self.compact in _squeeze(low))) and self._holds(text)]
+                if (first in low or (squeezed and self.compact in squeeze(low))) and self._holds(text)]
 
     def names_exactly(self, name: str, qualified_name: str) -> bool:
         """True when the query is the name (`validateToken` is `validate_token`) or a qualified suffix of it."""

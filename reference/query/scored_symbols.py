@@ -20,7 +20,6 @@ class SymbolRow:
     line_start: int
     line_end: int
     doc: str | None
-    parent_symbol_id: int | None
 
 
 @dataclass(frozen=True)
@@ -39,10 +38,8 @@ class FileFacts:
 # all the hits of a call in one statement. `k` numbers the spans of the statement.
 _SPANS_SQL = """
 WITH spans(k, path, lo, hi) AS (VALUES {values})
-SELECT spans.k, s.symbol_id, s.name, s.qualified_name, s.kind, s.line_start, s.line_end, s.doc,
-       r.parent_symbol_id
+SELECT spans.k, s.symbol_id, s.name, s.qualified_name, s.kind, s.line_start, s.line_end, s.doc
 FROM spans JOIN symbols s ON s.path = spans.path AND s.line_start <= spans.hi AND s.line_end >= spans.lo
-LEFT JOIN symbol_relations r ON r.symbol_id = s.symbol_id
 ORDER BY spans.k, s.line_start, s.line_end DESC, s.symbol_id
 """
 _IMPORTS_SQL = "SELECT from_path, line FROM symbol_edges WHERE edge_type = 'import' AND from_path IN ({marks})"

@@ -9,7 +9,7 @@ from reference.query.scored_symbols import FileFacts, SymbolRow
 
 
 def sym(sid: int, name: str, kind: str, start: int, end: int, doc: str | None = None) -> SymbolRow:
-    return SymbolRow(sid, name, name, kind, start, end, doc, None)
+    return SymbolRow(sid, name, name, kind, start, end, doc)
 
 
 def reason_of(query: str, defs: list[SymbolRow], text: str, first: int = 1, imports: frozenset[int] = frozenset()) -> MatchReason:
