@@ -113,7 +113,8 @@ def content_hash(data: bytes) -> str:
 def stable_id(language: str, path: str, kind: str, qualified_name: str, ordinal: int) -> str:
     """Deterministic id from what identifies a symbol, never its lines (ordinal separates overloads)."""
     key = f"{language}\x00{path}\x00{kind}\x00{qualified_name}\x00{ordinal}"
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+    # 64 bits: unique enough for any workspace, and half the tokens of a longer id in every result.
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
 
 
 def python_module(path: str) -> str:

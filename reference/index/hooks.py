@@ -33,7 +33,7 @@ def _edit_manifest(workspace: Path, **changes: object) -> None:
 
 def corrupt_manifest(workspace: Path) -> None:
     """The live manifest becomes unreadable JSON."""
-    write_atomic(_live_manifest(workspace), '{"schema_version": 1, "status": "ready", "cursor": ')
+    write_atomic(_live_manifest(workspace), f'{{"schema_version": {SCHEMA_VERSION}, "status": "ready", "cursor": ')
 
 
 def reindex_required(workspace: Path) -> None:

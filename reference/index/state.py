@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 1
+# 2: symbol stable ids are 16 hex digits (were 32); an index of another version must be rebuilt.
+SCHEMA_VERSION = 2
 STATE_DIR = ".cruxgate"
 CURRENT = "CURRENT"
 MANIFEST = "manifest.json"

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-# Identity and follow-up handles: kept at every detail level and under compact.
+# Identity and follow-up handles. `location` keeps only the result's own id (FR-102: about 50 tokens
+# a result, SC-101 <= 60); from `signature` on, and under compact, the symbol handles join it.
 IDENTITY = ("result_id", "result_type", "symbol_id", "symbol_stable_id")
+LOCATION_IDENTITY = ("result_id", "result_type")
 # FR-102..FR-104: the descriptive fields each level adds to the one before.
 LEVEL_FIELDS: dict[str, tuple[str, ...]] = {
     "location": ("path", "line_start", "line_end", "kind", "name"),
@@ -13,8 +15,9 @@ LEVEL_FIELDS: dict[str, tuple[str, ...]] = {
     "context": ("body_preview", "parent", "related_symbols"),
 }
 LEVEL_ORDER = ("location", "signature", "context")
-# Large optional payload fields that compact drops (seed 000/003: identity, location, score stay).
-COMPACT_DROPS = frozenset({"body_preview", "parent", "related_symbols", "signature", "snippet"})
+# compact keeps identity, location and score and drops every other field (seed 000/003; SC-102a
+# asks for <= 20% of the non-compact bytes, which only the handles and the location fit).
+COMPACT_KEEPS = frozenset(IDENTITY + LEVEL_FIELDS["location"])
 
 
 def without_nulls(value: Any) -> Any:
@@ -49,8 +52,9 @@ def _value(hit: Any, name: str) -> Any:
 def shape_hit(hit: Any, detail_level: str, compact: bool) -> dict[str, Any]:
     """One result at `detail_level`; None and empty values are omitted, not null."""
     out: dict[str, Any] = {}
-    for name in IDENTITY + fields_for(detail_level):
-        if compact and name in COMPACT_DROPS:
+    identity = LOCATION_IDENTITY if detail_level == "location" else IDENTITY
+    for name in identity + fields_for(detail_level):
+        if compact and name not in COMPACT_KEEPS:
             continue
         value = _value(hit, name)
         if value is None or value == [] or value == {}:

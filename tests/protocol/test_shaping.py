@@ -42,8 +42,8 @@ LOCATION = {"path", "line_start", "line_end", "kind", "name"}
 IDS = {"result_id", "result_type", "symbol_id", "symbol_stable_id", "score"}
 
 
-def test_location_level_has_exactly_location_and_identity() -> None:
-    assert set(shape_hit(Hit("r1"), "location", False)) == LOCATION | IDS
+def test_location_level_has_exactly_location_and_the_result_id() -> None:
+    assert set(shape_hit(Hit("r1"), "location", False)) == LOCATION | {"result_id", "result_type", "score"}
 
 
 def test_signature_level_adds_fr103_fields() -> None:
@@ -59,10 +59,10 @@ def test_context_omits_empty_parent_and_related() -> None:
     assert full["parent"] == {"kind": "class", "name": "C"} and full["related_symbols"] == [{"name": "g"}]
 
 
-def test_compact_keeps_identity_location_score_and_drops_heavy_fields() -> None:
+def test_compact_keeps_exactly_identity_location_and_score() -> None:
     out = shape_hit(Hit("r1", parent={"kind": "class"}, related_symbols=[{"name": "g"}]), "context", True)
-    assert IDS | LOCATION <= set(out)
-    assert not {"body_preview", "parent", "related_symbols", "signature"} & set(out)
+    assert set(out) == IDS | LOCATION
+    assert set(shape_hit(Hit("r1"), "signature", True)) == IDS | LOCATION
 
 
 def test_nested_nulls_are_omitted() -> None:

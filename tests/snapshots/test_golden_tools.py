@@ -75,7 +75,7 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("find_references-name", "find_references", {"name": "validate_token"}),
     ("find_references-unresolved", "find_references", {"name": "createPool"}),
     ("find_references-limit", "find_references", {"name": "createPool", "limit": 2}),
-    ("find_references-stable-id", "find_references", {"name": "0ff8ec7025db1666684eb62c14b1d57b"}),
+    ("find_references-stable-id", "find_references", {"name": "0ff8ec7025db1666"}),
     ("find_references-symbol-id", "find_references", {"symbol_id": 54}),
     ("find_references-parse-config", "find_references", {"name": "parse_config"}),
     # status tools
