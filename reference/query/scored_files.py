@@ -23,14 +23,16 @@ from pathlib import Path
 
 # Coarser than any file system's timestamp granularity (FAT's 2 s included).
 RACY_SECONDS = 3
-# How much text (characters) the cache holds across calls, least recently used dropped first.
-CACHE_CHARS = 16_000_000
+# About how much memory the kept lines may take (bytes), least recently used dropped first, and what
+# one line costs besides its characters (a str object and its slot in the list).
+CACHE_BYTES = 64_000_000
+LINE_BYTES = 56
 
 
 class WorkspaceFiles:
     """Lines of workspace files (decoded leniently), cached across calls while their stat signature holds."""
 
-    def __init__(self, workspace: Path, budget: int = CACHE_CHARS) -> None:
+    def __init__(self, workspace: Path, budget: int = CACHE_BYTES) -> None:
         self._root = Path(workspace)
         self._budget = budget
         self._used = 0
@@ -58,8 +60,9 @@ class WorkspaceFiles:
         except OSError:
             return None
         lines = text.splitlines()
-        if time.time_ns() - st.st_ctime_ns >= RACY_SECONDS * 1_000_000_000 and len(text) <= self._budget:
-            self._keep(path, signature, lines, len(text))
+        size = len(text) + LINE_BYTES * len(lines)
+        if time.time_ns() - st.st_ctime_ns >= RACY_SECONDS * 1_000_000_000 and size <= self._budget:
+            self._keep(path, signature, lines, size)
         return lines
 
     def _keep(self, path: str, signature: tuple[int, ...], lines: list[str], size: int) -> None:
