@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference.query.scored_preview import CUT, MAX_LINE_CHARS, excerpt, matching_line
+from reference.query.scored_terms import compact, squeeze, words
 
 FIVE = "Line 1\nLine 2\nLine 3\nLine 4\nLine 5"
 
@@ -58,3 +59,35 @@ def test_excerpt_has_two_to_three_content_lines(lines: list[str], query: str) ->
     body = [ln for ln in out if ln != CUT]
     assert len(body) == min(n, 3)
     assert (CUT in (out[0], out[-1])) == (n > 3)
+
+
+# Text that exercises the shortcuts: camel humps, separators, digits, and characters whose lower case
+# is ASCII or longer than one character (Kelvin sign, dotted I).
+TRICKY = "aAbBtT_ .:/-09 \u212a\u0130\u03a3\u00e9"
+
+
+def first_match_by_the_rule(lines: list[str], query: str) -> int | None:
+    """The documented rule, line by line and nothing skipped: the oracle for matching_line's shortcuts."""
+    needle = query.strip().lower()
+    for i, line in enumerate(lines):
+        if needle and needle in line.lower():
+            return i
+    packed = compact(query)
+    for i, line in enumerate(lines):
+        if packed and packed in compact(line):
+            return i
+    counts = [len(set(words(query)) & set(words(line))) for line in lines]
+    return counts.index(max(counts)) if counts and max(counts) > 0 else None
+
+
+@settings(database=None)  # keep the checkout free of .hypothesis/
+@given(st.lists(st.text(alphabet=TRICKY, max_size=20), max_size=12), st.text(alphabet=TRICKY, min_size=1, max_size=8))
+def test_matching_line_finds_what_the_rule_finds(lines: list[str], query: str) -> None:
+    assert matching_line(lines, query) == first_match_by_the_rule(lines, query)
+
+
+@settings(database=None)  # keep the checkout free of .hypothesis/
+@given(st.text(alphabet=TRICKY, max_size=30))
+def test_compact_and_squeeze_of_ascii_text_agree_with_the_word_split(text: str) -> None:
+    assert compact(text) == "".join(words(text))
+    assert squeeze(text.lower()) == "".join(c for c in text.lower() if c in "abcdefghijklmnopqrstuvwxyz0123456789")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from reference.query.scored_reasons import MatchReason, QueryText, classify, defs_in_hit, is_comment, is_import, reasons
 from reference.query.scored_symbols import FileFacts, SymbolRow
@@ -100,3 +102,13 @@ def test_defs_in_hit_uses_the_hit_symbol_or_the_defs_inside_the_lines() -> None:
     assert defs_in_hit(facts, 2, 2, 3) == [b]
     assert defs_in_hit(facts, None, 1, 6) == [a, b]
     assert defs_in_hit(facts, 99, 6, 9) == [c]  # unknown id: fall back to the lines
+
+
+@settings(database=None)  # keep the checkout free of .hypothesis/
+@given(st.lists(st.text(alphabet="aAbBtT_ .:/-09#\u212a\u0130\u03a3", max_size=20), max_size=12),
+       st.text(alphabet="aAbBtT_ .:09\u212a", min_size=1, max_size=8))
+def test_lines_with_text_are_the_lines_in_text_holds_for(texts: list[str], query: str) -> None:
+    # The whole-hit shortcut keeps exactly the lines the line-by-line test keeps (texts may hold line breaks).
+    q = QueryText(query)
+    lines = list(enumerate(texts, start=3))
+    assert q.lines_with_text(lines) == [(n, text) for n, text in lines if q.in_text(text)]

@@ -199,3 +199,13 @@ def test_a_stronger_match_outranks_a_higher_raw_score(scored: ScoredSearch) -> N
     out = run(scored, include_scores=True)["results"]
     assert [(r["line"], r["match_reason"]) for r in out] == [(7, "FunctionName"), (13, "CodeContent")]
     assert out[0]["score"] > 0.8 > 0.5 > out[1]["score"]
+
+
+def test_content_follows_the_file_as_it_is_now(tmp_path: Path, scored: ScoredSearch) -> None:
+    # The same ScoredSearch keeps files between calls; an edit of the same size right after a call shows.
+    before = run(scored)["results"][0]["content"]
+    source = tmp_path / "auth.py"
+    source.write_text(SOURCE.replace("digest = hashlib", "hashed = hashlib").replace("return digest", "return hashed"),
+                      encoding="utf-8")
+    after = run(scored)["results"][0]["content"]
+    assert "digest" in before and "hashed = hashlib.sha256(raw)" in after and "digest" not in after
