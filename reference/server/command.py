@@ -11,6 +11,7 @@ import anyio
 from reference.config import load_config
 
 from .app import build_server
+from .heap import settle_startup
 from .prewarm import Prewarm
 from .runtime import Runtime
 
@@ -52,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
     runtime = Runtime(workspace, config)
     runtime.prewarm = Prewarm(runtime, enabled=not args.no_prewarm)
     server = build_server(runtime)
+    settle_startup()
     try:
         if args.transport == "stdio":
             anyio.run(_serve_stdio, server)

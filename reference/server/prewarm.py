@@ -10,6 +10,7 @@ from typing import Any
 from reference.protocol.errors import ToolError
 
 from .checks import index_checks
+from .heap import settle_warm
 from .runtime import Runtime
 
 WARMUP_QUERIES = ("main", "config", "test")
@@ -35,7 +36,13 @@ class Prewarm:
                 return
             self._started = True
             self.status = "warming"
-        threading.Thread(target=self._run, name="cruxgate-prewarm", daemon=True).start()
+        threading.Thread(target=self._first_run, name="cruxgate-prewarm", daemon=True).start()
+
+    def _first_run(self) -> None:
+        self._run()
+        # Only after the first warm-up: a re-warm follows an index job, and freezing then would keep
+        # the previous generation's cyclic garbage forever.
+        settle_warm()
 
     def rewarm(self) -> None:
         """Warm a freshly built index generation (runs in the job's thread)."""
