@@ -42,7 +42,9 @@ SELECT spans.k, s.symbol_id, s.name, s.qualified_name, s.kind, s.line_start, s.l
 FROM spans JOIN symbols s ON s.path = spans.path AND s.line_start <= spans.hi AND s.line_end >= spans.lo
 ORDER BY spans.k, s.line_start, s.line_end DESC, s.symbol_id
 """
-_IMPORTS_SQL = "SELECT from_path, line FROM symbol_edges WHERE edge_type = 'import' AND from_path IN ({marks})"
+# One row per file: a file has an import edge per imported name, often many on one line.
+_IMPORTS_SQL = """SELECT from_path, group_concat(DISTINCT line) FROM symbol_edges
+                  WHERE edge_type = 'import' AND from_path IN ({marks}) GROUP BY from_path"""
 # Spans / paths per statement: 4 parameters a span stays under SQLite's oldest limit of 999.
 _BATCH = 200
 # Spans and paths kept per generation, least recently used dropped first.
@@ -91,12 +93,12 @@ class FactsStore:
         return {span: tuple(rows) for span, rows in found.items()}
 
     def _read_imports(self, paths: list[str]) -> dict[str, frozenset[int]]:
-        found: dict[str, set[int]] = {path: set() for path in paths}
+        found: dict[str, frozenset[int]] = dict.fromkeys(paths, frozenset())
         for at in range(0, len(paths), _BATCH):
             batch = paths[at : at + _BATCH]
-            for path, line in self._conn.execute(_IMPORTS_SQL.format(marks=", ".join(["?"] * len(batch))), batch):
-                found[path].add(int(line))
-        return {path: frozenset(lines) for path, lines in found.items()}
+            for path, lines in self._conn.execute(_IMPORTS_SQL.format(marks=", ".join(["?"] * len(batch))), batch):
+                found[path] = frozenset(map(int, str(lines).split(",")))
+        return found
 
 
 def _kept(cache: OrderedDict, keys: Iterable) -> dict:
