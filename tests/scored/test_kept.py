@@ -123,3 +123,24 @@ def test_many_spans_are_read_in_batches(index_db: CountingConnection) -> None:
     assert index_db.statements == 3 + 1  # 450 spans in statements of 200, one for the import lines
     assert [s.name for s in facts[("a.py", 450, 1450)].symbols] == []
     assert [s.name for s in facts[("a.py", 7, 1007)].symbols] == ["Outer", "inner", "later"]
+
+
+def test_the_server_keeps_nothing_of_a_generation_for_the_next(tmp_path: Path) -> None:
+    # What the index answered is kept per open index: after a re-index the new generation's symbols count.
+    from reference.config import Config
+    from reference.index import index_workspace
+    from reference.server.prewarm import Prewarm
+    from reference.server.runtime import Runtime
+    from reference.server.tools.search_scored import search
+
+    source = tmp_path / "tokens.py"
+    source.write_text("def check():\n    return parse_token()\n", encoding="utf-8")
+    index_workspace(tmp_path)
+    rt = Runtime(tmp_path, Config())
+    rt.prewarm = Prewarm(rt, enabled=False)
+    args = {"query": "parse_token", "include_scores": True}
+    assert [r["match_reason"] for r in search(rt, args)["results"]] == ["CodeContent"]
+    source.write_text("def parse_token():\n    return check()\n", encoding="utf-8")
+    index_workspace(tmp_path)
+    top = search(rt, args)["results"][0]
+    assert (top["line"], top["match_reason"]) == (1, "FunctionName") and top["score"] >= 0.8
