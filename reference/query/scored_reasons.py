@@ -22,7 +22,7 @@ from enum import Enum
 
 from .scored_normalize import Strength
 from .scored_symbols import FileFacts, SymbolRow
-from .scored_terms import compact, contains_phrase, spells_run, squeeze, words
+from .scored_terms import compact, contains_phrase, name_words, spells_run, squeeze, words
 
 
 class MatchReason(str, Enum):
@@ -66,6 +66,7 @@ class QueryText:
 
     def __init__(self, query: str) -> None:
         self.words = words(query)
+        self.word_tuple = tuple(self.words)
         self.word_set = frozenset(self.words)
         self.compact = "".join(self.words)
         # Squeezed parts of the query between spaces and qualifiers (`.`, `::`, `/`, `#`).
@@ -112,25 +113,25 @@ class QueryText:
 
     def names_exactly(self, name: str, qualified_name: str) -> bool:
         """True when the query is the name (`validateToken` is `validate_token`) or a qualified suffix of it."""
-        name_words = words(name)
-        if not self.words or not name_words:
+        own = name_words(name)
+        if not self.words or not own:
             return False
-        if self.compact == "".join(name_words):
+        if self.compact == "".join(own):
             return True
-        qualified = words(qualified_name)
+        qualified = name_words(qualified_name)
         # `Config::new`, `AuthHandler.handle`: more than the name, and exactly the end of the qualified name.
-        return len(self.words) > len(name_words) and qualified[-len(self.words):] == self.words
+        return len(self.words) > len(own) and qualified[-len(self.words):] == self.word_tuple
 
     def names(self, name: str) -> bool:
         """True when the query names `name`: the query's words run inside the name's (`authentication` names
         `verify_authentication`), or the name is one segment of a qualified or multi-word query
         (`TokenValidator.validate` names `validate`); a part of one identifier is not a name
         (`formatCelsius` does not name `Celsius`)."""
-        name_words = words(name)
-        if not self.words or not name_words:
+        own = name_words(name)
+        if not self.words or not own:
             return False
-        packed = "".join(name_words)
-        return self.compact == packed or contains_phrase(name_words, self.words) or packed in self.segments
+        packed = "".join(own)
+        return self.compact == packed or contains_phrase(own, self.word_tuple) or packed in self.segments
 
 
 def is_comment(line: str) -> bool:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from functools import lru_cache
 
 # An identifier's words: camelCase humps, acronyms (HTTPServer -> http, server) and digits.
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -11,6 +13,12 @@ _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 def words(text: str) -> list[str]:
     """Lowercase words of `text`, identifiers split at `_`, `::`, `.`, `/`, `-` and camel humps."""
     return [w.lower() for w in _WORD.findall(text)]
+
+
+@lru_cache(maxsize=16384)
+def name_words(name: str) -> tuple[str, ...]:
+    """`words(name)` of a definition's (qualified) name, remembered: the same names come back call after call."""
+    return tuple(words(name))
 
 
 # Every ASCII letter and digit is in some word, so on ASCII text the words end to end are the text's
@@ -35,7 +43,7 @@ def squeeze(lower: str) -> str:
     return _NOT_DIGIT_OR_LOWER_RE.sub("", lower)
 
 
-def contains_phrase(haystack: list[str], needle: list[str]) -> bool:
+def contains_phrase(haystack: Sequence[str], needle: Sequence[str]) -> bool:
     """True when the word list `needle` occurs contiguously in `haystack`."""
     if not needle or len(needle) > len(haystack):
         return False
