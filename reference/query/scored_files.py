@@ -33,7 +33,7 @@ class WorkspaceFiles:
     """Lines of workspace files (decoded leniently), cached across calls while their stat signature holds."""
 
     def __init__(self, workspace: Path, budget: int = CACHE_BYTES) -> None:
-        self._root = Path(workspace)
+        self._root = os.fspath(workspace)  # joined as a string: cheaper than a Path, per file per call
         self._budget = budget
         self._used = 0
         self._kept: OrderedDict[str, tuple[tuple[int, ...], list[str], int]] = OrderedDict()
@@ -44,7 +44,7 @@ class WorkspaceFiles:
 
         The list is shared: callers must not change it.
         """
-        target = self._root / path
+        target = os.path.join(self._root, path)
         try:
             st = os.stat(target)
         except OSError:
@@ -56,7 +56,8 @@ class WorkspaceFiles:
                 self._kept.move_to_end(path)
                 return kept[1]
         try:
-            text = target.read_text(encoding="utf-8", errors="replace")
+            with open(target, encoding="utf-8", errors="replace") as handle:
+                text = handle.read()
         except OSError:
             return None
         lines = text.splitlines()
