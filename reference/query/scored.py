@@ -18,6 +18,7 @@ from reference.index.extract import CONTENT_HEAD
 
 from .hits import RESULT_TYPE_ORDER
 from .scored_context import context_name
+from .scored_files import WorkspaceFiles
 from .scored_normalize import Strength, page_scores, rank_key
 from .scored_preview import excerpt
 from .scored_reasons import (
@@ -30,7 +31,6 @@ from .scored_reasons import (
     text_strength,
     with_docs,
 )
-from .scored_files import WorkspaceFiles
 from .scored_symbols import FactsStore, FileFacts, Span
 
 MAX_LIMIT = 100

@@ -205,20 +205,16 @@ def reasons(
     return found
 
 
-def strength(query: QueryText, defs: Sequence[SymbolRow], found: set[MatchReason]) -> Strength:
-    """How strongly a hit matched, for its score band: an exact def name, part of one, doc/import text, or code.
+def name_strength(query: QueryText, defs: Sequence[SymbolRow]) -> Strength | None:
+    """The strength of a hit whose definitions' names match (exact, else partial), or None: `text_strength` decides.
 
-    Any definition counts for the name strengths, a variable or constant too: a
+    Any definition counts for the exact name, a variable or constant too: a
     definition named exactly what was asked is the clearest match there is,
     even when the seven reasons have no name for its kind (it reads CodeContent).
-    A partial name counts only for the kinds that have a name reason.
+    A partial name counts only for the kinds that have a name reason. The
+    name is checked first and alone: when it decides, a call without match
+    reasons need not read the docs and lines.
     """
-    by_name = name_strength(query, defs)
-    return by_name if by_name is not None else text_strength(found)
-
-
-def name_strength(query: QueryText, defs: Sequence[SymbolRow]) -> Strength | None:
-    """The strength of a hit whose definitions' names match (exact, else partial), or None: the text decides."""
     if any(query.names_exactly(s.name, s.qualified_name) for s in defs):
         return Strength.EXACT_NAME
     if any(s.kind in NAME_REASONS and query.names(s.name) for s in defs):
