@@ -29,8 +29,8 @@ class IndexReader:
         self.state = state
         self.generation: Path = state.generation
         self.manifest: dict[str, Any] = dict(state.manifest or {})
-        uri = (self.generation / DATABASE).resolve().as_uri() + "?mode=ro"
-        self.db = sqlite3.connect(uri, uri=True, check_same_thread=False)
+        self._uri = (self.generation / DATABASE).resolve().as_uri() + "?mode=ro"
+        self.db = sqlite3.connect(self._uri, uri=True, check_same_thread=False)
         self._indices: dict[str, tantivy.Index] = {}
         self._searchers: dict[str, tantivy.Searcher] = {}
         self._lock = threading.Lock()
@@ -43,6 +43,13 @@ class IndexReader:
         if state.status != "ready":
             raise IndexNotReady(state)
         return cls(path, state)
+
+    def connect(self) -> sqlite3.Connection:
+        """A new read-only connection to this generation's SQLite, for a long read that must not hold up `db`.
+
+        One connection runs one statement at a time: a whole-file scan on `db` would make every query wait.
+        """
+        return sqlite3.connect(self._uri, uri=True, check_same_thread=False)
 
     def index(self, name: str) -> tantivy.Index:
         """The Tantivy index `name` (symbols | snippets | files)."""
