@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,8 @@ MAX_LIMIT = 500
 # reorder BM25's list, so each channel looks further than the page it fills.
 SEARCH_FANOUT = (3, 30)   # symbols: max(limit * 3, 30)
 LOCATE_FANOUT = (5, 50)   # max(limit * 5, 50)
+# Outlines kept per open index: a generation never changes, so an outline read once stays true for its life.
+OUTLINES_KEPT = 32
 
 _SYMBOL_SQL = """SELECT symbol_id, symbol_stable_id, path, language, name, qualified_name, kind,
                         line_start, line_end, signature, visibility
@@ -72,6 +75,8 @@ class QueryEngine:
         self.db = reader.db
         self.root = Path(reader.workspace).resolve()
         self.semantic: SemanticChannel = semantic or DisabledSemanticChannel()
+        # Per engine, so the kept outlines go with the generation they were read from.
+        self._outline = lru_cache(maxsize=OUTLINES_KEPT)(self._read_outline)
 
     # -- public API -----------------------------------------------------------------
 
@@ -120,7 +125,16 @@ class QueryEngine:
         return self._page(q, hits, limit, explain, tier=lambda h: 0 if _spelled_as_asked(h, text) else 1)
 
     def file_outline(self, path: str, depth: str = "all", language: str | None = None) -> Outline:
-        """The nested symbol tree of one indexed file."""
+        """The nested symbol tree of one indexed file; shared between calls, so callers never mutate it.
+
+        Reading 200 symbols' rows costs about as much as the rest of a get_file_outline call; an agent
+        asks for the outline of the files it works on again and again, so the last ones are kept.
+        """
+        if not all(isinstance(v, str) or v is None for v in (path, depth, language)):
+            return self._read_outline(path, depth, language)  # unhashable input: the reader reports it
+        return self._outline(path, depth, language)
+
+    def _read_outline(self, path: str, depth: str, language: str | None) -> Outline:
         return file_outline(self.db, path, depth, language)
 
     def find_references(self, name_or_symbol_id: int | str, limit: int = 50) -> References:

@@ -95,3 +95,24 @@ def test_unknown_symbol(polyglot: QueryEngine) -> None:
         polyglot.find_references(10**9)
     with pytest.raises(QueryInputError):
         polyglot.find_references("  ")
+
+
+def test_outline_is_read_once_per_engine_and_never_holds_none(polyglot: QueryEngine) -> None:
+    outline = polyglot.file_outline("src/big_module.py")
+    assert polyglot.file_outline("src/big_module.py") is outline  # the generation never changes: kept
+    assert polyglot.file_outline("src/big_module.py", depth="top") is not outline
+
+    def walk(nodes: list) -> int:
+        for node in nodes:
+            assert None not in node.values(), node
+        return sum(1 + walk(n.get("children", [])) for n in nodes)
+    assert walk(outline.symbols) == outline.count() == 200
+
+
+def test_reader_connect_is_a_second_connection(polyglot: QueryEngine) -> None:
+    with polyglot.reader.connect() as db:
+        assert db is not polyglot.db
+        cursor = polyglot.db.execute("SELECT symbol_id FROM symbols")  # a statement left open on the shared one
+        cursor.fetchone()
+        assert db.execute("SELECT COUNT(*) FROM symbols").fetchone()[0] > 0
+    db.close()
