@@ -63,6 +63,7 @@ def test_compact_keeps_exactly_identity_location_and_score() -> None:
     out = shape_hit(Hit("r1", parent={"kind": "class"}, related_symbols=[{"name": "g"}]), "context", True)
     assert set(out) == IDS | LOCATION
     assert set(shape_hit(Hit("r1"), "signature", True)) == IDS | LOCATION
+    assert shape_hit(Hit("r1"), "location", True) == shape_hit(Hit("r1"), "location", False)  # nothing to drop
 
 
 def test_nested_nulls_are_omitted() -> None:
