@@ -4,20 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-# Identity and follow-up handles. `location` keeps only the result's own id (FR-102: about 50 tokens
-# a result, SC-101 <= 60); from `signature` on, and under compact, the symbol handles join it.
-IDENTITY = ("result_id", "result_type", "symbol_id", "symbol_stable_id")
-LOCATION_IDENTITY = ("result_id", "result_type")
-# FR-102..FR-104: the descriptive fields each level adds to the one before.
+# FR-102..FR-104: the fields each level adds to the one before. location is FR-102's five fields and
+# nothing else (about 50 tokens a result; SC-101). From signature on a result carries its identity,
+# `result_id` (for a symbol `symbol:<symbol_id>`, the handle find_references takes), and its score;
+# context adds the full symbol handles beside the body, parent and related symbols.
 LEVEL_FIELDS: dict[str, tuple[str, ...]] = {
     "location": ("path", "line_start", "line_end", "kind", "name"),
-    "signature": ("qualified_name", "signature", "language", "visibility"),
-    "context": ("body_preview", "parent", "related_symbols"),
+    "signature": ("result_id", "qualified_name", "signature", "language", "visibility"),
+    "context": ("result_type", "symbol_id", "symbol_stable_id", "body_preview", "parent", "related_symbols"),
 }
 LEVEL_ORDER = ("location", "signature", "context")
-# compact keeps identity, location and score and drops every other field (seed 000/003; SC-102a
-# asks for <= 20% of the non-compact bytes, which only the handles and the location fit).
-COMPACT_KEEPS = frozenset(IDENTITY + LEVEL_FIELDS["location"])
+# compact keeps identity, location and score (FR-105a) and drops every other field: SC-102a asks for
+# <= 20% of the non-compact bytes. At location there is nothing heavy to drop: FR-102's five fields stay.
+COMPACT_KEEPS = frozenset(("result_id", "path", "line_start", "line_end"))
 
 
 def without_nulls(value: Any) -> Any:
@@ -52,8 +51,8 @@ def _value(hit: Any, name: str) -> Any:
 def shape_hit(hit: Any, detail_level: str, compact: bool) -> dict[str, Any]:
     """One result at `detail_level`; None and empty values are omitted, not null."""
     out: dict[str, Any] = {}
-    identity = LOCATION_IDENTITY if detail_level == "location" else IDENTITY
-    for name in identity + fields_for(detail_level):
+    compact = compact and detail_level != "location"
+    for name in fields_for(detail_level):
         if compact and name not in COMPACT_KEEPS:
             continue
         value = _value(hit, name)
@@ -61,6 +60,6 @@ def shape_hit(hit: Any, detail_level: str, compact: bool) -> dict[str, Any]:
             continue
         out[name] = without_nulls(value)
     score = getattr(hit, "score", None)
-    if score is not None:
+    if score is not None and detail_level != "location":
         out["score"] = round(float(score), 6)
     return out

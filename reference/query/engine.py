@@ -178,7 +178,7 @@ class QueryEngine:
         for bm25, r in self._rows("symbols", terms, boosts, fanout, language, kinds, "symbol_id", _SYMBOL_SQL,
                                   symbol_ids):
             score = bm25 + boost(q, "symbol", r[4], r[5], r[6], r[2])
-            hits.append(Hit(result_type="symbol", result_id=f"symbol:{r[1]}", path=r[2], line_start=r[7],
+            hits.append(Hit(result_type="symbol", result_id=f"symbol:{r[0]}", path=r[2], line_start=r[7],
                             line_end=r[8], score=score, bm25_score=bm25, symbol_id=r[0], symbol_stable_id=r[1],
                             kind=r[6], name=r[4], qualified_name=r[5], signature=r[9], language=r[3],
                             visibility=r[10]))
@@ -222,7 +222,9 @@ class QueryEngine:
     def _semantic_hit(q: QueryFeatures, c: SemanticCandidate) -> Hit:
         path = c.path or ""
         start = c.line_start or 0
-        return Hit(result_type="symbol", result_id=f"symbol:{c.symbol_stable_id}", path=path, line_start=start,
+        # A candidate the index no longer holds has no symbol_id: its stable id is the only identity left.
+        handle = c.symbol_id if c.symbol_id is not None else c.symbol_stable_id
+        return Hit(result_type="symbol", result_id=f"symbol:{handle}", path=path, line_start=start,
                    line_end=c.line_end or start, score=boost(q, "symbol", c.name, c.qualified_name, c.kind, path),
                    symbol_id=c.symbol_id, symbol_stable_id=c.symbol_stable_id, kind=c.kind, name=c.name,
                    qualified_name=c.qualified_name, signature=c.signature, language=c.language,

@@ -39,16 +39,21 @@ class Hit:
 
 
 LOCATION = {"path", "line_start", "line_end", "kind", "name"}
-IDS = {"result_id", "result_type", "symbol_id", "symbol_stable_id", "score"}
+SIGNATURE = LOCATION | {"result_id", "score", "qualified_name", "signature", "language", "visibility"}
+HANDLES = {"result_type", "symbol_id", "symbol_stable_id"}
 
 
-def test_location_level_has_exactly_location_and_the_result_id() -> None:
-    assert set(shape_hit(Hit("r1"), "location", False)) == LOCATION | {"result_id", "result_type", "score"}
+def test_location_level_has_exactly_the_five_fr102_fields() -> None:
+    assert set(shape_hit(Hit("r1"), "location", False)) == LOCATION
 
 
-def test_signature_level_adds_fr103_fields() -> None:
-    assert set(shape_hit(Hit("r1"), "signature", False)) == LOCATION | IDS | {
-        "qualified_name", "signature", "language", "visibility"}
+def test_signature_level_adds_fr103_fields_identity_and_score() -> None:
+    assert set(shape_hit(Hit("r1"), "signature", False)) == SIGNATURE
+
+
+def test_context_adds_the_symbol_handles() -> None:
+    out = shape_hit(Hit("r1", parent={"kind": "class"}, related_symbols=[{"name": "g"}]), "context", False)
+    assert set(out) == SIGNATURE | HANDLES | {"body_preview", "parent", "related_symbols"}
 
 
 def test_context_omits_empty_parent_and_related() -> None:
@@ -60,9 +65,10 @@ def test_context_omits_empty_parent_and_related() -> None:
 
 
 def test_compact_keeps_exactly_identity_location_and_score() -> None:
+    kept = {"result_id", "path", "line_start", "line_end", "score"}
     out = shape_hit(Hit("r1", parent={"kind": "class"}, related_symbols=[{"name": "g"}]), "context", True)
-    assert set(out) == IDS | LOCATION
-    assert set(shape_hit(Hit("r1"), "signature", True)) == IDS | LOCATION
+    assert out == {"result_id": "r1", "path": "src/a.py", "line_start": 1, "line_end": 3, "score": 12.5}
+    assert set(shape_hit(Hit("r1"), "signature", True)) == kept
     assert shape_hit(Hit("r1"), "location", True) == shape_hit(Hit("r1"), "location", False)  # nothing to drop
 
 

@@ -95,7 +95,7 @@ def test_locate_falls_back_to_nearest_names(polyglot: QueryEngine) -> None:
 
 def test_hits_carry_identity_and_location(polyglot: QueryEngine) -> None:
     hit = polyglot.locate_symbol("validate_token").hits[0]
-    assert hit.result_id == f"symbol:{hit.symbol_stable_id}" and hit.symbol_id
+    assert hit.result_id == f"symbol:{hit.symbol_id}" and hit.symbol_stable_id
     assert (hit.path, hit.line_start, hit.line_end, hit.kind, hit.language) == \
         ("src/auth/tokens.py", 7, 9, "function", "python")
     assert hit.body_preview.startswith("def validate_token(token: str) -> bool:")

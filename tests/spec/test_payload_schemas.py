@@ -14,6 +14,7 @@ META = {"cruxe_protocol_version": "1", "freshness_status": "fresh", "indexing_st
 SYMBOL = {"result_id": "sym:1", "result_type": "symbol", "symbol_id": 1, "symbol_stable_id": "ab12",
           "score": 17.5, "path": "src/auth/handler.py", "line_start": 12, "line_end": 20,
           "kind": "function", "name": "validate_token"}
+LOCATION = ("path", "line_start", "line_end", "kind", "name")
 SIGNATURE = dict(SYMBOL, qualified_name="handler.validate_token", signature="def validate_token(token)",
                  language="python", visibility="public")
 CONTEXT = dict(SIGNATURE, body_preview="def validate_token(token):\n    ...",
@@ -45,10 +46,11 @@ GOOD = [
     ("search_code.output", {"results": [SYMBOL], "metadata": dict(META, result_completeness="truncated",
                                                                   safety_limit_applied=True),
                             "suggested_next_actions": ["call search_code again with limit=1"]}),
-    ("result-location", {k: v for k, v in SYMBOL.items() if k not in ("symbol_id", "symbol_stable_id")}),
+    ("result-location", {k: SYMBOL[k] for k in LOCATION}),
     ("result-signature", SIGNATURE),
     ("result-context", CONTEXT),
     ("result-compact", SYMBOL),
+    ("result-compact", {k: SYMBOL[k] for k in ("result_id", "path", "line_start", "line_end", "score")}),
     ("get_file_outline.output", {"path": "config/settings.ini", "symbols": [], "metadata": META}),
     ("get_file_outline.output", {"path": "src/app.py", "language": "python", "metadata": META, "symbols": [
         {"name": "App", "kind": "class", "line_start": 1, "line_end": 9,
@@ -114,10 +116,12 @@ BAD = {
     "context with null parent": ("result-context", dict(CONTEXT, parent=None)),
     "context with empty related_symbols": ("result-context", dict(CONTEXT, related_symbols=[])),
     "compact with body_preview": ("result-compact", CONTEXT),
-    "signature symbol result without stable id": ("result-signature",
-                                                  {k: v for k, v in SIGNATURE.items() if k != "symbol_stable_id"}),
-    "compact symbol result without stable id": ("result-compact",
-                                                {k: v for k, v in SYMBOL.items() if k != "symbol_stable_id"}),
+    "signature result without its result_id": ("result-signature",
+                                               {k: v for k, v in SIGNATURE.items() if k != "result_id"}),
+    "context symbol result without stable id": ("result-context",
+                                                {k: v for k, v in CONTEXT.items() if k != "symbol_stable_id"}),
+    "compact result without its score": ("result-compact", {k: v for k, v in SYMBOL.items() if k != "score"}),
+    "location with an identity": ("result-location", dict({k: SYMBOL[k] for k in LOCATION}, result_id="sym:1")),
     "location with the symbol handles": ("result-location", SYMBOL),
     "unresolved_count null": ("find_references.output", {"references": [], "unresolved_count": None, "metadata": META}),
     "unresolved_count omitted": ("find_references.output", {"references": [], "metadata": META}),
