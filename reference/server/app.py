@@ -41,7 +41,7 @@ async def dispatch(rt: Runtime, name: str, arguments: Any) -> tuple[dict[str, An
             payload = await anyio.to_thread.run_sync(spec.handler, rt, args)
         else:
             payload = spec.handler(rt, args)
-        encoded = to_json_bytes(payload)
+        encoded = spec.encode(payload)
         # The safety limit is measured on the very JSON that is sent; encoded again only when it cuts.
         if spec.list_key and len(encoded) > rt.config.max_response_bytes:
             payload = apply_safety_limit(payload, spec.list_key, rt.config.max_response_bytes, name)

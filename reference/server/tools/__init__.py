@@ -6,6 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from reference.protocol.encoding import to_json_bytes
+
 from . import health, indexing, query, search_scored, structure
 
 
@@ -13,13 +15,15 @@ from . import health, indexing, query, search_scored, structure
 class ToolSpec:
     """One tool: `handler(runtime, validated_args) -> payload`, raising ToolError on failure.
 
-    `list_key` names the list the payload safety limit may cut (query tools only).
+    `list_key` names the list the payload safety limit may cut (query tools only); `encode` writes the
+    payload's JSON (the text item), compact and equal to `to_json_bytes(payload)` as an object.
     """
 
     description: str
     handler: Callable[[Any, dict[str, Any]], dict[str, Any]]
     blocking: bool = False
     list_key: str | None = None
+    encode: Callable[[dict[str, Any]], bytes] = to_json_bytes
 
 
 TOOLS: dict[str, ToolSpec] = {
@@ -29,7 +33,8 @@ TOOLS: dict[str, ToolSpec] = {
     "locate_symbol": ToolSpec("Locate symbol definitions by name; filter by kind (exact) and/or role.",
                               query.locate_symbol, list_key="results"),
     "get_file_outline": ToolSpec("Nested symbol tree of one file without reading it (depth top|all).",
-                                 structure.get_file_outline, list_key="symbols"),
+                                 structure.get_file_outline, list_key="symbols",
+                                 encode=structure.encode_outline),
     "find_references": ToolSpec("Resolved references to a symbol plus the count of unresolved ones by name.",
                                 structure.find_references, list_key="references"),
     "health_check": ToolSpec("Server health: Tantivy, SQLite, grammars, jobs, prewarm and startup checks.",

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Any
 
+from reference.protocol.encoding import to_json_bytes
 from reference.protocol.errors import ToolError, invalid_input
 from reference.protocol.shaping import without_nulls
 from reference.query.errors import QueryInputError, QueryNotFound
+from reference.query.outline import Outline
 
 from ..paths import workspace_path
 from ..runtime import Runtime
@@ -18,6 +22,72 @@ def _query_errors(tool: str, exc: Exception) -> ToolError:
         return invalid_input(exc.field, f"{tool}: {exc.message}")
     assert isinstance(exc, QueryNotFound)
     return ToolError(exc.code, exc.message)
+
+
+def wire_nodes(nodes: list[dict[str, Any]], language: str | None) -> list[dict[str, Any]]:
+    """Outline nodes as sent: `language` only where it is not the file's, `children` only when not empty.
+
+    Both are implied: a node's language is the outline's unless it says otherwise, and a node without
+    `children` has none. On a 200-symbol file they are a ninth of the payload, which the SDK copies and
+    encodes twice on the way out and the client parses twice on the way in.
+    """
+    out = []
+    for node in nodes:
+        wire = {key: value for key, value in node.items()
+                if key != "children" and (key != "language" or value != language)}
+        if node.get("children"):
+            wire["children"] = wire_nodes(node["children"], language)
+        out.append(wire)
+    return out
+
+
+class WireOutlines:
+    """The wire nodes and their JSON for the last outlines the engine answered (an outline never changes).
+
+    Keyed by the engine's Outline object, which the entry holds, so an id is never reused while kept;
+    the engine's own cache hands back the same object for a repeated request.
+    """
+
+    def __init__(self, size: int = 32) -> None:
+        """Keep at most `size` outlines."""
+        self._size = size
+        self._lock = threading.Lock()
+        self._by_outline: OrderedDict[int, tuple[Outline, list[dict[str, Any]], bytes]] = OrderedDict()
+        self._by_nodes: dict[int, bytes] = {}  # id(wire node list) -> its JSON
+
+    def nodes(self, outline: Outline) -> list[dict[str, Any]]:
+        """The outline's wire nodes (built and encoded on first use)."""
+        with self._lock:
+            entry = self._by_outline.get(id(outline))
+            if entry is not None:
+                self._by_outline.move_to_end(id(outline))
+                return entry[1]
+        nodes = wire_nodes(outline.symbols, outline.language)
+        encoded = to_json_bytes(nodes)
+        with self._lock:
+            self._by_outline[id(outline)] = (outline, nodes, encoded)
+            self._by_nodes[id(nodes)] = encoded
+            while len(self._by_outline) > self._size:
+                _, (_, old, _) = self._by_outline.popitem(last=False)
+                del self._by_nodes[id(old)]
+        return nodes
+
+    def encoded(self, nodes: Any) -> bytes | None:
+        """The JSON of a node list this cache handed out, None for any other."""
+        with self._lock:
+            return self._by_nodes.get(id(nodes))
+
+
+WIRE_OUTLINES = WireOutlines()
+
+
+def encode_outline(payload: dict[str, Any]) -> bytes:
+    """The outline payload's JSON, its `symbols` (last) spliced in from the kept encoding when there is one."""
+    symbols = WIRE_OUTLINES.encoded(payload.get("symbols"))
+    if symbols is None or next(reversed(payload)) != "symbols":
+        return to_json_bytes(payload)
+    head = to_json_bytes({key: value for key, value in payload.items() if key != "symbols"})
+    return head[:-1] + b',"symbols":' + symbols + b"}"
 
 
 def get_file_outline(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
@@ -38,8 +108,8 @@ def get_file_outline(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
         "line_count": outline.line_count,
         "depth": outline.depth,
         "symbol_count": outline.count(),
-        "symbols": outline.symbols,  # the engine's nodes never hold None (reference.query.outline)
         "metadata": rt.metadata(snap, freshness=freshness),
+        "symbols": WIRE_OUTLINES.nodes(outline),  # last: encode_outline splices its kept JSON in
     }
     return payload
 
