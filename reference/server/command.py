@@ -26,9 +26,26 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--no-prewarm", action="store_true", help="do not warm the index after the handshake")
 
 
+# A pipe holding a whole large answer (a 200-symbol outline is ~110 KB on the wire, over Linux's 64 KB
+# default): the SDK's writer thread hands it over in one write instead of blocking until the client has
+# read the first part, one wake-up less per large answer.
+STDOUT_PIPE_BYTES = 1 << 20
+
+
+def widen_stdout_pipe(fd: int = 1, size: int = STDOUT_PIPE_BYTES) -> int | None:
+    """Raise the capacity of the pipe on `fd` to `size` (Linux); the new capacity, None when not a pipe or refused."""
+    try:
+        import fcntl
+
+        return fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, size)
+    except (ImportError, AttributeError, OSError):
+        return None  # not Linux, not a pipe (a file, a tty), or above /proc/sys/fs/pipe-max-size
+
+
 async def _serve_stdio(server: object) -> None:
     from mcp.server.stdio import stdio_server
 
+    widen_stdout_pipe()
     async with stdio_server() as (read, write):
         await server.run(read, write, server.create_initialization_options())  # type: ignore[attr-defined]
 
