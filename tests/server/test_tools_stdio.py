@@ -91,7 +91,8 @@ def test_locate_symbol_kind_and_role(stdio_server: Connection) -> None:
     assert classes and all(r["kind"] == "class" for r in classes)
     assert ok(stdio_server, "locate_symbol", {"name": "validate_token", "kind": "function",
                                               "role": "type"})["results"] == []
-    types = ok(stdio_server, "search_code", {"query": "Config", "role": "type"})["results"]
+    types = ok(stdio_server, "search_code",
+               {"query": "Config", "role": "type", "detail_level": "context"})["results"]
     assert types and all(r["result_type"] == "symbol" for r in types)
 
 
