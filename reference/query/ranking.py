@@ -10,7 +10,8 @@ builds the `Breakdown` and runs only when an explanation was asked for.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from operator import le
 from typing import Any
 
 from reference.index.kinds import KINDS_OF_ROLE
@@ -154,37 +155,59 @@ class SignalValue:
         return {"raw": self.raw, "clamped": self.clamped, "effective": self.effective}
 
 
+# Position of each signal in the tuples a Breakdown holds, and each one's range, in `SIGNALS` order.
+SIGNAL_INDEX: dict[str, int] = {name: index for index, name in enumerate(SIGNALS)}
+_LOWS = tuple(SIGNAL_RANGES[name][0] for name in SIGNALS)
+_HIGHS = tuple(SIGNAL_RANGES[name][1] for name in SIGNALS)
+_EXACT, _KIND, _INTENT, _DEFINITION, _PATH = (SIGNAL_INDEX[name] for name in (
+    "exact_match_boost", "kind_weight", "query_intent_boost", "definition_boost", "path_affinity"))
+
+
 @dataclass(frozen=True, slots=True)
 class Breakdown:
-    """Every signal of one ranked result, with the basic and full views of the spec."""
+    """Every signal of one ranked result, with the basic and full views of the spec.
+
+    The signals are two tuples in `SIGNALS` order (as computed, and clamped: what was added); the
+    per-signal objects of `signals` are built only when asked for (the full view, tests). A `basic`
+    explanation of a page of ten results then costs tuples, not seventy objects.
+    """
 
     result_index: int
     bm25_score: float
-    signals: dict[str, SignalValue]
+    raw: tuple[float, ...]
+    values: tuple[float, ...]
     semantic_similarity: float | None = None
+
+    @property
+    def signals(self) -> dict[str, SignalValue]:
+        """Each signal by name: raw, clamped and effective (= clamped) value."""
+        return {name: SignalValue(raw=raw, clamped=value, effective=value)
+                for name, raw, value in zip(SIGNALS, self.raw, self.values)}
 
     def effective(self, name: str) -> float:
         """The contribution signal `name` made to total_boost."""
-        return self.signals[name].effective
+        return self.values[SIGNAL_INDEX[name]]
 
     @property
     def kind_match(self) -> float:
         """kind_weight + query_intent_boost, as added."""
-        return self.effective("kind_weight") + self.effective("query_intent_boost")
+        return self.values[_KIND] + self.values[_INTENT]
 
     @property
     def total_boost(self) -> float:
         """Sum of the effective signal values."""
-        return sum(value.effective for value in self.signals.values())
+        return sum(self.values)
 
     @property
     def final_score(self) -> float:
         """bm25_score + total_boost."""
-        return self.bm25_score + self.total_boost
+        return self.bm25_score + sum(self.values)
 
     def at(self, result_index: int) -> Breakdown:
-        """The same breakdown at another position of the emitted list."""
-        return replace(self, result_index=result_index)
+        """The same breakdown at another position of the emitted list (itself when already there)."""
+        if result_index == self.result_index:
+            return self
+        return Breakdown(result_index, self.bm25_score, self.raw, self.values, self.semantic_similarity)
 
     def full(self) -> dict[str, Any]:
         """The `full` view: the spec's fields plus each signal's raw / clamped / effective value."""
@@ -206,27 +229,32 @@ class Breakdown:
 
     def basic(self) -> dict[str, Any]:
         """The `basic` view: factors normalized to 0..1 (value / the signal's maximum) and the final score."""
+        values = self.values
         return {
             "result_index": self.result_index,
-            "exact_match": self.effective("exact_match_boost") / EXACT_MATCH_BOOST,
-            "path_boost": self.effective("path_affinity") / PATH_AFFINITY,
-            "definition_boost": self.effective("definition_boost") / DEFINITION_BOOST,
+            "exact_match": values[_EXACT] / EXACT_MATCH_BOOST,
+            "path_boost": values[_PATH] / PATH_AFFINITY,
+            "definition_boost": values[_DEFINITION] / DEFINITION_BOOST,
             "semantic_similarity": self.semantic_similarity or 0.0,
-            "final_score": self.final_score,
+            "final_score": self.bm25_score + sum(values),
         }
 
 
 def breakdown(raw: tuple[float, ...] | dict[str, float], bm25_score: float, result_index: int = 0,
               semantic_similarity: float | None = None) -> Breakdown:
-    """A Breakdown from raw signal values (a tuple in `SIGNALS` order, or a dict by name)."""
-    values = raw if isinstance(raw, dict) else dict(zip(SIGNALS, raw))
-    signals = {}
-    for name in SIGNALS:
-        value = float(values.get(name, 0.0))
-        clamped = clamp(name, value)
-        signals[name] = SignalValue(raw=value, clamped=clamped, effective=clamped)
-    return Breakdown(result_index=result_index, bm25_score=float(bm25_score), signals=signals,
-                     semantic_similarity=semantic_similarity)
+    """A Breakdown from raw signal values (a tuple in `SIGNALS` order, or a dict by name; missing ones are 0.0)."""
+    if isinstance(raw, dict):
+        values = tuple([float(raw.get(name, 0.0)) for name in SIGNALS])
+    elif len(raw) == len(SIGNALS):
+        values = tuple(map(float, raw))
+    else:
+        values = tuple(map(float, raw[:len(SIGNALS)])) + (0.0,) * (len(SIGNALS) - len(raw))
+    # clamp() of each value; the rules' own values are always in range, so that is checked first.
+    if all(map(le, _LOWS, values)) and all(map(le, values, _HIGHS)):
+        clamped = values
+    else:
+        clamped = tuple(map(min, map(max, values, _LOWS), _HIGHS))
+    return Breakdown(result_index, float(bm25_score), values, clamped, semantic_similarity)
 
 
 def explain(q: QueryFeatures, bm25_score: float, result_type: str, name: str | None,

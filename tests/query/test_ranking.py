@@ -180,3 +180,26 @@ def test_full_and_basic_views() -> None:
     assert b.basic() == {"result_index": 2, "exact_match": 1.0, "path_boost": 1.0, "definition_boost": 1.0,
                          "semantic_similarity": 0.0, "final_score": full["final_score"]}
     assert b.at(0).basic()["result_index"] == 0
+
+
+def test_breakdown_of_a_tuple_pads_clamps_and_keeps_the_sum() -> None:
+    short = breakdown((5.0, 2.0), bm25_score=1)
+    assert short.values == (5.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0) and short.final_score == 8.0
+    over = breakdown((9.0, 0.0, 3.0, 0.0, 1.0, 0.0, -1.0), bm25_score=0.0)
+    assert over.raw == (9.0, 0.0, 3.0, 0.0, 1.0, 0.0, -1.0)
+    assert over.values == (5.0, 0.0, 2.0, 0.0, 1.0, 0.0, -0.5) and over.total_boost == 7.5
+    assert over.signals["kind_weight"].as_dict() == {"raw": 3.0, "clamped": 2.0, "effective": 2.0}
+    # Effective values are what ranking added: final_score is bm25 + boost(), bit for bit.
+    q = QueryFeatures.of("validate_token")
+    args = ("symbol", "validate_token", "auth.validate_token", "function", "tests/test_auth.py")
+    assert explain(q, 3.7, *args).final_score == 3.7 + boost(q, *args)
+
+
+def test_breakdown_at_moves_only_the_index() -> None:
+    b = explain(QueryFeatures.of("Config"), 2.5, "symbol", "Config", "app.Config", "class", "src/a.py",
+                result_index=1, semantic_similarity=0.25)
+    assert b.at(1) is b  # already there: nothing to copy
+    moved = b.at(4)
+    assert moved.result_index == 4 and b.result_index == 1
+    assert {**moved.full(), "result_index": 1} == b.full()
+    assert moved.basic()["semantic_similarity"] == 0.25
