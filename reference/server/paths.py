@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path, PurePosixPath
+import os
+from pathlib import Path
 
 from reference.protocol.errors import ToolError, invalid_input
 
@@ -11,18 +12,22 @@ PRIVATE_DIRS = (".cruxgate", ".git")
 
 
 def workspace_path(workspace: Path, raw: str) -> tuple[str, Path]:
-    """(posix path relative to the workspace, resolved absolute path) for a path argument."""
+    """(posix path relative to the workspace, resolved absolute path) for a path argument.
+
+    Plain strings and os.path.realpath (what Path.resolve runs) rather than pathlib objects: this
+    runs on every get_file_outline call.
+    """
     if "\x00" in raw:
         raise invalid_input("path", "path must not contain NUL characters")
-    candidate = Path(raw.replace("\\", "/"))
-    if not candidate.is_absolute():
-        candidate = workspace / candidate
-    resolved = candidate.resolve()  # follows symlinks: a link pointing outside is outside
-    if not resolved.is_relative_to(workspace):
+    root = os.fspath(workspace)
+    # An absolute argument replaces the root; realpath follows symlinks: a link pointing outside is outside.
+    resolved = os.path.realpath(os.path.join(root, raw.replace("\\", "/")))
+    prefix = root if root.endswith("/") else root + "/"
+    if resolved != root and not resolved.startswith(prefix):
         raise invalid_input("path", f"path {raw!r} is outside the workspace")
-    relative = PurePosixPath(resolved.relative_to(workspace).as_posix())
-    if not relative.parts:
+    relative = resolved[len(prefix):]
+    if not relative:
         raise invalid_input("path", "path names the workspace root, not a file")
-    if relative.parts[0] in PRIVATE_DIRS:
-        raise ToolError("file_not_found", f"{relative} is not an indexed file", {"path": str(relative)})
-    return str(relative), resolved
+    if relative.split("/", 1)[0] in PRIVATE_DIRS:
+        raise ToolError("file_not_found", f"{relative} is not an indexed file", {"path": relative})
+    return relative, Path(resolved)

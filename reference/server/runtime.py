@@ -16,7 +16,7 @@ from reference.protocol.errors import ToolError
 from reference.protocol.metadata import build_metadata, canonical_status
 from reference.query.engine import QueryEngine
 
-from .freshness import StalenessCheck
+from .freshness import StalenessCheck, read_small_text
 from .jobs import JobRunner
 
 STATE_DIR = ".cruxgate"
@@ -65,13 +65,13 @@ class Runtime:
     # -- index state -------------------------------------------------------
     def _state_key(self) -> tuple[Any, ...]:
         """Cheap identity of the live index: CURRENT's content and the manifest's stat."""
-        state = self.workspace / STATE_DIR
+        state = os.path.join(self.workspace, STATE_DIR)
         try:
-            current = (state / "CURRENT").read_text(encoding="utf-8").strip()
+            current = read_small_text(os.path.join(state, "CURRENT")).strip()
         except OSError:
             return ("none",)
         try:
-            info = os.stat(state / current / "manifest.json")
+            info = os.stat(os.path.join(state, current, "manifest.json"))
         except OSError:
             return (current, None)
         return (current, info.st_ino, info.st_size, info.st_mtime_ns)

@@ -6,7 +6,9 @@ import os
 import subprocess
 from pathlib import Path
 
-from reference.server.freshness import git_head, is_stale
+import pytest
+
+from reference.server.freshness import git_head, is_stale, read_small_text
 
 
 def manifest_at(root: Path, head: str | None) -> tuple[dict, int]:
@@ -102,3 +104,13 @@ def test_cheap_walks_are_never_reused(tmp_path: Path) -> None:
     assert check(tmp_path, manifest, mtime, "k") is False
     bump(tmp_path / "a.py", mtime)
     assert check(tmp_path, manifest, mtime, "k") is True  # seen at once on a small tree
+
+
+def test_read_small_text_reads_whole_files_and_raises_oserror(tmp_path: Path) -> None:
+    (tmp_path / "CURRENT").write_text("gen-7\n", encoding="utf-8")
+    assert read_small_text(str(tmp_path / "CURRENT")) == "gen-7\n"
+    big = "ä" * 70_000  # more than one read's worth of bytes
+    (tmp_path / "big").write_text(big, encoding="utf-8")
+    assert read_small_text(str(tmp_path / "big")) == big
+    with pytest.raises(OSError):
+        read_small_text(str(tmp_path / "missing"))

@@ -45,3 +45,22 @@ def test_private_state_is_not_a_file(workspace: Path) -> None:
     with pytest.raises(ToolError) as info:
         workspace_path(workspace, ".cruxgate/CURRENT")
     assert info.value.code == "file_not_found"
+
+
+def test_a_sibling_sharing_the_prefix_is_outside(workspace: Path) -> None:
+    sibling = workspace.parent / (workspace.name + "x")
+    (sibling / "src").mkdir(parents=True)
+    (sibling / "src" / "a.py").write_text("y = 2\n", encoding="utf-8")
+    for raw in (str(sibling / "src" / "a.py"), f"../{sibling.name}/src/a.py"):
+        with pytest.raises(ToolError) as info:
+            workspace_path(workspace, raw)
+        assert info.value.code == "invalid_input"
+
+
+def test_symlink_inside_resolves_to_its_target(workspace: Path) -> None:
+    os.symlink(workspace / "src", workspace / "alias")
+    relative, resolved = workspace_path(workspace, "alias/a.py")
+    assert (relative, resolved) == ("src/a.py", workspace / "src" / "a.py")
+    with pytest.raises(ToolError) as info:
+        workspace_path(workspace, "alias/../.git/HEAD")  # `..` after a link climbs from its target
+    assert info.value.code == "file_not_found"
