@@ -81,9 +81,9 @@ def _work(task: tuple[str, str, str | None]) -> tuple:
         return ("same", path, digest)
     lang = language_of(path)
     try:
-        result = extract(path, data, *(lang or (None, None)))
+        result = extract(path, data, *(lang or (None, None)), digest=digest)
     except Exception:  # noqa: BLE001 - a file the extractor chokes on is indexed as text and counted
-        result = extract(path, data, None, None)
+        result = extract(path, data, None, None, digest=digest)
         result.language = lang[0] if lang else None
         result.parse_errors = max(result.parse_errors, 1)
     return ("parsed", path, result.dumps())

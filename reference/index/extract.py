@@ -10,16 +10,18 @@ Qualified names (one rule per language, documented in docs/index.md):
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import marshal
 import re
 from dataclasses import dataclass, field
+from itertools import accumulate
+from operator import itemgetter
 from typing import NamedTuple
 
 from tree_sitter import Node, QueryCursor
 
 from .languages import grammar
-import bisect
 
 from .tokens import camel_runs, expand, with_humps
 
@@ -35,7 +37,10 @@ SCOPE_KINDS = TYPE_KINDS | {"module", "function", "method", "impl"}
 _SIMPLE_RECV = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$")
 _UPPER = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
 _WS = re.compile(r"\s+")
+# A string literal's prefix and quotes: _strip_quotes removes what this matches (tests hold the two equal).
 _QUOTES = re.compile(r"^[rRbBuUfF]*(?:\"\"\"|\'\'\'|\"|')|(?:\"\"\"|\'\'\'|\"|')$")
+_OPENING_QUOTE = re.compile(r"[rRbBuUfF]*(?:\"\"\"|\'\'\'|\"|')")
+_CLOSING_QUOTE = re.compile(r"(?:\"\"\"|\'\'\'|\"|')$")
 
 
 class Symbol(NamedTuple):
@@ -143,20 +148,24 @@ def rust_module(path: str) -> str:
 class _Source:
     """The file's bytes with cheap line/text access; camelCase runs are found once per file."""
 
-    __slots__ = ("data", "lines", "run_lines", "run_words")
+    __slots__ = ("data", "lines", "run_lines", "run_words", "decoded", "offsets")
 
     def __init__(self, data: bytes) -> None:
         self.data = data
         self.lines: list[str] | None = None
         self.run_lines: list[int] = []
         self.run_words: list[str] = []
+        self.decoded = ""
+        self.offsets: list[int] = []  # where each line starts in `decoded` (and one past the end)
 
     def text(self, node: Node) -> str:
         return self.data[node.start_byte:node.end_byte].decode("utf-8", "replace")
 
     def _load(self) -> list[str]:
         data = self.data
-        self.lines = data.decode("utf-8", "replace").split("\n")  # rows as tree-sitter counts them
+        self.decoded = data.decode("utf-8", "replace")
+        self.lines = self.decoded.split("\n")  # rows as tree-sitter counts them
+        self.offsets = [0, *accumulate(len(line) + 1 for line in self.lines)]
         line, last = 1, 0
         for pos, run in camel_runs(data):
             line += data.count(b"\n", last, pos)
@@ -167,21 +176,32 @@ class _Source:
 
     def line_text(self, start: int, end: int) -> str:
         """Lines start..end (1-based, inclusive)."""
+        return self._slice(start, end, None)
+
+    def _slice(self, start: int, end: int, cap: int | None) -> str:
+        # One slice of the decoded text, not a join of the lines: the same string, cut at `cap` up front.
         lines = self.lines if self.lines is not None else self._load()
-        return "\n".join(lines[start - 1:end])
+        if start < 1:
+            text = "\n".join(lines[start - 1:end])
+            return text if cap is None else text[:cap]
+        end = min(end, len(lines))
+        if start > end:
+            return ""
+        begin, stop = self.offsets[start - 1], self.offsets[end] - 1
+        if cap is not None:
+            stop = min(stop, begin + cap)
+        return self.decoded[begin:stop]
 
     def expanded(self, start: int, end: int, cap: int | None = None) -> str:
         """Lines start..end (cut at `cap` characters) plus the humps of the camelCase runs on those lines."""
-        text = self.line_text(start, end)
-        if cap is not None:
-            text = text[:cap]
+        text = self._slice(start, end, cap)
         lo = bisect.bisect_left(self.run_lines, start)
         hi = bisect.bisect_right(self.run_lines, end)
         return with_humps(text, self.run_words[lo:hi]) if hi > lo else text
 
 
-def _signature(src: _Source, node: Node) -> str:
-    body = node.child_by_field_name("body")
+def _signature(src: _Source, node: Node, body: Node | None) -> str:
+    """The definition's head (up to its `body` node), whitespace squeezed."""
     if body is not None and body.start_byte > node.start_byte:
         text = src.data[node.start_byte:body.start_byte].decode("utf-8", "replace")
     else:
@@ -191,15 +211,28 @@ def _signature(src: _Source, node: Node) -> str:
     return text[:MAX_SIGNATURE]
 
 
-def _python_doc(src: _Source, node: Node) -> str | None:
-    body = node.child_by_field_name("body")
+def _strip_quotes(text: str) -> str:
+    """A string literal's text without its prefix and opening quote and its closing quote.
+
+    What substituting `_QUOTES` away did, without trying the closing quote at every position of a long
+    docstring (tests/index/test_extraction.py pins the two as equal).
+    """
+    head = _OPENING_QUOTE.match(text)
+    begin = head.end() if head else 0
+    # A closing quote ends at the end (or before a final newline): it starts in the last five characters.
+    tail = _CLOSING_QUOTE.search(text, max(begin, len(text) - 5))
+    return text[begin:tail.start()] + text[tail.end():] if tail else text[begin:]
+
+
+def _python_doc(src: _Source, body: Node | None) -> str | None:
+    """The first line of the docstring opening `body`."""
     if body is None or body.named_child_count == 0:
         return None
-    first = body.named_children[0]
+    first = body.named_child(0)
     if first.type == "expression_statement" and first.named_child_count:
-        first = first.named_children[0]
+        first = first.named_child(0)
     if first.type == "string":
-        text = _QUOTES.sub("", src.text(first))
+        text = _strip_quotes(src.text(first))
         return text.strip().split("\n", 1)[0].strip()[:MAX_SIGNATURE] or None
     return None
 
@@ -263,12 +296,19 @@ def _receiver_type(src: _Source, node: Node | None) -> str | None:
     return text.rsplit("::", 1)[-1].rsplit(".", 1)[-1] or None
 
 
+_NOT_KINDS = frozenset({"name", "recv", "body"})
+
+
 def _definitions(language: str, src: _Source, matches: list[tuple[int, dict]]) -> list[_Def]:
     defs: list[_Def] = []
     seen: set[int] = set()
     for _, caps in matches:
-        kind = next((k for k in caps if k not in ("name", "recv", "body")), None)
-        if kind is None or not caps.get("name"):
+        for kind in caps:  # the capture named after the kind
+            if kind not in _NOT_KINDS:
+                break
+        else:
+            continue
+        if not caps.get("name"):
             continue
         node = caps[kind][0]
         if node.id in seen:
@@ -299,7 +339,7 @@ def _definitions(language: str, src: _Source, matches: list[tuple[int, dict]]) -
 
 def _symbols(language: str, path: str, module: str, src: _Source, defs: list[_Def]) -> list[Symbol]:
     sep = "::" if language == "rust" else "."
-    symbols: list[Symbol] = []
+    symbols: list[tuple] = []  # Symbol fields, content and search_signature still empty
     ordinals: dict[tuple[str, str], int] = {}
     # Types by name, for Rust impl blocks and Go receivers whose methods live outside the type's node.
     types: dict[str, _Def] = {}
@@ -335,30 +375,36 @@ def _symbols(language: str, path: str, module: str, src: _Source, defs: list[_De
         key = (kind, qualified)
         ordinal = ordinals.get(key, 0)
         ordinals[key] = ordinal + 1
-        line_start = d.node.start_point.row + 1
-        line_end = d.node.end_point.row + 1
-        if d.node.end_point.column == 0 and line_end > line_start:
+        node = d.node
+        line_start = node.start_point.row + 1
+        end_point = node.end_point
+        line_end = end_point.row + 1
+        if end_point.column == 0 and line_end > line_start:
             line_end -= 1
         d.index = len(symbols)
-        symbols.append(Symbol(
-            name=d.name, qualified_name=qualified, kind=kind, line_start=line_start, line_end=line_end,
-            signature=_signature(src, d.node), visibility=_visibility(language, d.name, d.node, kind),
-            doc=_python_doc(src, d.node) if language == "python" and kind in SCOPE_KINDS else None,
-            parent=parent.index if parent is not None else -1,
-            stable_id=stable_id(language, path, kind, qualified, ordinal), content="",
-            search_name=expand(d.name), search_qualified=expand(qualified), search_signature=""))
+        body = node.child_by_field_name("body")
+        # Positional, in Symbol field order (content and search_signature are filled in below).
+        symbols.append((
+            d.name, qualified, kind, line_start, line_end, _signature(src, node, body),
+            _visibility(language, d.name, node, kind),
+            _python_doc(src, body) if language == "python" and kind in SCOPE_KINDS else None,
+            parent.index if parent is not None else -1, stable_id(language, path, kind, qualified, ordinal), "",
+            expand(d.name), expand(qualified), ""))
     # A container's body text is its members' text: index only its head (up to the first member).
     first_child: dict[int, int] = {}
     for sym in symbols:
-        if sym.parent >= 0 and sym.parent not in first_child:
-            first_child[sym.parent] = sym.line_start
-    for i, sym in enumerate(symbols):
-        end = sym.line_end
-        if i in first_child and sym.kind in CONTAINER_KINDS:
-            end = max(sym.line_start, min(end, first_child[i] - 1))
-        symbols[i] = sym._replace(content=src.expanded(sym.line_start, end, MAX_SYMBOL_CONTENT),
-                                  search_signature=expand(sym.signature))
-    return symbols
+        if sym[8] >= 0 and sym[8] not in first_child:
+            first_child[sym[8]] = sym[3]
+    out: list[Symbol] = []
+    for i, (name, qualified, kind, line_start, line_end, signature, visibility, doc, parent, stable, _,
+            search_name, search_qualified, _) in enumerate(symbols):
+        end = line_end
+        if i in first_child and kind in CONTAINER_KINDS:
+            end = max(line_start, min(end, first_child[i] - 1))
+        out.append(Symbol(name, qualified, kind, line_start, line_end, signature, visibility, doc, parent, stable,
+                          src.expanded(line_start, end, MAX_SYMBOL_CONTENT), search_name, search_qualified,
+                          expand(signature)))
+    return out
 
 
 def _enclosing(defs: list[_Def], positions: list[int]) -> list[int]:
@@ -483,30 +529,32 @@ def _edges(language: str, src: _Source, calls: list[tuple[int, dict]], imports: 
             raw.append((node.start_byte, 0, line, "import", to_name, hint, binding))
     data = src.data
     simple = _SIMPLE_RECV.match
+    append = raw.append
     for _, caps in calls:
         callee_node = caps["callee"][0]  # the reference's position: where the called name is written
         start = callee_node.start_byte
         callee = data[start:callee_node.end_byte].decode("utf-8", "replace")
+        line = callee_node.start_point.row + 1
         recv_nodes = caps.get("recv")
         if recv_nodes:
             r = recv_nodes[0]
-            recv = data[r.start_byte:r.end_byte].decode("utf-8", "replace") if r.end_byte - r.start_byte <= 80 else "?"
-            if recv != "?" and simple(recv):
-                raw.append((start, 1, callee_node.start_point.row + 1, "call", f"{recv}{sep}{callee}",
-                            ("call", callee, recv), None))
-                continue
-            raw.append((start, 1, callee_node.start_point.row + 1, "call", callee, ("call", callee, "?"), None))
+            r_start, r_end = r.start_byte, r.end_byte
+            if r_end - r_start <= 80:
+                recv = data[r_start:r_end].decode("utf-8", "replace")
+                if recv != "?" and simple(recv):
+                    append((start, 1, line, "call", f"{recv}{sep}{callee}", ("call", callee, recv), None))
+                    continue
+            append((start, 1, line, "call", callee, ("call", callee, "?"), None))
         else:
-            raw.append((start, 1, callee_node.start_point.row + 1, "call", callee, ("call", callee, None), None))
+            append((start, 1, line, "call", callee, ("call", callee, None), None))
     # Imports before calls at one position; the sort is stable, so ties keep match order.
-    raw.sort(key=_edge_order)
+    raw.sort(key=_EDGE_ORDER)
     sources = _enclosing(defs, [r[0] for r in raw])
     edges = [(source, r[2], r[3], r[4], r[5], r[6]) for r, source in zip(raw, sources)]
     return edges, "\n".join(import_texts)[:MAX_IMPORTS_TEXT]
 
 
-def _edge_order(raw: tuple) -> tuple[int, int]:
-    return raw[0], raw[1]
+_EDGE_ORDER = itemgetter(0, 1)  # (byte, 0 import | 1 call)
 
 
 def _snippet_regions(symbols: list[Symbol], line_count: int) -> list[tuple[int, int]]:
@@ -536,10 +584,23 @@ def _snippet_regions(symbols: list[Symbol], line_count: int) -> list[tuple[int, 
     return regions
 
 
-def extract(path: str, data: bytes, language: str | None, grammar_name: str | None) -> FileExtract:
-    """Extract one file; a parse error keeps what the tree still holds and is counted."""
+def _partition(matches: list[tuple[int, dict]], calls_from: int,
+               imports_from: int) -> tuple[list[tuple[int, dict]], list[tuple[int, dict]], list[tuple[int, dict]]]:
+    """The matches of the definitions, calls and imports patterns, each in match order."""
+    defs: list[tuple[int, dict]] = []
+    calls: list[tuple[int, dict]] = []
+    imports: list[tuple[int, dict]] = []
+    for match in matches:
+        index = match[0]
+        (defs if index < calls_from else calls if index < imports_from else imports).append(match)
+    return defs, calls, imports
+
+
+def extract(path: str, data: bytes, language: str | None, grammar_name: str | None,
+            digest: str | None = None) -> FileExtract:
+    """Extract one file (`digest`: its content_hash when the caller has it); parse errors are counted."""
     text_lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
-    result = FileExtract(path=path, language=language, size=len(data), content_hash=content_hash(data),
+    result = FileExtract(path=path, language=language, size=len(data), content_hash=digest or content_hash(data),
                          line_count=text_lines)
     src = _Source(data)
     result.content_head = expand(data[:CONTENT_HEAD].decode("utf-8", "ignore"))
@@ -556,10 +617,7 @@ def extract(path: str, data: bytes, language: str | None, grammar_name: str | No
             result.module = python_module(path)
         elif language == "rust":
             result.module = rust_module(path)
-        matches = QueryCursor(g.query).matches(root)
-        defs_m = [m for m in matches if m[0] < g.calls_from]
-        calls_m = [m for m in matches if g.calls_from <= m[0] < g.imports_from]
-        imports_m = [m for m in matches if m[0] >= g.imports_from]
+        defs_m, calls_m, imports_m = _partition(QueryCursor(g.query).matches(root), g.calls_from, g.imports_from)
         defs = _definitions(language, src, defs_m)
         result.symbols = _symbols(language, path, result.module, src, defs)
         result.edges, imports_text = _edges(language, src, calls_m, imports_m, defs, result.module, is_package)

@@ -64,8 +64,35 @@ def with_humps(text: str, runs) -> str:
     return f"{text}\n{' '.join(map(_humps, unique))}"
 
 
+# As _CLASSES, with digits apart: in `_CAMEL` a digit may end a hump (`v2Config`) but not an acronym (`INET6`).
+_EXPAND_CLASSES = bytes((48 if 48 <= b <= 57 else 97 if 97 <= b <= 122 else 65 if 65 <= b <= 90 else 32)
+                        for b in range(256))
+_EXPAND_SCAN_FROM = 64  # characters; below this the regex is the cheaper scan
+
+
+def _camel_findall(text: str) -> list[str]:
+    """`_CAMEL.findall(text)` as a set of runs, scanned with bytes.find (non-ASCII bytes separate runs as in the regex)."""
+    data = text.encode("utf-8", "surrogatepass")
+    classes = data.translate(_EXPAND_CLASSES)
+    ends: dict[int, int] = {}
+    for needle in (b"aA", b"0A", b"AAa"):
+        pos = classes.find(needle)
+        while pos >= 0:
+            start = classes.rfind(b" ", 0, pos) + 1
+            end = ends.get(start)
+            if end is None:
+                end = classes.find(b" ", pos + 2)
+                ends[start] = end = len(classes) if end < 0 else end
+            pos = classes.find(needle, end)
+    return [data[start:end].decode("ascii") for start, end in ends.items()]
+
+
 def expand(text: str) -> str:
     """`text` followed by the humps of every distinct camelCase run in it (the original is kept)."""
-    if not text or text.islower() or not _HAS_HUMP.search(text):
+    if not text or text.islower():
+        return text
+    if len(text) >= _EXPAND_SCAN_FROM:
+        return with_humps(text, _camel_findall(text))
+    if not _HAS_HUMP.search(text):
         return text
     return with_humps(text, _CAMEL.findall(text))

@@ -16,9 +16,9 @@ def parsed_paths(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real = build_module.extract
 
-    def spy(path, data, language, grammar_name):
+    def spy(path, data, language, grammar_name, **options):
         seen.append(path)
-        return real(path, data, language, grammar_name)
+        return real(path, data, language, grammar_name, **options)
 
     monkeypatch.setattr(build_module, "extract", spy)
     return seen
