@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import posixpath
-from collections import defaultdict
 
 from .extract import FileExtract
 
@@ -11,21 +10,25 @@ CALLABLE_TARGETS = frozenset({"function", "method", "class", "struct", "enum", "
 CONTAINERS = frozenset({"class", "struct", "enum", "trait", "interface", "module", "type_alias"})
 SELF_NAMES = frozenset({"self", "this", "cls", "Self"})
 JS_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+# A table value when its key names more than one symbol: a target resolves only when it is unambiguous,
+# so a table keeps the one symbol id of a key or this mark, never the list of ids.
+AMBIGUOUS = -1
 
 
 class Resolver:
     """Symbol tables of every file of a generation; resolves each file's edges to rows."""
 
     def __init__(self) -> None:
-        self.by_qualified: dict[tuple[str, str], list[int]] = defaultdict(list)
-        self.by_name: dict[tuple[str, str], list[int]] = defaultdict(list)     # callable/type targets
-        self.by_file_name: dict[tuple[str, str], list[int]] = defaultdict(list)
-        self.by_dir_name: dict[tuple[str, str], list[int]] = defaultdict(list)
-        self.top_level: dict[tuple[str, str], list[int]] = defaultdict(list)   # (path, name), parentless
-        self.children: dict[tuple[int, str], list[int]] = defaultdict(list)
-        self.containers: dict[tuple[str, str], list[int]] = defaultdict(list)
-        self.kind: dict[int, str] = {}
-        self.parent: dict[int, int | None] = {}
+        # Each table: key -> the symbol id it names, or AMBIGUOUS.
+        self.by_qualified: dict[tuple[str, str], int] = {}
+        self.by_name: dict[tuple[str, str], int] = {}     # callable/type targets
+        self.by_file_name: dict[tuple[str, str], int] = {}
+        self.by_dir_name: dict[tuple[str, str], int] = {}
+        self.top_level: dict[tuple[str, str], int] = {}   # (path, name), parentless
+        self.children: dict[tuple[int, str], int] = {}
+        self.containers: dict[tuple[str, str], int] = {}
+        self.kind: list[str | None] = [None]  # by symbol id (ids start at 1)
+        self.parent: list[int | None] = [None]
         self.paths: set[str] = set()
 
     def add_file(self, result: FileExtract, first_symbol: int) -> None:
@@ -34,31 +37,53 @@ class Resolver:
         lang = result.language or ""
         directory = posixpath.dirname(result.path)
         path = result.path
+        kinds, parents = self.kind, self.parent
+        if len(kinds) < first_symbol:  # ids not registered here (never, as build.py numbers them)
+            kinds.extend([None] * (first_symbol - len(kinds)))
+            parents.extend([None] * (first_symbol - len(parents)))
+        del kinds[first_symbol:], parents[first_symbol:]
+        by_qualified, top_level, children, containers = self.by_qualified, self.top_level, self.children, self.containers
+        by_name, by_file_name, by_dir_name = self.by_name, self.by_file_name, self.by_dir_name
         # Unpacked, not by attribute: after FileExtract.loads the symbols are plain tuples (fast to load).
+        # `table.setdefault(key, sid) != sid`: the key already named another symbol.
         for sid, symbol in enumerate(result.symbols, first_symbol):
             name, qualified, kind, parent_index = symbol[0], symbol[1], symbol[2], symbol[8]  # Symbol field order
             parent = None if parent_index < 0 else first_symbol + parent_index
-            self.kind[sid] = kind
-            self.parent[sid] = parent
-            self.by_qualified[(lang, qualified)].append(sid)
+            kinds.append(kind)
+            parents.append(parent)
+            key = (lang, qualified)
+            if by_qualified.setdefault(key, sid) != sid:
+                by_qualified[key] = AMBIGUOUS
             if parent is None:
-                self.top_level[(path, name)].append(sid)
+                key = (path, name)
+                if top_level.setdefault(key, sid) != sid:
+                    top_level[key] = AMBIGUOUS
             else:
-                self.children[(parent, name)].append(sid)
+                key = (parent, name)
+                if children.setdefault(key, sid) != sid:
+                    children[key] = AMBIGUOUS
             if kind in CALLABLE_TARGETS:
-                self.by_name[(lang, name)].append(sid)
-                self.by_file_name[(path, name)].append(sid)
-                self.by_dir_name[(directory, name)].append(sid)
+                key = (lang, name)
+                if by_name.setdefault(key, sid) != sid:
+                    by_name[key] = AMBIGUOUS
+                key = (path, name)
+                if by_file_name.setdefault(key, sid) != sid:
+                    by_file_name[key] = AMBIGUOUS
+                key = (directory, name)
+                if by_dir_name.setdefault(key, sid) != sid:
+                    by_dir_name[key] = AMBIGUOUS
             if kind in CONTAINERS:
-                self.containers[(lang, name)].append(sid)
+                key = (lang, name)
+                if containers.setdefault(key, sid) != sid:
+                    containers[key] = AMBIGUOUS
 
     # -- imports --------------------------------------------------------------------
     def _import_target(self, result: FileExtract, hint: tuple) -> int | None:
         lang = result.language or ""
         if lang == "python":
-            return _unique(self.by_qualified.get((lang, hint[1]), ()))
+            return _unique(self.by_qualified.get((lang, hint[1])))
         if lang == "rust":
-            return _unique(self.by_qualified.get((lang, _rust_absolute(result.module, hint[1])), ()))
+            return _unique(self.by_qualified.get((lang, _rust_absolute(result.module, hint[1]))))
         if lang in ("typescript", "javascript") and len(hint) == 3:
             source, name = hint[1], hint[2]
             if not name or name == "default" or not source.startswith("."):
@@ -66,15 +91,18 @@ class Resolver:
             base = posixpath.normpath(posixpath.join(posixpath.dirname(result.path), source))
             for candidate in (base, *(base + e for e in JS_EXTENSIONS), *(f"{base}/index{e}" for e in JS_EXTENSIONS)):
                 if candidate in self.paths:
-                    return _unique(self.top_level.get((candidate, name), ()))
+                    return _unique(self.top_level.get((candidate, name)))
         return None
 
     # -- calls ----------------------------------------------------------------------
     def _enclosing_container(self, sid: int | None) -> int | None:
+        kinds, parents = self.kind, self.parent
         while sid is not None:
-            if self.kind.get(sid) in CONTAINERS:
+            if sid >= len(kinds):
+                return None
+            if kinds[sid] in CONTAINERS:
                 return sid
-            sid = self.parent.get(sid)
+            sid = parents[sid]
         return None
 
     def _call_target(self, result: FileExtract, callee: str, recv: str | None, source: int | None,
@@ -84,25 +112,23 @@ class Resolver:
         if recv is None:
             if callee in bound:
                 return bound[callee]
-            tables = [self.by_file_name.get((result.path, callee), ())]
-            if lang == "go":  # a Go package is a directory
-                tables.append(self.by_dir_name.get((posixpath.dirname(result.path), callee), ()))
-            tables.append(self.by_name.get((lang, callee), ()))
-            for found in tables:
-                if found:
-                    return _unique(found), None
-            return None, None
+            # The first table that knows the name decides (an ambiguous name resolves to nothing).
+            found = self.by_file_name.get((result.path, callee))
+            if found is None and lang == "go":  # a Go package is a directory
+                found = self.by_dir_name.get((posixpath.dirname(result.path), callee))
+            if found is None:
+                found = self.by_name.get((lang, callee))
+            return _unique(found), None
         if recv == "?" or recv.split("::", 1)[0].split(".", 1)[0] in bound:
             return None, None
         if recv in SELF_NAMES:
             container = self._enclosing_container(source)
-            return (None, None) if container is None else (_unique(self.children.get((container, callee), ())), None)
+            return (None, None) if container is None else (_unique(self.children.get((container, callee))), None)
         owner_name = recv.rsplit("::", 1)[-1].rsplit(".", 1)[-1]
-        owners = self.containers.get((lang, owner_name), ())
-        owner = _unique(owners)
+        owner = _unique(self.containers.get((lang, owner_name)))
         if owner is None:
             return None, None
-        return _unique(self.children.get((owner, callee), ())), None
+        return _unique(self.children.get((owner, callee))), None
 
     def edges(self, result: FileExtract, first_symbol: int) -> list[tuple]:
         """Rows (from_symbol_id, from_path, line, edge_type, to_symbol_id, to_name) of one file."""
@@ -127,8 +153,9 @@ class Resolver:
         return rows
 
 
-def _unique(ids) -> int | None:
-    return ids[0] if len(ids) == 1 else None
+def _unique(found: int | None) -> int | None:
+    """The symbol id a table value names (None when the key is unknown or ambiguous)."""
+    return None if found is None or found == AMBIGUOUS else found
 
 
 def _rust_absolute(module: str, path: str) -> str:
