@@ -15,8 +15,8 @@ import hashlib
 import marshal
 import re
 from dataclasses import dataclass, field
-from itertools import accumulate
-from operator import itemgetter
+from itertools import accumulate, count, repeat
+from operator import add, itemgetter
 from typing import NamedTuple
 
 from tree_sitter import Node, QueryCursor
@@ -36,7 +36,6 @@ CONTAINER_KINDS = TYPE_KINDS | {"module"}
 SCOPE_KINDS = TYPE_KINDS | {"module", "function", "method", "impl"}
 _SIMPLE_RECV = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$")
 _UPPER = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
-_WS = re.compile(r"\s+")
 # A string literal's prefix and quotes: _strip_quotes removes what this matches (tests hold the two equal).
 _QUOTES = re.compile(r"^[rRbBuUfF]*(?:\"\"\"|\'\'\'|\"|')|(?:\"\"\"|\'\'\'|\"|')$")
 _OPENING_QUOTE = re.compile(r"[rRbBuUfF]*(?:\"\"\"|\'\'\'|\"|')")
@@ -165,13 +164,14 @@ class _Source:
         data = self.data
         self.decoded = data.decode("utf-8", "replace")
         self.lines = self.decoded.split("\n")  # rows as tree-sitter counts them
-        self.offsets = [0, *accumulate(len(line) + 1 for line in self.lines)]
-        line, last = 1, 0
-        for pos, run in camel_runs(data):
-            line += data.count(b"\n", last, pos)
-            last = pos
-            self.run_lines.append(line)
-            self.run_words.append(run)
+        self.offsets = _line_starts(self.lines)
+        runs = camel_runs(data)
+        if runs:
+            # A run's line: how many lines start at or before its byte offset (bisected in C, run by run).
+            positions, words = zip(*runs)
+            starts = self.offsets if data.isascii() else _line_starts(data.split(b"\n"))
+            self.run_lines = list(map(bisect.bisect_right, repeat(starts, len(positions)), positions))
+            self.run_words = list(words)
         return self.lines
 
     def line_text(self, start: int, end: int) -> str:
@@ -200,6 +200,11 @@ class _Source:
         return with_humps(text, self.run_words[lo:hi]) if hi > lo else text
 
 
+def _line_starts(lines: list) -> list[int]:
+    """Where each of `lines` starts once joined with one-character separators, and one past the end."""
+    return [0, *map(add, accumulate(map(len, lines)), count(1))]
+
+
 def _signature(src: _Source, node: Node, body: Node | None) -> str:
     """The definition's head (up to its `body` node), whitespace squeezed."""
     if body is not None and body.start_byte > node.start_byte:
@@ -207,7 +212,7 @@ def _signature(src: _Source, node: Node, body: Node | None) -> str:
     else:
         text = src.data[node.start_byte:min(node.end_byte, node.start_byte + 400)].decode("utf-8", "replace")
         text = text.split("\n", 1)[0]
-    text = _WS.sub(" ", text).strip().rstrip("{:").rstrip()
+    text = " ".join(text.split()).rstrip("{:").rstrip()  # whitespace runs squeezed to one space, ends stripped
     return text[:MAX_SIGNATURE]
 
 

@@ -10,7 +10,6 @@ keeps the text and appends the humps of each such run (once per distinct run), w
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 # An alphanumeric run with at least one hump: a lower/digit before an upper, or an acronym before a word.
 # The lookbehind starts a match only where a run starts, which keeps the scan linear.
@@ -50,10 +49,18 @@ def camel_runs(data: bytes) -> list[tuple[int, str]]:
     return [(start, data[start:starts[start]].decode("ascii")) for start in sorted(starts)]
 
 
-@lru_cache(maxsize=1 << 16)
+_HUMPS: dict[str, str] = {}  # run -> its humps (identifiers repeat); emptied when it reaches _HUMPS_KEPT
+_HUMPS_KEPT = 1 << 16
+
+
 def _humps(run: str) -> str:
-    """The humps of one camelCase run, space separated (identifiers repeat: cached)."""
-    return " ".join(_HUMP.findall(run))
+    """The humps of one camelCase run, space separated."""
+    humps = _HUMPS.get(run)
+    if humps is None:
+        if len(_HUMPS) >= _HUMPS_KEPT:
+            _HUMPS.clear()
+        humps = _HUMPS[run] = " ".join(_HUMP.findall(run))
+    return humps
 
 
 def with_humps(text: str, runs) -> str:
@@ -61,7 +68,10 @@ def with_humps(text: str, runs) -> str:
     unique = sorted(set(runs))
     if not unique:
         return text
-    return f"{text}\n{' '.join(map(_humps, unique))}"
+    humps = list(map(_HUMPS.get, unique))  # the known runs looked up in C; the rest computed once
+    if None in humps:
+        humps = [h if h is not None else _humps(run) for h, run in zip(humps, unique)]
+    return f"{text}\n{' '.join(humps)}"
 
 
 # As _CLASSES, with digits apart: in `_CAMEL` a digit may end a hump (`v2Config`) but not an acronym (`INET6`).

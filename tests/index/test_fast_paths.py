@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
 from reference.index.extract import _QUOTES, _Source, _strip_quotes, extract
-from reference.index.tokens import _CAMEL, _camel_findall, expand, with_humps
+from reference.index.tokens import _CAMEL, _HUMP, _camel_findall, camel_runs, expand, with_humps
 
 
 def plain_expand(text: str) -> str:
@@ -68,3 +69,40 @@ def test_extract_takes_the_callers_digest() -> None:
     data = b"def f():\n    return 1\n"
     assert extract("a.py", data, "python", "python", digest="given").content_hash == "given"
     assert extract("a.py", data, "python", "python").content_hash == extract("a.py", data, None, None).content_hash
+
+
+def plain_run_lines(data: bytes) -> list[int]:
+    """The line of each camelCase run, counted newline by newline."""
+    out, line, last = [], 1, 0
+    for pos, _ in camel_runs(data):
+        line += data.count(b"\n", last, pos)
+        last = pos
+        out.append(line)
+    return out
+
+
+@pytest.mark.parametrize("data", [
+    b"fooBar\n\nbazQux = someThing\nend",
+    "caf\u00e9 fooBar\n\u00fcber bazQux\n\nlastRun".encode(),
+    b"bad \xff byte fooBar\n\xe2\x82 truncated bazQux\nx",
+    b"", b"noRunsHere" b"\n" * 3, b"\n\nendRun",
+])
+def test_run_lines_are_counted_lines(data: bytes) -> None:
+    src = _Source(data)
+    src.line_text(1, 1)  # loads the lines and runs
+    assert list(src.run_lines) == plain_run_lines(data)
+    assert list(src.run_words) == [run for _, run in camel_runs(data)]
+
+
+@pytest.mark.parametrize("text", [
+    "def f(a,\n      b):\n    ", "class A(B):\n\t", "  x =\u00a0 1\u2003\n", "fn main() {", "", " \n ",
+])
+def test_signature_whitespace_is_squeezed_as_by_the_regex(text: str) -> None:
+    assert " ".join(text.split()) == re.sub(r"\s+", " ", text).strip()
+
+
+def test_humps_are_the_same_from_the_cache() -> None:
+    runs = ["fooBar", "HTTPServer", "parseV2Config", "fooBar"]
+    first = with_humps("text", runs)
+    assert first == "text\n" + " ".join(" ".join(_HUMP.findall(r)) for r in sorted(set(runs)))
+    assert with_humps("text", runs) == first
