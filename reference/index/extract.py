@@ -345,6 +345,7 @@ def _definitions(language: str, src: _Source, matches: list[tuple[int, dict]]) -
 def _symbols(language: str, path: str, module: str, src: _Source, defs: list[_Def]) -> list[Symbol]:
     sep = "::" if language == "rust" else "."
     symbols: list[tuple] = []  # Symbol fields, content and search_signature still empty
+    outer_humps: dict[str, str] = {}  # a scope's qualified name -> what `expand` appends to it
     ordinals: dict[tuple[str, str], int] = {}
     # Types by name, for Rust impl blocks and Go receivers whose methods live outside the type's node.
     types: dict[str, _Def] = {}
@@ -376,7 +377,8 @@ def _symbols(language: str, path: str, module: str, src: _Source, defs: list[_De
         if owner_name and (parent is None or parent.name != owner_name):
             chain.append(owner_name)
         prefix = [module] if module else []
-        qualified = sep.join(prefix + chain + [d.name])
+        outer = sep.join(prefix + chain)  # the qualified name of the scope the symbol is in
+        qualified = f"{outer}{sep}{d.name}" if outer else d.name
         key = (kind, qualified)
         ordinal = ordinals.get(key, 0)
         ordinals[key] = ordinal + 1
@@ -394,7 +396,7 @@ def _symbols(language: str, path: str, module: str, src: _Source, defs: list[_De
             _visibility(language, d.name, node, kind),
             _python_doc(src, body) if language == "python" and kind in SCOPE_KINDS else None,
             parent.index if parent is not None else -1, stable_id(language, path, kind, qualified, ordinal), "",
-            expand(d.name), expand(qualified), ""))
+            expand(d.name), _expand_qualified(qualified, outer, d.name, outer_humps), ""))
     # A container's body text is its members' text: index only its head (up to the first member).
     first_child: dict[int, int] = {}
     for sym in symbols:
@@ -410,6 +412,16 @@ def _symbols(language: str, path: str, module: str, src: _Source, defs: list[_De
                           src.expanded(line_start, end, MAX_SYMBOL_CONTENT), search_name, search_qualified,
                           expand(signature)))
     return out
+
+
+def _expand_qualified(qualified: str, outer: str, name: str, outer_humps: dict[str, str]) -> str:
+    """`expand(qualified)`: a name without capitals adds no camelCase run, so the scope's humps are the answer."""
+    if not outer or name.lower() != name:
+        return expand(qualified)
+    humps = outer_humps.get(outer)
+    if humps is None:
+        humps = outer_humps[outer] = expand(outer)[len(outer):]
+    return qualified + humps
 
 
 def _enclosing(defs: list[_Def], positions: list[int]) -> list[int]:

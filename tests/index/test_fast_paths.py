@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from reference.index.extract import _QUOTES, _Source, _strip_quotes, extract
+from reference.index.extract import _QUOTES, _expand_qualified, _Source, _strip_quotes, extract
 from reference.index.tokens import _CAMEL, _HUMP, _camel_findall, camel_runs, expand, with_humps
 
 
@@ -106,3 +106,15 @@ def test_humps_are_the_same_from_the_cache() -> None:
     first = with_humps("text", runs)
     assert first == "text\n" + " ".join(" ".join(_HUMP.findall(r)) for r in sorted(set(runs)))
     assert with_humps("text", runs) == first
+
+
+@pytest.mark.parametrize(("outer", "sep", "name"), [
+    ("asyncio.base_events.BaseEventLoop", ".", "run_forever"), ("app::config::Config", "::", "new"),
+    ("http.server", ".", "HTTPServer"), ("", ".", "main"), ("a.HTTPServerError" * 5, ".", "x_y2"),
+    ("pkg.parseV2Config", ".", "_private"), ("mod", ".", "café"),
+])
+def test_qualified_expansion_reuses_the_scope(outer: str, sep: str, name: str) -> None:
+    qualified = f"{outer}{sep}{name}" if outer else name
+    cache: dict[str, str] = {}
+    assert _expand_qualified(qualified, outer, name, cache) == expand(qualified)
+    assert _expand_qualified(qualified, outer, name, cache) == expand(qualified)  # from the cache
