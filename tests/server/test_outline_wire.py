@@ -1,4 +1,5 @@
-"""get_file_outline's wire nodes: implied `language` and empty `children` left out, the JSON kept and spliced."""
+"""get_file_outline's wire nodes: qualified name, stable id, implied `language` and empty `children` left out,
+the JSON kept and spliced."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ from .harness import Connection
 
 def node(name: str, language: str = "python", children: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """An engine node as reference.query.outline builds it at depth all."""
-    return {"symbol_id": len(name), "name": name, "kind": "class", "line_start": 1, "line_end": 2,
-            "language": language, "children": children or []}
+    return {"symbol_id": len(name), "symbol_stable_id": f"s{len(name)}", "name": name, "qualified_name": f"m.{name}",
+            "kind": "class", "line_start": 1, "line_end": 2, "language": language, "children": children or []}
 
 
 def walk(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -23,7 +24,7 @@ def walk(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [n for top in nodes for n in [top, *walk(top.get("children", []))]]
 
 
-def test_wire_nodes_drop_the_outline_language_and_empty_children_only() -> None:
+def test_wire_nodes_keep_the_handle_and_drop_what_the_tree_implies() -> None:
     engine_nodes = [node("A", children=[node("a1"), node("a2", language="sql")]), node("B")]
     wire = wire_nodes(engine_nodes, "python")
     assert wire == [

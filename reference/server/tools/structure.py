@@ -24,17 +24,20 @@ def _query_errors(tool: str, exc: Exception) -> ToolError:
     return ToolError(exc.code, exc.message)
 
 
-def wire_nodes(nodes: list[dict[str, Any]], language: str | None) -> list[dict[str, Any]]:
-    """Outline nodes as sent: `language` only where it is not the file's, `children` only when not empty.
+# An outline maps a file for navigation: a node's qualified name is its parents' names joined, and its
+# follow-up handle is symbol_id (what find_references takes); the stable id is a search result's, at context.
+# Leaving both out takes a third off the 200-symbol outline, which the SDK validates, copies and encodes
+# on the way out and the client parses twice on the way in (SC-103).
+OUTLINE_OMITS = frozenset(("qualified_name", "symbol_stable_id", "children"))
 
-    Both are implied: a node's language is the outline's unless it says otherwise, and a node without
-    `children` has none. On a 200-symbol file they are a ninth of the payload, which the SDK copies and
-    encodes twice on the way out and the client parses twice on the way in.
-    """
+
+def wire_nodes(nodes: list[dict[str, Any]], language: str | None) -> list[dict[str, Any]]:
+    """Outline nodes as sent: no qualified name or stable id, `language` only where it is not the file's,
+    `children` only when not empty (both implied)."""
     out = []
     for node in nodes:
         wire = {key: value for key, value in node.items()
-                if key != "children" and (key != "language" or value != language)}
+                if key not in OUTLINE_OMITS and (key != "language" or value != language)}
         if node.get("children"):
             wire["children"] = wire_nodes(node["children"], language)
         out.append(wire)
