@@ -25,7 +25,7 @@ class GoldenServer:
         self.workspace = workspace
 
     def answer(self, tool: str, arguments: Any = None) -> dict[str, Any]:
-        """Call a tool (structuredContent == text and the schema checked by the harness) and normalize it."""
+        """Call a tool (one text item, the schema checked by the harness) and normalize it."""
         payload, is_error = self.conn.payload(tool, arguments)
         return record(tool, {} if arguments is None else arguments, payload, is_error, self.workspace)
 
