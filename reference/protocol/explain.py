@@ -22,6 +22,8 @@ def ranking_reasons(hits: list[Any], level: str) -> list[dict[str, Any]] | None:
             continue  # the engine explains every hit when asked; a hit without one has nothing to say
         view = hit.breakdown.at(index)
         reason = view.basic() if level == "basic" else view.full()
-        # Metadata carries flat factors only (numbers); nested per-signal detail stays internal.
-        reasons.append({k: v for k, v in reason.items() if isinstance(v, (int, float, str, bool))})
+        # Metadata carries flat factors only (numbers); nested per-signal detail stays internal. Floats
+        # get the results' score precision (6 decimals), so final_score reads as the result's score.
+        reasons.append({k: round(v, 6) if isinstance(v, float) else v for k, v in reason.items()
+                        if isinstance(v, (int, float, str, bool))})
     return reasons

@@ -101,6 +101,16 @@ def test_explain_views_come_from_the_breakdown_at_the_emitted_position() -> None
     assert full["kind_match"] == 2.0 and full["final_score"] == pytest.approx(3.25 + 5.0 + 2.0 + 1.5 + 0.5 + 1.0 + 0.0 - 0.5)
 
 
+def test_explain_floats_have_the_score_precision() -> None:
+    from reference.query.ranking import breakdown
+
+    hits = [Hit("a", score=10.123456789, breakdown=breakdown({"exact_match_boost": 5.0}, 5.123456789))]
+    for level in ("basic", "full"):
+        reason = ranking_reasons(hits, level)[0]
+        assert reason["final_score"] == 10.123457 == shape_hit(hits[0], "signature", False)["score"]
+        assert all(v == round(v, 6) for v in reason.values() if isinstance(v, float))
+
+
 def payload(n: int, reasons: bool = False) -> dict[str, Any]:
     meta = build_metadata("ready")
     if reasons:
