@@ -14,7 +14,7 @@ from .errors import QueryInputError
 from .filters import allowed_kinds
 from .hits import Hit, QueryResult, sort_key
 from .outline import Outline, file_outline
-from .ranking import QueryFeatures, boost, explain
+from .ranking import QueryFeatures, breakdown, raw_signals
 from .references import References, find_references
 from .semantic import DisabledSemanticChannel, SemanticCandidate, SemanticChannel, enrich
 
@@ -177,9 +177,9 @@ class QueryEngine:
         hits = []
         for bm25, r in self._rows("symbols", terms, boosts, fanout, language, kinds, "symbol_id", _SYMBOL_SQL,
                                   symbol_ids):
-            score = bm25 + boost(q, "symbol", r[4], r[5], r[6], r[2])
+            signals = raw_signals(q, "symbol", r[4], r[5], r[6], r[2])
             hits.append(Hit(result_type="symbol", result_id=f"symbol:{r[0]}", path=r[2], line_start=r[7],
-                            line_end=r[8], score=score, bm25_score=bm25, symbol_id=r[0], symbol_stable_id=r[1],
+                            line_end=r[8], score=bm25 + sum(signals), bm25_score=bm25, signals=signals, symbol_id=r[0], symbol_stable_id=r[1],
                             kind=r[6], name=r[4], qualified_name=r[5], signature=r[9], language=r[3],
                             visibility=r[10]))
         return hits
@@ -194,18 +194,18 @@ class QueryEngine:
             doc = searcher.doc(address)
             path = doc.get_first("path")
             start, end = doc.get_first("line_start"), doc.get_first("line_end")
+            signals = raw_signals(q, "snippet", None, None, None, path)
             hits.append(Hit(result_type="snippet", result_id=f"snippet:{path}:{start}-{end}", path=path,
-                            line_start=start, line_end=end, score=bm25 + boost(q, "snippet", None, None, None, path),
-                            bm25_score=bm25, language=doc.get_first("language"), snippet=doc.get_first("content")))
+                            line_start=start, line_end=end, score=bm25 + sum(signals), bm25_score=bm25, signals=signals, language=doc.get_first("language"), snippet=doc.get_first("content")))
         return hits
 
     def _files(self, q: QueryFeatures, terms: list[str], limit: int, language: str | None) -> list[Hit]:
         hits = []
         for bm25, r in self._rows("files", terms, retrieval.FILE_FIELD_BOOSTS, limit, language, None, "file_id",
                                   _FILE_SQL):
+            signals = raw_signals(q, "file", None, None, None, r[1])
             hits.append(Hit(result_type="file", result_id=f"file:{r[1]}", path=r[1], line_start=1,
-                            line_end=max(r[3] or 1, 1), score=bm25 + boost(q, "file", None, None, None, r[1]),
-                            bm25_score=bm25, language=r[2]))
+                            line_end=max(r[3] or 1, 1), score=bm25 + sum(signals), bm25_score=bm25, signals=signals, language=r[2]))
         return hits
 
     def _semantic(self, q: QueryFeatures, text: str, limit: int, language: str | None,
@@ -224,8 +224,9 @@ class QueryEngine:
         start = c.line_start or 0
         # A candidate the index no longer holds has no symbol_id: its stable id is the only identity left.
         handle = c.symbol_id if c.symbol_id is not None else c.symbol_stable_id
+        signals = raw_signals(q, "symbol", c.name, c.qualified_name, c.kind, path)
         return Hit(result_type="symbol", result_id=f"symbol:{handle}", path=path, line_start=start,
-                   line_end=c.line_end or start, score=boost(q, "symbol", c.name, c.qualified_name, c.kind, path),
+                   line_end=c.line_end or start, score=sum(signals), signals=signals,
                    symbol_id=c.symbol_id, symbol_stable_id=c.symbol_stable_id, kind=c.kind, name=c.name,
                    qualified_name=c.qualified_name, signature=c.signature, language=c.language,
                    visibility=c.visibility, semantic_similarity=c.similarity)
@@ -240,8 +241,7 @@ class QueryEngine:
         details = HitDetailsLoader(self.root, self.db)
         for index, hit in enumerate(page):
             hit.details = details
-            if want_explain:
-                hit.breakdown = explain(q, hit.bm25_score, hit.result_type, hit.name, hit.qualified_name, hit.kind,
-                                        hit.path, result_index=index,
-                                        semantic_similarity=hit.semantic_similarity)
+            if want_explain:  # from the signals ranking already computed, not computed again
+                hit.breakdown = breakdown(hit.signals, hit.bm25_score, result_index=index,
+                                          semantic_similarity=hit.semantic_similarity)
         return QueryResult(hits=page, suppressed_duplicate_count=suppressed, semantic=semantic or {})

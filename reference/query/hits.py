@@ -40,6 +40,7 @@ class Hit:
     visibility: str | None = None
     snippet: str | None = None
     semantic_similarity: float | None = None
+    signals: tuple[float, ...] = ()  # the raw ranking signals its score was built from (SIGNALS order)
     breakdown: Breakdown | None = None
     details: HitDetails | None = field(default=None, repr=False)
     _loaded: dict[str, Any] = field(default_factory=dict, repr=False)

@@ -4,8 +4,9 @@ total_boost = exact_match_boost + qualified_name_boost + kind_weight + query_int
               + definition_boost + path_affinity + test_file_penalty
 final_score = bm25_score + total_boost
 
-`boost()` is the hot path (a float, nothing allocated per result); `explain()`
-builds the `Breakdown` and runs only when an explanation was asked for.
+The engine keeps each hit's `raw_signals()` (its score is their sum plus BM25),
+so an explanation asked for is a `breakdown()` of values already computed;
+`boost()` and `explain()` compute the same from scratch.
 """
 
 from __future__ import annotations

@@ -175,8 +175,18 @@ def test_explain_off_never_calls_the_explainer(polyglot: QueryEngine, monkeypatc
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("a breakdown was built with explain off")
 
-    monkeypatch.setattr(engine_module, "explain", refuse)
+    monkeypatch.setattr(engine_module, "breakdown", refuse)
     assert polyglot.search_code("Config").hits and polyglot.locate_symbol("Config").hits
+
+
+def test_explanations_reuse_the_ranking_signals(polyglot: QueryEngine) -> None:
+    from reference.query.ranking import QueryFeatures, explain
+
+    q = QueryFeatures.of("Config")
+    for hit in polyglot.search_code("Config", limit=20, explain=True).hits:
+        fresh = explain(q, hit.bm25_score, hit.result_type, hit.name, hit.qualified_name, hit.kind, hit.path,
+                        result_index=hit.breakdown.result_index, semantic_similarity=hit.semantic_similarity)
+        assert hit.breakdown.full() == fresh.full() and hit.score == hit.bm25_score + sum(hit.signals)
 
 
 def test_locate_finds_an_exact_name_hidden_by_namesakes(tmp_path: Path) -> None:
