@@ -73,8 +73,9 @@ def latency(slo_id: str, server: BenchServer, settings: Settings, call: Callable
 
 def paired(server: BenchServer, settings: Settings, base: Callable[[int], Any],
            variant: Callable[[int], Any]) -> tuple[Figures, Figures, Figures]:
-    """Floor, base and variant figures, the three interleaved call by call in one run."""
-    floor, a, b = (Figures.of(s) for s in interleave([server.noop, base, variant], settings.rounds, settings.warmup))
+    """Floor, base and variant figures, the three interleaved call by call in one run (rounds x paired_factor)."""
+    rounds = settings.rounds * settings.paired_factor
+    floor, a, b = (Figures.of(s) for s in interleave([server.noop, base, variant], rounds, settings.warmup))
     return floor, a, b
 
 
