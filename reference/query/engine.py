@@ -179,7 +179,8 @@ class QueryEngine:
                                   symbol_ids):
             signals = raw_signals(q, "symbol", r[4], r[5], r[6], r[2])
             hits.append(Hit(result_type="symbol", result_id=f"symbol:{r[0]}", path=r[2], line_start=r[7],
-                            line_end=r[8], score=bm25 + sum(signals), bm25_score=bm25, signals=signals, symbol_id=r[0], symbol_stable_id=r[1],
+                            line_end=r[8], score=bm25 + sum(signals), bm25_score=bm25, signals=signals,
+                            symbol_id=r[0], symbol_stable_id=r[1],
                             kind=r[6], name=r[4], qualified_name=r[5], signature=r[9], language=r[3],
                             visibility=r[10]))
         return hits
@@ -196,7 +197,8 @@ class QueryEngine:
             start, end = doc.get_first("line_start"), doc.get_first("line_end")
             signals = raw_signals(q, "snippet", None, None, None, path)
             hits.append(Hit(result_type="snippet", result_id=f"snippet:{path}:{start}-{end}", path=path,
-                            line_start=start, line_end=end, score=bm25 + sum(signals), bm25_score=bm25, signals=signals, language=doc.get_first("language"), snippet=doc.get_first("content")))
+                            line_start=start, line_end=end, score=bm25 + sum(signals), bm25_score=bm25,
+                            signals=signals, language=doc.get_first("language"), snippet=doc.get_first("content")))
         return hits
 
     def _files(self, q: QueryFeatures, terms: list[str], limit: int, language: str | None) -> list[Hit]:
@@ -205,7 +207,8 @@ class QueryEngine:
                                   _FILE_SQL):
             signals = raw_signals(q, "file", None, None, None, r[1])
             hits.append(Hit(result_type="file", result_id=f"file:{r[1]}", path=r[1], line_start=1,
-                            line_end=max(r[3] or 1, 1), score=bm25 + sum(signals), bm25_score=bm25, signals=signals, language=r[2]))
+                            line_end=max(r[3] or 1, 1), score=bm25 + sum(signals), bm25_score=bm25,
+                            signals=signals, language=r[2]))
         return hits
 
     def _semantic(self, q: QueryFeatures, text: str, limit: int, language: str | None,

@@ -62,8 +62,9 @@ def call_result(payload: dict[str, Any], text: str, is_error: bool) -> dict[str,
     MCP makes structuredContent optional for a tool without an outputSchema, and the text form is what
     every client reads. Sent as both, the payload crossed the wire twice and the SDK validated, copied
     and encoded it on the way out and parsed it as objects on the way in: most of what a 200-symbol
-    outline cost above the no-op round trip (SC-103: floor + 3.0 ms with both, + 1.2 ms with text alone). Built as the CallToolResult's wire mapping, not the pydantic model,
-    which the SDK would dump to this very mapping first (SDK `HandlerResult` allows both).
+    outline cost above the no-op round trip (SC-103: floor + 3.0 ms with both, + 1.2 ms with text alone).
+    Built as the CallToolResult's wire mapping, not the pydantic model, which the SDK would dump to this
+    very mapping first (SDK `HandlerResult` allows both).
     """
     return {"content": [{"type": "text", "text": text}], "isError": is_error}
 
