@@ -30,8 +30,8 @@ def _metadata_or_none(rt: Runtime) -> dict[str, Any] | None:
         return None
 
 
-async def dispatch(rt: Runtime, name: str, arguments: Any) -> tuple[dict[str, Any], str, bool]:
-    """Run one tool call -> (payload, its JSON, isError); every failure becomes the envelope, never an exception."""
+async def dispatch(rt: Runtime, name: str, arguments: Any) -> tuple[str, bool]:
+    """Run one tool call -> (its payload's JSON, isError); every failure becomes the envelope, never an exception."""
     try:
         spec = TOOLS.get(name)
         if spec is None:
@@ -46,17 +46,17 @@ async def dispatch(rt: Runtime, name: str, arguments: Any) -> tuple[dict[str, An
         if spec.list_key and len(encoded) > rt.config.max_response_bytes:
             payload = apply_safety_limit(payload, spec.list_key, rt.config.max_response_bytes, name)
             encoded = to_json_bytes(payload)
-        return payload, encoded.decode("utf-8"), False
+        return encoded.decode("utf-8"), False
     except ToolError as exc:
         payload = exc.envelope(_metadata_or_none(rt))
     except Exception as exc:  # a bug must not take the server down: report it as internal_error
         traceback.print_exc(file=sys.stderr)
         error = ToolError("internal_error", f"{name} failed: {type(exc).__name__}: {exc}")
         payload = error.envelope(_metadata_or_none(rt))
-    return payload, to_json(payload), True
+    return to_json(payload), True
 
 
-def call_result(payload: dict[str, Any], text: str, is_error: bool) -> dict[str, Any]:
+def call_result(text: str, is_error: bool) -> dict[str, Any]:
     """The payload once, as the JSON text of the only content item (no structuredContent).
 
     MCP makes structuredContent optional for a tool without an outputSchema, and the text form is what
