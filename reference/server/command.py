@@ -26,9 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--no-prewarm", action="store_true", help="do not warm the index after the handshake")
 
 
-# A pipe holding a whole large answer (a 200-symbol outline is ~110 KB on the wire, over Linux's 64 KB
-# default): the SDK's writer thread hands it over in one write instead of blocking until the client has
-# read the first part, one wake-up less per large answer.
+# A pipe holding a whole large answer (a payload near the 64 KB safety limit, escaped as a JSON string in
+# its JSON-RPC line, is over Linux's 64 KB default): the SDK's writer thread hands it over in one write
+# instead of blocking until the client has read the first part, one wake-up less per large answer.
 STDOUT_PIPE_BYTES = 1 << 20
 
 
