@@ -7,8 +7,12 @@ import re
 
 import pytest
 
-from reference.index.extract import _QUOTES, _expand_qualified, _Source, _strip_quotes, extract
+from reference.index.extract import _expand_qualified, _Source, _strip_quotes, extract
 from reference.index.tokens import _CAMEL, _HUMP, _camel_findall, camel_runs, expand, with_humps
+
+
+# The substitution _strip_quotes replaced: a literal's prefix and opening quote, or its closing quote.
+QUOTES = re.compile(r"^[rRbBuUfF]*(?:\"\"\"|\'\'\'|\"|')|(?:\"\"\"|\'\'\'|\"|')$")
 
 
 def plain_expand(text: str) -> str:
@@ -27,12 +31,12 @@ def random_texts(alphabet: list[str], count: int, longest: int, seed: int) -> li
     'u"trailing newline"\n', '"""x"""\n', "plain", "", 'f"a" "b"',
 ])
 def test_strip_quotes_is_the_quotes_substitution(text: str) -> None:
-    assert _strip_quotes(text) == _QUOTES.sub("", text)
+    assert _strip_quotes(text) == QUOTES.sub("", text)
 
 
 def test_strip_quotes_on_random_literals() -> None:
     for text in random_texts(['"', "'", '"""', "'''", "r", "b", "U", "f", "x", " ", "\n"], 20000, 12, 7):
-        assert _strip_quotes(text) == _QUOTES.sub("", text), repr(text)
+        assert _strip_quotes(text) == QUOTES.sub("", text), repr(text)
 
 
 @pytest.mark.parametrize("text", [
