@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import itertools
 import math
 import statistics
 import time
@@ -41,20 +43,52 @@ def timed(call: Callable[[int], Any], round_no: int) -> float:
     return (time.perf_counter() - started) * 1000.0
 
 
-def interleave(calls: Sequence[Callable[[int], Any]], rounds: int, warmup: int) -> list[list[float]]:
+def counterbalanced(count: int) -> list[list[int]]:
+    """Round orders for a floor call (index 0) and `count - 1` compared calls, cycled by `interleave`.
+
+    A call runs slower right after a heavy call than after the no-op (about 1% of a search_code p95 on
+    the stdlib, read off two identical series at different places in the round). So the floor leads
+    every round and the compared calls follow in the rows of a Williams square: each compared call
+    comes first, and follows each other one, equally often.
+    """
+    k = count - 1
+    if k < 1:
+        return [[0]]
+    first = [0] + [(i + 1) // 2 if i % 2 else k - i // 2 for i in range(1, k)]
+    rows = [[(x + shift) % k for x in first] for shift in range(k)]
+    if k % 2 and k > 1:  # an odd square needs its mirror for every pair to occur equally often
+        rows += [row[::-1] for row in rows]
+    return [[0] + [x + 1 for x in row] for row in rows]
+
+
+def interleave(calls: Sequence[Callable[[int], Any]], rounds: int, warmup: int,
+               orders: Sequence[Sequence[int]] | None = None) -> list[list[float]]:
     """Per-call latencies (ms) of variants called in turn, one series per variant.
 
     Each call gets the round number (to pick that round's query). Variants alternate
     A, B, A, B ... in one run so that all see the same machine load, which on a shared
-    machine moves far more than the difference being measured; the order inside a round
-    rotates so no variant always runs first.
+    machine moves far more than the difference being measured. Round r runs the calls in
+    `orders[r % len(orders)]` (indexes into `calls`); by default the order rotates so no
+    variant always runs first. The client's garbage collector is off while calls are timed,
+    as `timeit` does: a collection in the client lands on a random call and times the
+    harness, not the server.
     """
+    if orders is None:
+        orders = [[*range(shift, len(calls)), *range(shift)] for shift in range(len(calls))]
+    if any(sorted(order) != list(range(len(calls))) for order in orders):
+        raise ValueError(f"each order must run every one of the {len(calls)} calls once: {orders}")
     series: list[list[float]] = [[] for _ in calls]
     for round_no in range(warmup):
         for call in calls:
             call(round_no)
-    for round_no in range(rounds):
-        shift = round_no % len(calls)
-        for index in [*range(shift, len(calls)), *range(shift)]:
-            series[index].append(timed(calls[index], round_no))
+    gc.collect()
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for round_no, order in zip(range(rounds), itertools.cycle(orders)):
+            for index in order:
+                series[index].append(timed(calls[index], round_no))
+    finally:
+        if was_enabled:
+            gc.enable()
     return series

@@ -24,7 +24,7 @@ import yaml
 from bench_server import BenchServer
 from bench_settings import Settings
 from corpus import name_queries, search_queries
-from sampling import Figures, interleave, timed
+from sampling import Figures, counterbalanced, interleave, timed
 from slo import REGISTRY, Measurement
 
 OUTLINE_FILE = "src/big_module.py"  # the polyglot fixture's ~200-symbol file (golden/fixtures/polyglot/README.md)
@@ -75,7 +75,8 @@ def paired(server: BenchServer, settings: Settings, base: Callable[[int], Any],
            variant: Callable[[int], Any]) -> tuple[Figures, Figures, Figures]:
     """Floor, base and variant figures, the three interleaved call by call in one run (rounds x paired_factor)."""
     rounds = settings.rounds * settings.paired_factor
-    floor, a, b = (Figures.of(s) for s in interleave([server.noop, base, variant], rounds, settings.warmup))
+    calls = [server.noop, base, variant]
+    floor, a, b = (Figures.of(s) for s in interleave(calls, rounds, settings.warmup, counterbalanced(len(calls))))
     return floor, a, b
 
 

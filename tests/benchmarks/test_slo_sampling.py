@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gc
+import itertools
+
 import pytest
-from sampling import Figures, interleave, nearest_rank
+from sampling import Figures, counterbalanced, interleave, nearest_rank
 
 
 def test_nearest_rank_is_a_measured_value_never_an_interpolation() -> None:
@@ -36,3 +39,40 @@ def test_interleave_alternates_variants_and_rotates_who_goes_first() -> None:
                    ("a", 0), ("b", 0), ("b", 1), ("a", 1), ("a", 2), ("b", 2)]
     assert [len(s) for s in series] == [3, 3]
     assert all(value >= 0.0 for s in series for value in s)
+
+
+def test_interleave_runs_the_given_orders_in_turn() -> None:
+    log: list[tuple[str, int]] = []
+    calls = [lambda n, name=name: log.append((name, n)) for name in "fab"]
+    interleave(calls, rounds=3, warmup=0, orders=[[0, 1, 2], [0, 2, 1]])
+    assert log == [("f", 0), ("a", 0), ("b", 0), ("f", 1), ("b", 1), ("a", 1), ("f", 2), ("a", 2), ("b", 2)]
+    with pytest.raises(ValueError):
+        interleave(calls, rounds=1, warmup=0, orders=[[0, 1]])  # a round that skips a call
+
+
+def test_the_client_collector_is_off_only_while_calls_are_timed() -> None:
+    seen: list[bool] = []
+    assert gc.isenabled()
+    interleave([lambda n: seen.append(gc.isenabled())], rounds=2, warmup=1)
+    assert seen == [True, False, False] and gc.isenabled()
+    gc.disable()
+    try:
+        interleave([lambda n: None], rounds=1, warmup=0)
+        assert not gc.isenabled()  # a caller's own setting is left as it was
+    finally:
+        gc.enable()
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 4, 5, 6])
+def test_counterbalanced_orders_lead_with_the_floor_and_balance_who_follows_whom(count: int) -> None:
+    orders = counterbalanced(count)
+    assert all(order[0] == 0 and sorted(order) == list(range(count)) for order in orders)
+    compared = range(1, count)
+    firsts = [order[1] for order in orders if count > 1]
+    assert len({firsts.count(x) for x in compared} or {0}) == 1  # each compared call leads equally often
+    pairs = [pair for order in orders for pair in zip(order[1:], order[2:])]
+    assert len({pairs.count(pair) for pair in itertools.permutations(compared, 2)} or {0}) == 1
+
+
+def test_counterbalanced_pair_alternates_its_two_sides() -> None:
+    assert counterbalanced(3) == [[0, 1, 2], [0, 2, 1]]
