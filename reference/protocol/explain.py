@@ -21,9 +21,10 @@ def ranking_reasons(hits: list[Any], level: str) -> list[dict[str, Any]] | None:
         if hit.breakdown is None:
             continue  # the engine explains every hit when asked; a hit without one has nothing to say
         view = hit.breakdown.at(index)
+        # Metadata carries flat factors only (numbers): full's nested per-signal detail stays internal.
+        # Floats get the results' score precision, so final_score reads as the result's score; whole
+        # ones (most factors are 0.0 or 1.0) skip round(), the costliest step of a basic explanation.
         reason = view.basic() if level == "basic" else view.full()
-        # Metadata carries flat factors only (numbers); nested per-signal detail stays internal. Floats
-        # get the results' score precision (6 decimals), so final_score reads as the result's score.
-        reasons.append({k: round(v, 6) if isinstance(v, float) else v for k, v in reason.items()
-                        if isinstance(v, (int, float, str, bool))})
+        reasons.append({k: round(v, 6) if type(v) is float and not v.is_integer() else v
+                        for k, v in reason.items() if not isinstance(v, dict)})
     return reasons
