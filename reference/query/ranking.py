@@ -5,7 +5,8 @@ total_boost = exact_match_boost + qualified_name_boost + kind_weight + query_int
 final_score = bm25_score + total_boost
 
 The engine keeps each hit's `raw_signals()` (its score is their sum plus BM25),
-so an explanation asked for is a `breakdown()` of values already computed;
+so an explanation asked for is a `breakdown()` of values already computed, or for
+the `basic` view alone, `basic_view()` of them with no Breakdown built;
 `boost()` and `explain()` compute the same from scratch.
 """
 
@@ -230,32 +231,43 @@ class Breakdown:
 
     def basic(self) -> dict[str, Any]:
         """The `basic` view: factors normalized to 0..1 (value / the signal's maximum) and the final score."""
-        values = self.values
-        return {
-            "result_index": self.result_index,
-            "exact_match": values[_EXACT] / EXACT_MATCH_BOOST,
-            "path_boost": values[_PATH] / PATH_AFFINITY,
-            "definition_boost": values[_DEFINITION] / DEFINITION_BOOST,
-            "semantic_similarity": self.semantic_similarity or 0.0,
-            "final_score": self.bm25_score + sum(values),
-        }
+        return basic_view(self.values, self.bm25_score, self.semantic_similarity, self.result_index)
+
+
+def basic_view(values: tuple[float, ...], bm25_score: float, semantic_similarity: float | None,
+               result_index: int) -> dict[str, Any]:
+    """The `basic` view of clamped signal values (`clamp_all`), without building a Breakdown."""
+    return {
+        "result_index": result_index,
+        "exact_match": values[_EXACT] / EXACT_MATCH_BOOST,
+        "path_boost": values[_PATH] / PATH_AFFINITY,
+        "definition_boost": values[_DEFINITION] / DEFINITION_BOOST,
+        "semantic_similarity": semantic_similarity or 0.0,
+        "final_score": bm25_score + sum(values),
+    }
+
+
+def signal_values(raw: tuple[float, ...] | dict[str, float]) -> tuple[float, ...]:
+    """Raw signal values as floats in `SIGNALS` order (a tuple, or a dict by name; missing ones are 0.0)."""
+    if isinstance(raw, dict):
+        return tuple([float(raw.get(name, 0.0)) for name in SIGNALS])
+    if len(raw) == len(SIGNALS):
+        return tuple(map(float, raw))
+    return tuple(map(float, raw[:len(SIGNALS)])) + (0.0,) * (len(SIGNALS) - len(raw))
+
+
+def clamp_all(values: tuple[float, ...]) -> tuple[float, ...]:
+    """clamp() of each value in `SIGNALS` order; the rules' own values are always in range, so that is checked first."""
+    if all(map(le, _LOWS, values)) and all(map(le, values, _HIGHS)):
+        return values
+    return tuple(map(min, map(max, values, _LOWS), _HIGHS))
 
 
 def breakdown(raw: tuple[float, ...] | dict[str, float], bm25_score: float, result_index: int = 0,
               semantic_similarity: float | None = None) -> Breakdown:
     """A Breakdown from raw signal values (a tuple in `SIGNALS` order, or a dict by name; missing ones are 0.0)."""
-    if isinstance(raw, dict):
-        values = tuple([float(raw.get(name, 0.0)) for name in SIGNALS])
-    elif len(raw) == len(SIGNALS):
-        values = tuple(map(float, raw))
-    else:
-        values = tuple(map(float, raw[:len(SIGNALS)])) + (0.0,) * (len(SIGNALS) - len(raw))
-    # clamp() of each value; the rules' own values are always in range, so that is checked first.
-    if all(map(le, _LOWS, values)) and all(map(le, values, _HIGHS)):
-        clamped = values
-    else:
-        clamped = tuple(map(min, map(max, values, _LOWS), _HIGHS))
-    return Breakdown(result_index, float(bm25_score), values, clamped, semantic_similarity)
+    values = signal_values(raw)
+    return Breakdown(result_index, float(bm25_score), values, clamp_all(values), semantic_similarity)
 
 
 def explain(q: QueryFeatures, bm25_score: float, result_type: str, name: str | None,

@@ -35,6 +35,9 @@ class Hit:
     related_symbols: list[Any] = field(default_factory=list)
     snippet: str | None = None
     score: float = 12.5
+    bm25_score: float = 0.0
+    signals: tuple[float, ...] = ()
+    semantic_similarity: float | None = None
     breakdown: Any = None
 
 
@@ -83,12 +86,14 @@ def test_explain_precedence_request_over_config() -> None:
     assert resolve_level(None, Config(ranking_explain_level="full")) == "full"
 
 
-def test_explain_views_come_from_the_breakdown_at_the_emitted_position() -> None:
-    from reference.query.ranking import breakdown
+def test_explain_views_are_indexed_by_the_emitted_position() -> None:
+    from reference.query.ranking import SIGNALS, breakdown
 
     signals = {"exact_match_boost": 5.0, "qualified_name_boost": 2.0, "kind_weight": 1.5,
                "query_intent_boost": 0.5, "definition_boost": 1.0, "path_affinity": 0.0, "test_file_penalty": -0.5}
-    hits = [Hit("a", breakdown=breakdown(signals, 3.25, result_index=9)), Hit("b", breakdown=breakdown({}, 1.0))]
+    raw = tuple(signals[name] for name in SIGNALS)
+    hits = [Hit("a", bm25_score=3.25, signals=raw, breakdown=breakdown(signals, 3.25, result_index=9)),
+            Hit("b", bm25_score=1.0, breakdown=breakdown({}, 1.0))]
     assert ranking_reasons(hits, "off") is None
     basic = ranking_reasons(hits, "basic")
     assert [r["result_index"] for r in basic] == [0, 1]
@@ -98,13 +103,31 @@ def test_explain_views_come_from_the_breakdown_at_the_emitted_position() -> None
     full = ranking_reasons(hits, "full")[0]
     assert {"result_index", "exact_match_boost", "qualified_name_boost", "path_affinity", "definition_boost",
             "kind_match", "bm25_score", "final_score"} <= set(full)
+    assert full["result_index"] == 0 and "signals" not in full
     assert full["kind_match"] == 2.0 and full["final_score"] == pytest.approx(3.25 + 5.0 + 2.0 + 1.5 + 0.5 + 1.0 + 0.0 - 0.5)
+
+
+def test_basic_reasons_read_off_the_signals_equal_the_breakdowns_basic_view() -> None:
+    from reference.query.ranking import breakdown
+
+    cases = [((5.0, 2.0, 1.5, 0.5, 1.0, 1.0, -0.5), 3.25, 0.8),  # every signal at work, a semantic score
+             ((0.0, 0.0, 0.7, 0.0, 1.0, 0.0, 0.0), 11.123456789, None),  # a score that needs rounding
+             ((9.0, 0.0, 0.0, 0.0, 3.0, 0.0, 0.0), 1.0, None),  # out of range: clamped like a Breakdown's
+             ((), 2.5, None)]  # no signals kept: all zero
+    hits = [Hit(f"r{i}", bm25_score=bm25, signals=raw, semantic_similarity=similarity,
+                breakdown=breakdown(raw, bm25, result_index=i, semantic_similarity=similarity))
+            for i, (raw, bm25, similarity) in enumerate(cases)]
+    from_breakdowns = [{k: round(v, 6) if isinstance(v, float) else v for k, v in hit.breakdown.basic().items()}
+                       for hit in hits]
+    assert ranking_reasons(hits, "basic") == from_breakdowns
+    assert from_breakdowns[2]["exact_match"] == 1.0 and from_breakdowns[2]["definition_boost"] == 1.0
 
 
 def test_explain_floats_have_the_score_precision() -> None:
     from reference.query.ranking import breakdown
 
-    hits = [Hit("a", score=10.123456789, breakdown=breakdown({"exact_match_boost": 5.0}, 5.123456789))]
+    hits = [Hit("a", score=10.123456789, bm25_score=5.123456789, signals=(5.0,),
+                breakdown=breakdown({"exact_match_boost": 5.0}, 5.123456789))]
     for level in ("basic", "full"):
         reason = ranking_reasons(hits, level)[0]
         assert reason["final_score"] == 10.123457 == shape_hit(hits[0], "signature", False)["score"]

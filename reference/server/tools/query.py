@@ -18,7 +18,7 @@ def _respond(rt: Runtime, tool: str, args: dict[str, Any], run: Any) -> dict[str
     snap, engine, freshness = rt.for_query(args.get("freshness_policy"))
     level = resolve_level(args.get("ranking_explain_level"), rt.config)
     try:
-        result = run(engine, level != "off")
+        result = run(engine, level == "full")  # basic reads the hits' signals; only full needs a Breakdown
     except QueryInputError as exc:
         raise invalid_input(exc.field, f"{tool}: {exc}") from None
     hits = list(result.hits)
