@@ -14,7 +14,6 @@ and the report are described in docs/benchmarks.md.
 from __future__ import annotations
 
 import json
-import statistics
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -72,37 +71,23 @@ def latency(slo_id: str, server: BenchServer, settings: Settings, call: Callable
                        floor_p95=floor.p95, samples=measured.count, corpus=server.corpus)
 
 
-Block = list[list[float]]  # one paired run: the floor's, the base's and the variant's per-call ms
-
-
 def paired(server: BenchServer, settings: Settings, base: Callable[[int], Any],
-           variant: Callable[[int], Any]) -> list[Block]:
-    """`paired_blocks` runs of floor, base and variant interleaved call by call (rounds x paired_factor each)."""
+           variant: Callable[[int], Any]) -> tuple[Figures, Figures, Figures]:
+    """Floor, base and variant figures, the three interleaved call by call in one run (rounds x paired_factor)."""
     rounds = settings.rounds * settings.paired_factor
     calls = [server.noop, base, variant]
-    return [interleave(calls, rounds, settings.warmup if block == 0 else 0, counterbalanced(len(calls)))
-            for block in range(settings.paired_blocks)]
+    floor, a, b = (Figures.of(s) for s in interleave(calls, rounds, settings.warmup, counterbalanced(len(calls))))
+    return floor, a, b
 
 
-def overhead(slo_id: str, server: BenchServer, blocks: list[Block], percent: bool,
+def overhead(slo_id: str, server: BenchServer, floor: Figures, base: Figures, variant: Figures, percent: bool,
              names: tuple[str, str]) -> Measurement:
-    """The variant's p95 over the base's p95 (ms, or % of the base): the median of the blocks' figures.
-
-    A difference of two tails moves with whatever the machine did in those seconds: one of three runs
-    of identical code read SC-107 at +7% where the others read +2..3%. The median of separate blocks
-    is not moved by one such block; each block's figure is in the note, and p50/p95 pool all blocks.
-    """
-    def figure(base: Figures, variant: Figures) -> float:
-        return (variant.p95 / base.p95 - 1.0) * 100.0 if percent else variant.p95 - base.p95
-
-    values = [figure(Figures.of(block[1]), Figures.of(block[2])) for block in blocks]
-    floor, base, variant = (Figures.of([ms for block in blocks for ms in block[side]]) for side in range(3))
-    unit = "%" if percent else " ms"
+    """The variant's p95 over the base's p95 (ms, or % of the base), with both sides in the note."""
+    value = (variant.p95 / base.p95 - 1.0) * 100.0 if percent else variant.p95 - base.p95
     note = (f"{names[1]} p50 {variant.p50:.2f} / p95 {variant.p95:.2f} ms vs {names[0]} p50 {base.p50:.2f} / "
-            f"p95 {base.p95:.2f} ms; median of {len(values)} blocks: "
-            + ", ".join(f"{value:+.2f}{unit}" for value in values))
-    return Measurement(REGISTRY[slo_id], value=statistics.median(values), p50=variant.p50, p95=variant.p95,
-                       floor_p95=floor.p95, samples=variant.count, corpus=server.corpus, note=note)
+            f"p95 {base.p95:.2f} ms")
+    return Measurement(REGISTRY[slo_id], value=value, p50=variant.p50, p95=variant.p95, floor_p95=floor.p95,
+                       samples=variant.count, corpus=server.corpus, note=note)
 
 
 # ------------------------------------------------------------------ floor, health, status, outline
@@ -206,8 +191,8 @@ def test_sc106_freshness_overhead(corpus_server: BenchServer, settings: Settings
     def policy(name: str) -> Callable[[int], Any]:
         return lambda n: corpus_server.call("search_code", query_args("search_code", query(n), freshness_policy=name))
 
-    blocks = paired(corpus_server, settings, policy("best_effort"), policy("balanced"))
-    record(overhead("SC-106", corpus_server, blocks, percent=False, names=("best_effort", "balanced")))
+    figures = paired(corpus_server, settings, policy("best_effort"), policy("balanced"))
+    record(overhead("SC-106", corpus_server, *figures, percent=False, names=("best_effort", "balanced")))
 
 
 def test_sc107_explain_basic_overhead(corpus_server: BenchServer, settings: Settings,
@@ -219,8 +204,8 @@ def test_sc107_explain_basic_overhead(corpus_server: BenchServer, settings: Sett
         return lambda n: corpus_server.call("search_code",
                                             query_args("search_code", query(n), ranking_explain_level=level))
 
-    blocks = paired(corpus_server, settings, explain("off"), explain("basic"))
-    record(overhead("SC-107", corpus_server, blocks, percent=True, names=("off", "basic")))
+    figures = paired(corpus_server, settings, explain("off"), explain("basic"))
+    record(overhead("SC-107", corpus_server, *figures, percent=True, names=("off", "basic")))
 
 
 # ------------------------------------------------------------------ tokens and bytes (SC-101, SC-102, SC-102a)
@@ -334,9 +319,9 @@ def scored_overhead(slo_id: str, server: BenchServer, settings: Settings) -> Mea
     require(server, "search")
     name, flags = SCORED_VARIANTS[slo_id]
     query = cycle(search_queries(server.source, settings.query_set))
-    blocks = paired(server, settings, lambda n: server.call("search", scored_args(query(n))),
-                    lambda n: server.call("search", scored_args(query(n), **flags)))
-    return overhead(slo_id, server, blocks, percent=False, names=("plain", name))
+    figures = paired(server, settings, lambda n: server.call("search", scored_args(query(n))),
+                     lambda n: server.call("search", scored_args(query(n), **flags)))
+    return overhead(slo_id, server, *figures, percent=False, names=("plain", name))
 
 
 def test_scored_score_overhead(corpus_server: BenchServer, settings: Settings, record: Callable[..., None]) -> None:

@@ -76,23 +76,3 @@ def test_counterbalanced_orders_lead_with_the_floor_and_balance_who_follows_whom
 
 def test_counterbalanced_pair_alternates_its_two_sides() -> None:
     assert counterbalanced(3) == [[0, 1, 2], [0, 2, 1]]
-
-
-def test_a_paired_figure_is_the_median_of_its_blocks_so_one_wild_block_does_not_move_it() -> None:
-    from types import SimpleNamespace
-
-    from test_slo import overhead
-
-    floor = [1.0] * 20
-    base = [float(v) for v in range(1, 21)]  # p95 19.0
-    blocks = [[floor, base, [v * 1.02 for v in base]],  # +2%
-              [floor, base, [v * 1.07 for v in base]],  # +7%: a block the machine disturbed
-              [floor, base, [v * 1.01 for v in base]]]  # +1%
-    server = SimpleNamespace(corpus="c")
-    measured = overhead("SC-107", server, blocks, percent=True, names=("off", "basic"))
-    assert measured.value == pytest.approx(2.0)
-    assert "median of 3 blocks: +2.00%, +7.00%, +1.00%" in measured.note
-    pooled = [ms for block in blocks for ms in block[2]]
-    assert measured.samples == 60 and measured.p95 == nearest_rank(pooled, 0.95)  # p50/p95 pool the blocks
-    in_ms = overhead("SC-106", server, blocks[:1], percent=False, names=("best_effort", "balanced"))
-    assert in_ms.value == pytest.approx(19.0 * 0.02)
