@@ -138,12 +138,6 @@ def total_boost(signals: dict[str, float]) -> float:
     return sum(signals.get(name, 0.0) for name in SIGNALS)
 
 
-def clamp(name: str, value: float) -> float:
-    """`value` clamped into the range of signal `name`."""
-    low, high = SIGNAL_RANGES[name]
-    return min(max(value, low), high)
-
-
 @dataclass(frozen=True, slots=True)
 class SignalValue:
     """One signal: what its rule computed, that value clamped to its range, and what was added."""
@@ -257,7 +251,8 @@ def signal_values(raw: tuple[float, ...] | dict[str, float]) -> tuple[float, ...
 
 
 def clamp_all(values: tuple[float, ...]) -> tuple[float, ...]:
-    """clamp() of each value in `SIGNALS` order; the rules' own values are always in range, so that is checked first."""
+    """Each value (in `SIGNALS` order) clamped into its signal's range; the rules' own values always are, so that
+    is checked first."""
     if all(map(le, _LOWS, values)) and all(map(le, values, _HIGHS)):
         return values
     return tuple(map(min, map(max, values, _LOWS), _HIGHS))
