@@ -257,8 +257,8 @@ def test_sc102a_compact_bytes(corpus_server: BenchServer, settings: Settings, re
     require(corpus_server, "search_code")
     context, signature = (compact_bytes(corpus_server, settings, level) for level in ("context", "signature"))
     share = sum(c for c, _ in context) / sum(n for _, n in context) * 100.0
-    each, each_signature = (Figures.of([c / n * 100.0 for c, n in pairs]) for pairs in (context, signature))
-    largest = max(c / n * 100.0 for c, n in context)
+    ratios, ratios_signature = ([c / n * 100.0 for c, n in pairs] for pairs in (context, signature))
+    each, each_signature, largest = Figures.of(ratios), Figures.of(ratios_signature), max(ratios)
     scope = f"detail_level context, {each.count} queries, limit {SEARCH_LIMIT}"
     record(Measurement(REGISTRY["SC-102a"], value=share, samples=each.count, corpus=corpus_server.corpus,
                        note=f"compact / non-compact bytes of the whole answers, {scope}; per query: median "
