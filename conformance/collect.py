@@ -157,6 +157,7 @@ class ScenarioItem(pytest.Item):
         if reason:
             pytest.skip(reason)
         runner = lifecycle_for(self.config)
+        runner.fail_fast(self.needs_environment())  # issue 17: a dead target fails before any workspace is prepared
         environment, private = runner.acquire(self.spec)
         steps = self.spec.get("steps", [])
         try:

@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from anyio.from_thread import start_blocking_portal
 
+from conformance.fuzz import reaper
 from conformance.target import Target, fill
 from conformance.wire import Connection, ServerFailure, free_port
 from conformance.workspace import Workspace, WorkspaceError
@@ -46,6 +47,7 @@ class Environment:
         self.workspace: Workspace | None = None
         self.start_failures: dict[str, ServerFailure] = {}
         self.leading: tuple[int, BaseException | None] | None = None  # leading workspace steps applied, error
+        self.origin = "(unnamed environment)"  # issue 17: the scenario it was prepared for, named by fail-fast messages
         self._starts = 0
         # One lock per transport: a background prefetch may be starting the server a scenario asks for.
         self._locks = {transport: threading.Lock() for transport in self.target.transports}
@@ -75,11 +77,14 @@ class Environment:
             del self.servers[transport]
         if transport in self.start_failures:
             raise self.start_failures[transport]  # a server that cannot start is not retried per scenario
+        self.runner.fail_fast([transport])  # issue 17: no start attempt on a dead target
         try:
             connection = self._connect(transport)
         except ServerFailure as exc:
             self.start_failures[transport] = exc
+            self.runner.note_start(transport, self.origin, exc)
             raise
+        self.runner.note_start(transport, self.origin, None)
         self.servers[transport] = connection
         return connection
 
@@ -142,6 +147,27 @@ class Lifecycle:
         self._background = ThreadPoolExecutor(max_workers=PREFETCH, thread_name_prefix="cruxgate-prefetch")
         self._prefetched: dict[str, Future[Environment]] = {}  # scenario id -> its environment being prepared
         self._warming: set[tuple[int, str]] = set()
+        # issue 17, fail fast: a transport whose very first server start failed is a dead target; until a start
+        # succeeds, every later start fails at once naming the first failure's scenario (no wait, no workspace).
+        self.started: set[str] = set()
+        self.dead: dict[str, tuple[str, ServerFailure]] = {}
+        reaper.install()  # issue 17: no server outlives an interrupted or SIGTERM-killed run
+
+    def note_start(self, transport: str, origin: str, failure: ServerFailure | None) -> None:
+        """Record a server start: a success keeps the transport alive; a first failure marks it dead."""
+        if failure is None:
+            self.started.add(transport)
+            self.dead.pop(transport, None)
+        elif transport not in self.started:
+            self.dead.setdefault(transport, (origin, failure))
+
+    def fail_fast(self, transports: list[str]) -> None:
+        """Raise at once when one of `transports` is a dead target: 'target did not start; see <first scenario>'."""
+        for transport in transports:
+            if transport in self.dead and transport not in self.started:
+                origin, failure = self.dead[transport]
+                first = str(failure).splitlines()[0]
+                raise ServerFailure(f"target did not start; see {origin} ({first})", failure.stderr_tail)
 
     def fixture_path(self, fixture: str) -> Path:
         """The fixture repository `fixture`, or WorkspaceError."""
@@ -177,6 +203,7 @@ class Lifecycle:
     def _prepare(self, scenario: dict[str, Any], transports: list[str] = ()) -> Environment:
         environment = Environment(self, scenario.get("fixture", self.default_fixture), scenario.get("config") or {},
                                   bool(scenario.get("git")))
+        environment.origin = scenario["id"]
         if mutates(scenario) and self.run_leading is not None:
             self.run_leading(environment, scenario)
             if environment.leading and environment.leading[1] is not None:
@@ -195,8 +222,8 @@ class Lifecycle:
         for scenario, transports in upcoming:
             if len(self._prefetched) >= PREFETCH:
                 return
-            if scenario["id"] in self._prefetched:
-                continue
+            if scenario["id"] in self._prefetched or any(t in self.dead for t in transports):
+                continue  # issue 17: nothing is prepared for a dead target
             if not mutates(scenario):
                 key = environment_key(scenario, self.default_fixture)
                 shared = self._shared.get(key)
@@ -272,3 +299,5 @@ class Lifecycle:
                 template.remove()
         self._stack.close()
         shutil.rmtree(self.log_dir, ignore_errors=True)
+        reaper.reap()  # issue 17: a server whose close went wrong (or that a prefetch leaked) is killed here
+        reaper.uninstall()

@@ -24,6 +24,8 @@ from typing import Any
 import anyio
 from anyio.from_thread import BlockingPortal
 
+from conformance.fuzz import reaper
+from conformance.fuzz.stdio_transport import OversizedMessage, stdio_transport
 from conformance.workspace import tail
 
 
@@ -34,6 +36,15 @@ class ServerFailure(AssertionError):
         text = message + (f"\n--- server stderr (tail) ---\n{stderr_tail}" if stderr_tail else "\n(server stderr was empty)")
         super().__init__(text)
         self.stderr_tail = stderr_tail
+        # issue 17: what went wrong, for the fuzz checks (conformance/fuzz/calls.py) to judge without parsing text:
+        # start | hang | closed | rpc_error (then rpc_code) | unreadable | garbage | malformed | invalid_output.
+        self.kind = "start"
+        self.rpc_code: int | None = None
+
+    def tagged(self, kind: str, rpc_code: int | None = None) -> "ServerFailure":
+        """This failure with its kind (and JSON-RPC error code) set."""
+        self.kind, self.rpc_code = kind, rpc_code
+        return self
 
 
 @dataclass
@@ -95,6 +106,7 @@ class Connection:
         self.client: Any = None
         self.server_info: dict[str, Any] | None = None
         self.garbage: list[str] = []
+        self.oversized: OversizedMessage | None = None  # issue 17: set when the transport refused a too-large message
         self.broken = False
         self._process: subprocess.Popen[bytes] | None = None
         self._ready = threading.Event()
@@ -123,6 +135,10 @@ class Connection:
         self._future = self.portal.start_task_soon(self._hold)
         deadline = time.monotonic() + start + 10  # the task enforces `start`; this is a backstop
         while not self._ready.wait(0.05):
+            if self.garbage:  # issue 17: a server that answers with garbage will not start; say so now, not at `start`
+                self.close()
+                raise self.fail(f"server wrote non-JSON-RPC output to stdout during the MCP handshake: {self._what()}: "
+                                f"{self.garbage[0]}")
             if self._future.done():
                 exc = self._future.exception()
                 self.close()
@@ -132,6 +148,16 @@ class Connection:
             if time.monotonic() > deadline:
                 self.close()
                 raise self.fail(f"server did not complete the MCP handshake within {start:g}s: {self._what()}")
+        # issue 17: a server that exits (or garbles stdout) right after `initialize` did not start either; its first
+        # tools/list tells (and is cached for the scenarios), so the runner can fail a dead target's scenarios at once.
+        try:
+            self.list_tools()
+        except ServerFailure as exc:
+            if exc.kind == "rpc_error":
+                return self  # it answers: the scenarios judge that answer
+            self.close()
+            raise self.fail(f"server failed its first request after the MCP handshake: {self._what()}: "
+                            f"{str(exc).splitlines()[0]}") from None
         return self
 
     def _what(self) -> str:
@@ -141,6 +167,7 @@ class Connection:
         with self.log_path.open("wb") as log:
             self._process = subprocess.Popen(self.argv, cwd=self.cwd, env=self.env, stdin=subprocess.DEVNULL,
                                              stdout=log, stderr=log, start_new_session=True)
+        reaper.track(self._process.pid)  # issue 17: reaped even when the run is interrupted or killed with SIGTERM
         host, port = _host_port(self.url or "")
         deadline = time.monotonic() + start
         while time.monotonic() < deadline:
@@ -156,13 +183,10 @@ class Connection:
 
     async def _hold(self) -> None:
         """Own the client session for the connection's lifetime (task groups must exit where they entered)."""
-        from mcp import Client, StdioServerParameters
+        from mcp import Client
 
         self._stop = anyio.Event()
-        if self.transport == "stdio":
-            server: Any = StdioServerParameters(command=self.argv[0], args=self.argv[1:], cwd=self.cwd, env=self.env)
-        else:
-            server = self.url
+        server: Any = self.url
         errlog = self.log_path.open("w", encoding="utf-8") if self.transport == "stdio" else None
         try:
             with anyio.CancelScope(deadline=anyio.current_time() + self.timeouts["start"]) as scope:
@@ -170,9 +194,10 @@ class Connection:
                                                  # The SDK's own limit backs ours up; ours fires first and says "hangs".
                                                  "read_timeout_seconds": self.timeouts["call"] + 5}
                 if errlog is not None:
-                    from mcp.client.stdio import stdio_client
-
-                    server = stdio_client(server, errlog=errlog)
+                    # issue 17: the runner's own stdio transport (linear reads, a size cap, a tracked process group);
+                    # the SDK's re-joins its buffer per 64 KB chunk: one 50 MB answer cost it ~35 s of CPU.
+                    server = stdio_transport(self.argv, cwd=self.cwd, env=self.env, errlog=errlog,
+                                             on_oversize=self._on_oversize)
                 async with Client(server, **client_kwargs) as client:
                     scope.deadline = math.inf
                     self.client = client
@@ -186,6 +211,9 @@ class Connection:
             if errlog is not None:
                 errlog.close()
 
+    def _on_oversize(self, exc: OversizedMessage) -> None:
+        self.oversized = exc
+
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, Exception):
             # A line on stdout that is not JSON-RPC: the stdio transport is corrupted.
@@ -193,6 +221,8 @@ class Connection:
 
     def close(self) -> None:
         """Stop the client session and the server process; bounded waits only."""
+        if self._future is not None and not self._ready.is_set() and not self._future.done():
+            self._future.cancel()  # issue 17: still in the handshake, so nothing waits on _stop; cancel, do not wait
         if self._future is not None and self._stop is not None and not self._future.done():
             try:
                 self.portal.call(self._stop.set)
@@ -213,6 +243,8 @@ class Connection:
                 except ProcessLookupError:
                     pass
                 self._process.wait(timeout=5)
+        if self._process is not None and self._process.poll() is not None:
+            reaper.untrack(self._process.pid)
 
     # ---------------------------------------------------------------- calls
 
@@ -230,27 +262,30 @@ class Connection:
             return result
 
         if self.broken:
-            raise self.fail(f"{what}: the server is no longer usable after an earlier failure")
+            raise self.fail(f"{what}: the server is no longer usable after an earlier failure").tagged("closed")
         try:
             result = self.portal.call(bounded)
         except TimeoutError:
             self.broken = True
-            raise self.fail(f"{what}: no answer within {timeout:g}s (the server hangs)") from None
+            raise self.fail(f"{what}: no answer within {timeout:g}s (the server hangs)").tagged("hang") from None
         except MCPError as exc:
             code = getattr(exc, "code", None)
             if code == -32000 and "closed" in str(exc).lower():
                 self.broken = True
-                raise self.fail(f"{what}: the connection closed without an answer (the server crashed or exited)") from None
+                if self.oversized is not None:
+                    raise self.fail(f"{what}: {self.oversized}").tagged("oversized") from None
+                raise self.fail(f"{what}: the connection closed without an answer (the server crashed or exited)"
+                                ).tagged("closed") from None
             raise self.fail(f"{what}: answered with a JSON-RPC error {code}: {exc} (a tool failure must be a "
-                            "tool result with isError and a registry code)") from None
-        except RuntimeError as exc:
-            raise self.fail(f"{what}: {exc}") from None
+                            "tool result with isError and a registry code)").tagged("rpc_error", code) from None
+        except RuntimeError as exc:  # the SDK's check of structuredContent against the tool's outputSchema
+            raise self.fail(f"{what}: {exc}").tagged("invalid_output") from None
         except Exception as exc:  # pydantic validation of a malformed result, transport errors
             self.broken = True
-            raise self.fail(f"{what}: unreadable answer: {_describe(exc)[:600]}") from None
+            raise self.fail(f"{what}: unreadable answer: {_describe(exc)[:600]}").tagged("unreadable") from None
         if self.garbage:
             self.broken = True
-            raise self.fail(f"{what}: the server wrote non-JSON-RPC output to stdout: {self.garbage[0]}")
+            raise self.fail(f"{what}: the server wrote non-JSON-RPC output to stdout: {self.garbage[0]}").tagged("garbage")
         return result
 
     def call_tool(self, name: str, arguments: dict[str, Any]) -> Response:
@@ -259,7 +294,7 @@ class Connection:
         try:
             return to_response(result)
         except ServerFailure as exc:
-            raise self.fail(f"tools/call {name}: {exc.args[0].splitlines()[0]}") from None
+            raise self.fail(f"tools/call {name}: {exc.args[0].splitlines()[0]}").tagged("malformed") from None
 
     def list_tools(self) -> list[dict[str, Any]]:
         """Every tool tools/list answers (all pages), as plain dicts; cached per connection."""
