@@ -25,7 +25,6 @@ import anyio
 from anyio.from_thread import BlockingPortal
 
 from conformance.fuzz import reaper
-from conformance.fuzz.stdio_transport import OversizedMessage, stdio_transport
 from conformance.workspace import tail
 
 
@@ -106,7 +105,7 @@ class Connection:
         self.client: Any = None
         self.server_info: dict[str, Any] | None = None
         self.garbage: list[str] = []
-        self.oversized: OversizedMessage | None = None  # issue 17: set when the transport refused a too-large message
+        self.oversized: Exception | None = None  # issue 17: the transport refused a message over its size cap
         self.broken = False
         self._process: subprocess.Popen[bytes] | None = None
         self._ready = threading.Event()
@@ -133,6 +132,17 @@ class Connection:
         if self.transport == "http" and self.argv:
             self._spawn_http(start)
         self._future = self.portal.start_task_soon(self._hold)
+        try:
+            self._handshake(start)
+        except ServerFailure:
+            raise  # closed already
+        except BaseException:  # issue 17: interrupted (Ctrl-C, SIGTERM) while starting: stop what was started
+            self.close()
+            raise
+        return self
+
+    def _handshake(self, start: float) -> None:
+        """Wait for the handshake and the first tools/list, or raise ServerFailure (closed)."""
         deadline = time.monotonic() + start + 10  # the task enforces `start`; this is a backstop
         while not self._ready.wait(0.05):
             if self.garbage:  # issue 17: a server that answers with garbage will not start; say so now, not at `start`
@@ -154,11 +164,10 @@ class Connection:
             self.list_tools()
         except ServerFailure as exc:
             if exc.kind == "rpc_error":
-                return self  # it answers: the scenarios judge that answer
+                return  # it answers: the scenarios judge that answer
             self.close()
             raise self.fail(f"server failed its first request after the MCP handshake: {self._what()}: "
                             f"{str(exc).splitlines()[0]}") from None
-        return self
 
     def _what(self) -> str:
         return " ".join(self.argv) if self.argv else str(self.url)
@@ -184,6 +193,8 @@ class Connection:
     async def _hold(self) -> None:
         """Own the client session for the connection's lifetime (task groups must exit where they entered)."""
         from mcp import Client
+
+        from conformance.fuzz.stdio_transport import stdio_transport  # loads the SDK: only when a server starts
 
         self._stop = anyio.Event()
         server: Any = self.url
@@ -211,7 +222,7 @@ class Connection:
             if errlog is not None:
                 errlog.close()
 
-    def _on_oversize(self, exc: OversizedMessage) -> None:
+    def _on_oversize(self, exc: Exception) -> None:
         self.oversized = exc
 
     async def _on_message(self, message: Any) -> None:
@@ -264,7 +275,12 @@ class Connection:
         if self.broken:
             raise self.fail(f"{what}: the server is no longer usable after an earlier failure").tagged("closed")
         try:
-            result = self.portal.call(bounded)
+            future = self.portal.start_task_soon(bounded)
+            try:
+                result = future.result()
+            except BaseException:
+                future.cancel()  # issue 17: an interrupted run must not leave the call running (the loop waits for it)
+                raise
         except TimeoutError:
             self.broken = True
             raise self.fail(f"{what}: no answer within {timeout:g}s (the server hangs)").tagged("hang") from None
@@ -296,9 +312,9 @@ class Connection:
         except ServerFailure as exc:
             raise self.fail(f"tools/call {name}: {exc.args[0].splitlines()[0]}").tagged("malformed") from None
 
-    def list_tools(self) -> list[dict[str, Any]]:
-        """Every tool tools/list answers (all pages), as plain dicts; cached per connection."""
-        if self._tools is None:
+    def list_tools(self, refresh: bool = False) -> list[dict[str, Any]]:
+        """Every tool tools/list answers (all pages), as plain dicts; cached per connection unless `refresh`."""
+        if self._tools is None or refresh:  # refresh: issue 17's known-good call for a server without health_check
             async def all_pages() -> list[Any]:
                 tools, cursor = [], None
                 while True:

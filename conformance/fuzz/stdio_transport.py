@@ -18,9 +18,6 @@ from pathlib import Path
 from typing import Any, AsyncIterator, Callable, TextIO
 
 import anyio
-import anyio.lowlevel
-import mcp_types
-from mcp.shared.message import SessionMessage
 
 from conformance.fuzz import reaper
 
@@ -37,10 +34,14 @@ class OversizedMessage(Exception):
         self.size = size
 
 
-def _parse(line: bytes) -> SessionMessage | Exception:
+def _parse(line: bytes) -> Any:
+    """A SessionMessage, or the parse error (not JSON-RPC: the session hands it to the client's message handler)."""
+    import mcp_types  # the SDK loads only when a server starts: importing it costs every pytest run ~2 s
+    from mcp.shared.message import SessionMessage
+
     try:
         return SessionMessage(mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False))
-    except ValueError as exc:  # not JSON-RPC: the session hands it to the client's message handler
+    except ValueError as exc:
         return exc
 
 
@@ -50,8 +51,8 @@ async def stdio_transport(argv: list[str], *, cwd: Path | None, env: dict[str, s
     """Start `argv` in its own process group and yield the (read, write) streams the SDK `Client` takes."""
     process = await anyio.open_process(argv, cwd=cwd, env=env, stderr=errlog, start_new_session=True)
     reaper.track(process.pid)
-    read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-    write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
+    read_writer, read_stream = anyio.create_memory_object_stream[Any](0)
+    write_stream, write_reader = anyio.create_memory_object_stream[Any](0)
 
     async def read_lines() -> None:
         buffer = bytearray()

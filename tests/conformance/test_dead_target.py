@@ -1,0 +1,79 @@
+"""A dead or hostile target gets a clear verdict fast: the first scenario says why, the others fail at once naming it.
+
+Each hostile server of tests/conformance/servers/hostile_server.py is run against the test spec, with a 5 s
+start timeout (the reference profile's is 30 s: the whole real suite against a server that never answers
+takes about 36 s, docs/conformance.md).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from gate_harness import GateRun, run_gate, write_profile
+
+HOSTILE = Path(__file__).resolve().parent / "servers" / "hostile_server.py"
+START = 5
+EXECUTABLE = {"HC-META-01", "HC-META-02", "HC-META-03", "HC-META-04", "SC-SEARCH-01", "SC-SEARCH-02", "SC-SEARCH-03",
+              "SC-SEARCH-04", "SC-SEARCH-05", "SC-SEARCH-06", "SC-SEARCH-07", "SC-SEARCH-08"}
+FIRST_WORDS = {
+    "silent": f"server did not complete the MCP handshake within {START}s",
+    "wrong_id": f"server did not complete the MCP handshake within {START}s",
+    "exit_after_initialize": "server failed its first request after the MCP handshake",
+    "garbage": "server wrote non-JSON-RPC output to stdout during the MCP handshake",
+}
+
+
+@pytest.fixture(scope="module")
+def hostile_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[GateRun, float]]:
+    """Each hostile server against the test spec (garbage also with --fuzz), timed, two at a time."""
+    base = tmp_path_factory.mktemp("hostile")
+    profile = write_profile(base, start=START)
+
+    def run(name: str, mode: str, *args: str) -> tuple[GateRun, float]:
+        started = time.monotonic()
+        done = run_gate(base / name, "--server-cmd", f"{sys.executable} {HOSTILE} {mode}", *args, profile=profile)
+        return done, time.monotonic() - started
+
+    plans = {mode: (mode,) for mode in FIRST_WORDS}
+    plans["garbage_fuzz"] = ("garbage", "--fuzz", "--fuzz-out", str(base / "fuzz-out"), "--fuzz-fixture", "tiny")
+    plans["huge_payload"] = ("huge_payload", "-k", "HC-META-01 or HC-META-04")
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        futures = {name: pool.submit(run, name, *plan) for name, plan in plans.items()}
+        return {name: future.result() for name, future in futures.items()}
+
+
+@pytest.mark.parametrize("mode", sorted(FIRST_WORDS))
+def test_a_dead_target_fails_every_scenario_at_once_naming_the_first(hostile_runs, mode):
+    run, seconds = hostile_runs[mode]
+    assert run.returncode == 1, run.output
+    assert run.outcomes("failed") == EXECUTABLE
+    messages = {r["id"]: r["failure_message"] for r in run.results["scenarios"] if r["outcome"] == "failed"}
+    first = [sid for sid, message in messages.items() if FIRST_WORDS[mode] in message.split("\n")[0]
+             and "target did not start" not in message]
+    assert first, messages
+    at_once = {sid: message for sid, message in messages.items() if "target did not start; see " in message}
+    assert len(at_once) >= len(EXECUTABLE) - 4, messages  # up to 3 were started ahead, in parallel, with the first
+    for sid, message in at_once.items():
+        assert FIRST_WORDS[mode] in message  # the first failure's reason travels with the pointer to it
+        assert run.record(sid)["duration"] < 2, (sid, run.record(sid)["duration"])
+    assert seconds < START + 45, seconds  # a generous bound: the machine is shared
+
+
+def test_a_dead_target_fails_the_fuzz_collection_and_every_scenario_points_there(hostile_runs):
+    run, _ = hostile_runs["garbage_fuzz"]
+    assert run.returncode == 1, run.output
+    assert "fuzz[tools/list] [MUST] the fuzz phase could not start the target" in run.output
+    messages = [r["failure_message"] for r in run.results["scenarios"] if r["outcome"] == "failed"]
+    assert messages and all("target did not start; see fuzz[tools/list]" in m for m in messages if "see" in m)
+
+
+def test_a_50_mb_answer_is_refused_with_its_reason(hostile_runs):
+    run, _ = hostile_runs["huge_payload"]
+    assert run.outcomes("failed") == {"HC-META-01"}
+    assert "over the runner's limit of 16,777,216 bytes" in run.record("HC-META-01")["failure_message"]
+    assert run.outcomes("passed") == {"HC-META-04"}  # tools/list still answers
