@@ -10,6 +10,7 @@ import sys
 COMMANDS = {
     "spec": ("conformance.spec_command", "Inspect spec/: coverage and traceability report."),
     "surface": ("conformance.surface_command", "Snapshot and diff a server's tool surface."),
+    "fuzz": ("conformance.fuzz.command", "Fuzz every tool of a server from its schemas; replay one call."),
 }
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from conformance import baseline, results_json
 from conformance.collect import LIFECYCLE_KEY, TARGET_KEY, SuiteFile, is_suite_anchor, lifecycle_for
+from conformance.fuzz import plugin as fuzz_plugin  # issue 17: the fuzz phase (--fuzz), its own options and hooks
 from conformance.lifecycle import environment_key, mutates
 from conformance.report import ReportPlugin
 
@@ -49,6 +50,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="every level gates: same as --gate-levels MUST,SHOULD,MAY")
     baseline.add_options(parser)
     results_json.add_options(parser)
+    fuzz_plugin.add_options(parser)
 
 
 def gating_levels(config: pytest.Config) -> set[str]:
@@ -72,6 +74,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[results_json.TRANSPORT_KEY] = config.getoption("target")
     baseline.register(config)
     results_json.register(config)
+    fuzz_plugin.register(config)
     report_path = config.getoption("conformance_report")
     if report_path and not hasattr(config, "workerinput"):
         config.pluginmanager.register(

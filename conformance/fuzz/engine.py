@@ -1,0 +1,167 @@
+"""Hypothesis over one tool: draw argument sets, call, run every check; gating findings are raised and shrunk.
+
+A finding at a gating level raises an exception whose class is its check's own, so hypothesis tells
+distinct bugs apart and shrinks each to its minimal arguments. A finding below the gating levels is a
+warning: it is kept (the smallest example seen per check) without raising, so it does not cut the
+exploration short.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
+
+from conformance.fuzz import coverage
+from conformance.fuzz.calls import Caller, Observation, TargetLost
+from conformance.fuzz.checks import FuzzCheck, run_checks
+from conformance.fuzz.session import Tool
+from conformance.fuzz.validity import Validity
+
+ANSWER_EXCERPT = 600
+
+
+@dataclass
+class Finding:
+    """One check that broke, on the arguments that broke it."""
+
+    check: FuzzCheck
+    message: str
+    tool: str
+    arguments: dict[str, Any]
+    validity: Validity
+    answer: str
+    stderr: str = ""
+    flaky: bool = False
+
+    @classmethod
+    def of(cls, check: FuzzCheck, message: str, observation: Observation) -> "Finding":
+        """A finding from an observation (the answer cut to an excerpt)."""
+        return cls(check, message, observation.tool, observation.arguments, observation.validity,
+                   observation.excerpt(ANSWER_EXCERPT), observation.stderr_tail())
+
+    def size(self) -> int:
+        """How big the arguments are: the smaller, the better a finding reads."""
+        return len(json.dumps(self.arguments, default=str))
+
+
+class FindingRaised(AssertionError):
+    """Raised in the hypothesis test for a gating finding; one subclass per check id."""
+
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(f"{finding.check.id}: {finding.message}")
+        self.finding = finding
+
+
+_RAISED: dict[str, type[FindingRaised]] = {}
+
+
+def raised_class(check_id: str) -> type[FindingRaised]:
+    """The exception class of one check (hypothesis groups failures by exception type and origin)."""
+    if check_id not in _RAISED:
+        name = "Finding_" + check_id.replace("-", "_")
+        _RAISED[check_id] = type(name, (FindingRaised,), {"__module__": __name__})
+    return _RAISED[check_id]
+
+
+@dataclass
+class Outcome:
+    """What fuzzing one tool came to."""
+
+    tool: str
+    budget: int
+    replayed: int = 0  # saved failing examples tried first
+    calls: int = 0
+    seconds: float = 0.0
+    findings: list[Finding] = field(default_factory=list)  # gating, shrunk by hypothesis
+    warnings: dict[str, Finding] = field(default_factory=dict)  # check id -> smallest example seen
+    lost: TargetLost | None = None
+
+
+PHASES = ("coverage", "fuzzing")
+
+
+def explore(tool: Tool, caller: Caller, gating: set[str], budget: int, fuzz_seed: int,
+            saved: list[dict[str, Any]] = (), phases: tuple[str, ...] = PHASES) -> Outcome:
+    """The saved failing examples, the coverage cases, then `budget` generated examples, shrinking what fails."""
+    outcome = Outcome(tool.name, budget, replayed=len(saved))
+
+    def test(arguments: dict[str, Any]) -> None:
+        observation = caller.observe(tool.name, arguments, tool.judge(arguments))
+        outcome.calls += 1
+        first: Finding | None = None
+        for check, message in run_checks(observation, tool.context):
+            finding = Finding.of(check, message, observation)
+            if check.level in gating:
+                first = first or finding
+            elif check.id not in outcome.warnings or finding.size() < outcome.warnings[check.id].size():
+                outcome.warnings[check.id] = finding
+        if first is not None:
+            raise raised_class(first.check.id)(first)
+
+    started = time.monotonic()
+    try:
+        outcome.findings = _run_cases(list(saved), test)
+        if "coverage" in phases:
+            outcome.findings = _distinct(outcome.findings + _run_cases(coverage.cases(tool.advertised, tool.spec_input),
+                                                                       test))
+        if "fuzzing" in phases:
+            outcome.findings = _distinct(outcome.findings + _fuzz(tool, test, budget, fuzz_seed))
+    except TargetLost as exc:
+        outcome.lost = exc
+    finally:
+        outcome.seconds = time.monotonic() - started
+    return outcome
+
+
+def _run_cases(cases: list[dict[str, Any]], test: Any) -> list[Finding]:
+    """Run fixed cases (saved failures, coverage cases): each is minimal already, so none is shrunk."""
+    found = []
+    for case in cases:
+        try:
+            test(case)
+        except FindingRaised as exc:
+            found.append(exc.finding)
+    return _distinct(found)
+
+
+def _fuzz(tool: Tool, test: Any, budget: int, fuzz_seed: int) -> list[Finding]:
+    """Hypothesis: `budget` generated examples; gating findings come back shrunk."""
+    # No hypothesis database: ours keeps the shrunk arguments themselves (conformance/fuzz/database.py).
+    run = seed(fuzz_seed)(settings(
+        database=None, max_examples=budget, deadline=None, derandomize=False, report_multiple_bugs=True,
+        suppress_health_check=list(HealthCheck), print_blob=False, verbosity=Verbosity.quiet,
+        phases=(Phase.generate, Phase.target, Phase.shrink))(given(tool.strategy)(test)))
+    try:
+        run()
+    except TargetLost:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - anything but findings is re-raised below
+        found = list(_findings(exc, flaky=False))
+        if not found:
+            raise
+        return found
+    return []
+
+
+def _findings(exc: BaseException, flaky: bool) -> Any:
+    """Every Finding inside `exc` (hypothesis groups several, and wraps one that did not replay as Flaky)."""
+    if isinstance(exc, FindingRaised):
+        exc.finding.flaky = flaky
+        yield exc.finding
+    elif isinstance(exc, BaseExceptionGroup):
+        flaky = flaky or "Flaky" in type(exc).__name__
+        for inner in exc.exceptions:
+            yield from _findings(inner, flaky)
+
+
+def _distinct(found: list[Finding]) -> list[Finding]:
+    """One finding per check, the smallest arguments first."""
+    best: dict[str, Finding] = {}
+    for finding in found:
+        if finding.check.id not in best or finding.size() < best[finding.check.id].size():
+            best[finding.check.id] = finding
+    return sorted(best.values(), key=lambda f: f.check.id)

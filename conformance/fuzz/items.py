@@ -1,0 +1,158 @@
+"""The fuzz phase as pytest items: `fuzz[TOOL]` for each tool the target lists, after the scenarios.
+
+Collecting needs the target's tools/list, so with --fuzz the fuzz session's server starts at collection
+(once; the items reuse it). A target that does not start gets one failing item, `fuzz[tools/list]`, and
+is dead for every scenario too (see conformance/lifecycle.py).
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from conformance.collect import ensure_target, lifecycle_for
+from conformance.fuzz.calls import DEFAULT_CALL_TIMEOUT
+from conformance.fuzz.database import EXAMPLES, ExampleDatabase
+from conformance.fuzz.engine import PHASES, Outcome, explore
+from conformance.fuzz.report import render, rerun_line
+from conformance.fuzz.session import FuzzSession
+from conformance.spec_loader import DEFAULT_FIXTURE
+from conformance.wire import ServerFailure
+from conformance.workspace import WorkspaceError
+
+SESSION_KEY = pytest.StashKey["FuzzSession | Exception"]()
+OUTCOMES_KEY = pytest.StashKey[dict]()  # nodeid -> Outcome
+SEED_KEY = pytest.StashKey[int]()
+START_ITEM = "fuzz[tools/list]"
+REQUIREMENT = {"id": "FUZZ", "title": "Schema-driven fuzzing: every answer to generated arguments passes the FZ checks",
+               "source": "reading: issue 17", "level": "MUST", "coverage": "fuzz"}
+
+
+class FuzzWarning(UserWarning):
+    """A fuzz finding below the gating levels: reported, not failing."""
+
+
+def fuzz_session(config: pytest.Config) -> "FuzzSession | Exception":
+    """The session's fuzz environment and server, started once; the failure when it cannot start."""
+    if SESSION_KEY not in config.stash:
+        ensure_target(config)
+        try:
+            config.stash[SESSION_KEY] = FuzzSession(lifecycle_for(config), config.getoption("target") or "stdio",
+                                                    config.getoption("fuzz_call_timeout"),
+                                                    config.getoption("fuzz_fixture"), START_ITEM)
+        except (ServerFailure, WorkspaceError) as exc:
+            config.stash[SESSION_KEY] = exc
+    return config.stash[SESSION_KEY]
+
+
+def replay_options(config: pytest.Config) -> dict[str, Any]:
+    """The run's options a replay command repeats."""
+    names = ("target", "target_profile", "server_cmd", "server_url", "fixtures_dir")
+    options = {name: config.getoption(name, None) for name in names}
+    fixture = config.getoption("fuzz_fixture")
+    options["fuzz_fixture"] = fixture if fixture != DEFAULT_FIXTURE else None
+    timeout = config.getoption("fuzz_call_timeout")
+    options["fuzz_call_timeout"] = timeout if timeout != DEFAULT_CALL_TIMEOUT else None
+    return options
+
+
+def phases(config: pytest.Config) -> tuple[str, ...]:
+    """--fuzz-phases, checked."""
+    chosen = tuple(p.strip() for p in str(config.getoption("fuzz_phases")).split(",") if p.strip())
+    unknown = set(chosen) - set(PHASES)
+    if unknown or not chosen:
+        raise pytest.UsageError(f"--fuzz-phases: use coverage, fuzzing or both (got {config.getoption('fuzz_phases')!r})")
+    return chosen
+
+
+def output_dir(config: pytest.Config) -> Path:
+    """--fuzz-out, relative to where pytest was started."""
+    return config.invocation_params.dir / config.getoption("fuzz_out")
+
+
+class FuzzFile(pytest.File):
+    """conformance/suite.yaml once more, with --fuzz: stands for the fuzz items of every listed tool."""
+
+    def collect(self) -> Iterator[pytest.Item]:
+        session = fuzz_session(self.config)
+        if isinstance(session, Exception):
+            yield FuzzItem.from_parent(self, name=START_ITEM, tool=None)
+            return
+        for name in session.tools:
+            yield FuzzItem.from_parent(self, name=f"fuzz[{name}]", tool=name)
+
+
+class FuzzItem(pytest.Item):
+    """Fuzz one tool: generated arguments, every answer judged by the FZ checks, findings shrunk."""
+
+    def __init__(self, *, tool: str | None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.tool = tool
+        self.outcome: Outcome | None = None
+        tools = [tool] if tool else []
+        self.scenario = {"id": self.name, "title": f"{tool or 'the target'} under schema-driven fuzzing",
+                         "source": REQUIREMENT["source"], "level": "MUST", "coverage": "fuzz", "tools": tools}
+        self.requirement = dict(REQUIREMENT)
+        self.add_marker(pytest.mark.fuzz)
+        if tool:
+            self.add_marker(pytest.mark.tool(tool, name=tool))
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"{self.name}: {self.scenario['title']}"
+
+    def runtest(self) -> None:
+        session = fuzz_session(self.config)
+        if isinstance(session, Exception):
+            raise session
+        from conformance.plugin import gating_levels  # the gate's own rule; imported late (it imports this package)
+
+        gating = gating_levels(self.config)
+        tool = session.tools[self.tool]
+        out = output_dir(self.config)
+        database, target = ExampleDatabase(out), ensure_target(self.config).name
+        self.outcome = explore(tool, session.caller(), gating, self.config.getoption("fuzz_examples"),
+                               self.config.stash[SEED_KEY], database.examples(target, tool.name), phases(self.config))
+        if self.outcome.lost is None:
+            database.record(target, tool.name, [finding.arguments for finding in self.outcome.findings])
+        self.config.stash.setdefault(OUTCOMES_KEY, {})[self.nodeid] = self.outcome
+        for finding in self.outcome.warnings.values():
+            # Attributed to the item, not to this line of the runner.
+            warnings.warn_explicit(FuzzWarning(f"{self.name} " + render(finding, out, replay_options(self.config))),
+                                   FuzzWarning, str(self.path), 0)
+        if self.outcome.findings or self.outcome.lost is not None:
+            levels = {finding.check.level for finding in self.outcome.findings} or {"MUST"}
+            level = next(name for name in ("MUST", "SHOULD", "MAY") if name in levels)
+            # The gate reads the first cruxgate_level: the most severe finding's, not the item's default.
+            self.user_properties[:] = [p for p in self.user_properties if p[0] != "cruxgate_level"]
+            self.user_properties.append(("cruxgate_level", level))
+            raise FuzzFailed(self.outcome)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        exc = excinfo.value
+        if isinstance(exc, (ServerFailure, WorkspaceError)):
+            return f"{self.name} [MUST] the fuzz phase could not start the target: {exc}"
+        if not isinstance(exc, FuzzFailed):
+            return super().repr_failure(excinfo, style)
+        outcome, out = exc.outcome, output_dir(self.config)
+        options = replay_options(self.config)
+        lines = [f"{self.name}: {len(outcome.findings)} finding(s) in {outcome.calls} calls "
+                 f"({outcome.seconds:.1f} s, seed {self.config.stash[SEED_KEY]})"]
+        if outcome.lost is not None:
+            lines.append(f"the server could not be started again after a call, so fuzzing stopped: {outcome.lost}")
+        for finding in outcome.findings:
+            lines += ["", render(finding, out, options)]
+        lines += ["", "rerun:  " + rerun_line(self.name, self.config.stash[SEED_KEY], options),
+                  f"        (the example database {out / EXAMPLES} tries these arguments first)"]
+        return "\n".join(lines)
+
+
+class FuzzFailed(AssertionError):
+    """Gating findings (or a lost target) of one tool."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__(f"{len(outcome.findings)} finding(s) on {outcome.tool}")
+        self.outcome = outcome
+

@@ -1,0 +1,88 @@
+"""The fuzz session: one environment of its own (the default fixture, default config), the canary beside its
+workspace, and each tool the target lists with its advertised schema and the spec's schemas.
+
+The pytest items and `cruxgate fuzz replay` both work through it. Its environment is never shared with
+the scenarios: a fuzz run may reindex, sync or crash the server.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tempfile
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from conformance.fuzz.calls import Caller
+from conformance.fuzz.checks import Context
+from conformance.fuzz.odd_values import SYSTEM_MARKERS, outside_files
+from conformance.fuzz.strategies import arguments_for
+from conformance.fuzz.validity import Judge
+from conformance.lifecycle import Environment, Lifecycle
+from conformance.schema_registry import schema as spec_schema
+from conformance.surface import load_expected_inputs
+
+KNOWN_GOOD = ("health_check", {})
+
+
+@dataclass
+class Tool:
+    """One listed tool and what the fuzz phase draws and judges with."""
+
+    name: str
+    advertised: dict[str, Any] | None
+    spec_input: dict[str, Any] | None
+    spec_output: dict[str, Any] | None
+
+    @cached_property
+    def judge(self) -> Judge:
+        """Validity of an argument set against both input schemas."""
+        return Judge(self.advertised, self.spec_input)
+
+    @cached_property
+    def strategy(self) -> Any:
+        """The hypothesis strategy of argument sets."""
+        return arguments_for(self.advertised, self.spec_input)
+
+    @property
+    def context(self) -> Context:
+        """What the checks need beyond one observation."""
+        return Context(output_schema=self.spec_output)
+
+
+def _spec_output(tool: str) -> dict[str, Any] | None:
+    try:
+        return spec_schema(f"{tool}.output")
+    except Exception:  # the spec has no output schema for a tool of the target's own
+        return None
+
+
+class FuzzSession:
+    """A started server on a private environment, ready for fuzz calls to every tool it lists."""
+
+    def __init__(self, runner: Lifecycle, transport: str, call_timeout: float, default_fixture: str,
+                 origin: str) -> None:
+        self.transport = transport
+        self.environment = Environment(runner, default_fixture, {}, False)
+        self.environment.origin = origin
+        target = self.environment.target
+        self.environment.target = dataclasses.replace(target, timeouts={**target.timeouts, "call": call_timeout})
+        workspace = self.environment.workspace
+        if workspace is not None:
+            self.outside = str(workspace.root)
+            self.markers = outside_files(workspace.root)
+        else:  # a running server (--server-url): no folder of ours lies outside its workspace
+            self.outside, self.markers = tempfile.gettempdir(), SYSTEM_MARKERS
+        listed = self.environment.server(transport).list_tools()
+        inputs = load_expected_inputs()
+        self.tools = {entry["name"]: Tool(entry["name"], entry.get("inputSchema"), inputs.get(entry["name"]),
+                                          _spec_output(entry["name"])) for entry in listed if entry.get("name")}
+
+    def caller(self) -> Caller:
+        """A Caller over this session's environment; the known-good call is health_check when listed."""
+        known_good = KNOWN_GOOD if KNOWN_GOOD[0] in self.tools else None
+        return Caller(self.environment, self.transport, self.outside, known_good, self.markers)
+
+    def close(self) -> None:
+        """Stop the server and delete the workspace."""
+        self.environment.close()
