@@ -59,10 +59,13 @@ def fuzz_check(check_id: str, title: str, level: str, basis: str) -> Callable[[C
     return register
 
 
-def run_checks(observation: Observation, context: Context) -> list[tuple[FuzzCheck, str]]:
-    """Every check that fails on `observation`, with its message, in registry order."""
+def run_checks(observation: Observation, context: Context,
+               excluded: frozenset[str] = frozenset()) -> list[tuple[FuzzCheck, str]]:
+    """Every check (but the excluded ids) that fails on `observation`, with its message, in registry order."""
     found = []
     for check in FUZZ_CHECKS.values():
+        if check.id in excluded:
+            continue
         message = check(observation, context)
         if message:
             found.append((check, message))

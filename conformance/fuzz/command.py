@@ -29,6 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--fuzz-examples", metavar="N", type=int, default=None, help="examples per tool (default 100)")
     parser.add_argument("--fuzz-seed", metavar="SEED", type=int, default=None)
     parser.add_argument("--fuzz-phases", metavar="PHASES", default=None, help="coverage,fuzzing (default both)")
+    parser.add_argument("--fuzz-exclude-checks", metavar="IDS", default=None, help="fuzz check ids not to run")
     parser.add_argument("--fuzz-out", metavar="DIR", default=None, help=f"output folder (default {DEFAULT_OUT})")
     parser.add_argument("--tool", metavar="NAME", action="append", default=[], help="fuzz only this tool (repeatable)")
     parser.epilog = "Arguments after `--` go to pytest as they are (e.g. -- --junitxml reports/fuzz.xml)."
@@ -38,7 +39,7 @@ def pytest_arguments(args: argparse.Namespace) -> list[str]:
     """The pytest command line `cruxgate fuzz` stands for."""
     words = ["--pyargs", "conformance", "--fuzz", "-m", "fuzz"]
     for name in ("target", "target_profile", "server_cmd", "server_url", "fixtures_dir", "spec_dir", "fuzz_fixture",
-                 "fuzz_call_timeout", "fuzz_examples", "fuzz_seed", "fuzz_phases", "fuzz_out"):
+                 "fuzz_call_timeout", "fuzz_examples", "fuzz_seed", "fuzz_phases", "fuzz_exclude_checks", "fuzz_out"):
         value = getattr(args, name)
         if value is not None:
             words += ["--" + name.replace("_", "-"), str(value)]

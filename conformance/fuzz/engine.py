@@ -85,7 +85,8 @@ PHASES = ("coverage", "fuzzing")
 
 
 def explore(tool: Tool, caller: Caller, gating: set[str], budget: int, fuzz_seed: int,
-            saved: list[dict[str, Any]] = (), phases: tuple[str, ...] = PHASES) -> Outcome:
+            saved: list[dict[str, Any]] = (), phases: tuple[str, ...] = PHASES,
+            excluded: frozenset[str] = frozenset()) -> Outcome:
     """The saved failing examples, the coverage cases, then `budget` generated examples, shrinking what fails."""
     outcome = Outcome(tool.name, budget, replayed=len(saved))
 
@@ -93,7 +94,7 @@ def explore(tool: Tool, caller: Caller, gating: set[str], budget: int, fuzz_seed
         observation = caller.observe(tool.name, arguments, tool.judge(arguments))
         outcome.calls += 1
         first: Finding | None = None
-        for check, message in run_checks(observation, tool.context):
+        for check, message in run_checks(observation, tool.context, excluded):
             finding = Finding.of(check, message, observation)
             if check.level in gating:
                 first = first or finding

@@ -68,6 +68,18 @@ def phases(config: pytest.Config) -> tuple[str, ...]:
     return chosen
 
 
+def excluded_checks(config: pytest.Config) -> frozenset[str]:
+    """--fuzz-exclude-checks, checked against the registry."""
+    from conformance.fuzz.checks import FUZZ_CHECKS
+
+    chosen = frozenset(c.strip().upper() for c in str(config.getoption("fuzz_exclude_checks")).split(",") if c.strip())
+    unknown = chosen - set(FUZZ_CHECKS)
+    if unknown:
+        raise pytest.UsageError(f"--fuzz-exclude-checks: unknown check(s) {', '.join(sorted(unknown))}; "
+                                f"known: {', '.join(FUZZ_CHECKS)}")
+    return chosen
+
+
 def output_dir(config: pytest.Config) -> Path:
     """--fuzz-out, relative to where pytest was started."""
     return config.invocation_params.dir / config.getoption("fuzz_out")
@@ -114,7 +126,8 @@ class FuzzItem(pytest.Item):
         out = output_dir(self.config)
         database, target = ExampleDatabase(out), ensure_target(self.config).name
         self.outcome = explore(tool, session.caller(), gating, self.config.getoption("fuzz_examples"),
-                               self.config.stash[SEED_KEY], database.examples(target, tool.name), phases(self.config))
+                               self.config.stash[SEED_KEY], database.examples(target, tool.name), phases(self.config),
+                               excluded_checks(self.config))
         if self.outcome.lost is None:
             database.record(target, tool.name, [finding.arguments for finding in self.outcome.findings])
         self.config.stash.setdefault(OUTCOMES_KEY, {})[self.nodeid] = self.outcome

@@ -26,6 +26,8 @@ def add_options(parser: pytest.Parser) -> None:
                     help="seed of the generated examples (default: random, printed in the header)")
     group.addoption("--fuzz-phases", metavar="PHASES", default="coverage,fuzzing",
                     help="coverage (each hostile value in each argument), fuzzing (hypothesis); default both")
+    group.addoption("--fuzz-exclude-checks", metavar="IDS", default="",
+                    help="comma-separated fuzz check ids not to run (e.g. FZ-OUTPUT for a server with its own payloads)")
     group.addoption("--fuzz-call-timeout", metavar="SECONDS", type=float, default=DEFAULT_CALL_TIMEOUT,
                     help=f"a fuzz call with no answer by then is a hang (default {DEFAULT_CALL_TIMEOUT:g})")
     group.addoption("--fuzz-fixture", metavar="NAME", default=DEFAULT_FIXTURE,
@@ -45,8 +47,9 @@ class FuzzPlugin:
     """Collects the fuzz items, prints the seed and the summary, writes findings.json, closes the fuzz server."""
 
     def __init__(self, config: pytest.Config) -> None:
-        from conformance.fuzz.items import SEED_KEY
+        from conformance.fuzz.items import SEED_KEY, excluded_checks, phases
 
+        phases(config), excluded_checks(config)  # a bad value is a usage error now, not a failure of every item
         self.config = config
         chosen = config.getoption("fuzz_seed")
         config.stash[SEED_KEY] = chosen if chosen is not None else random.randrange(2**32)

@@ -88,6 +88,12 @@ def test_conventions_only_warn():
     assert FUZZ_CHECKS["FZ-NO-INTERNAL-ERROR"].level == "MUST"
 
 
+def test_an_excluded_check_is_not_run():
+    broken = observe(response=answer({"results": []}))
+    assert [check.id for check, _ in run_checks(broken, OUTPUT)] == ["FZ-OUTPUT"]
+    assert run_checks(broken, OUTPUT, frozenset({"FZ-OUTPUT"})) == []
+
+
 def test_a_valid_answer_passes_every_check():
     assert run_checks(observe(response=SUCCESS), OUTPUT) == []
     assert run_checks(observe(INVALID, failure=failed("rpc_error", -32602)), OUTPUT) == []
