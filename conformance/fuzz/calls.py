@@ -16,7 +16,6 @@ from conformance.fuzz.validity import Validity
 from conformance.lifecycle import Environment
 from conformance.wire import Response, ServerFailure
 
-DEFAULT_CALL_TIMEOUT = 10.0  # a fuzz call that takes longer is a hang (a shrink replays it many times)
 # Failures after which the server is gone or unusable; a known-good call is not tried then.
 FATAL = ("hang", "closed", "unreadable", "garbage", "oversized")
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import argparse
 
-from conformance.fuzz.calls import DEFAULT_CALL_TIMEOUT
-from conformance.fuzz.database import DEFAULT_OUT
+from conformance.fuzz import defaults
+from conformance.spec_loader import DEFAULT_FIXTURE
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
@@ -23,14 +23,14 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--server-url", metavar="URL", default=None)
     parser.add_argument("--fixtures-dir", metavar="DIR", default=None)
     parser.add_argument("--spec-dir", metavar="DIR", default=None, help="the spec pytest collects (default: bundled)")
-    parser.add_argument("--fuzz-fixture", metavar="NAME", default=None, help="fixture repository (default polyglot)")
+    parser.add_argument("--fuzz-fixture", metavar="NAME", default=None, help=f"fixture repository (default {DEFAULT_FIXTURE})")
     parser.add_argument("--fuzz-call-timeout", metavar="SECONDS", type=float, default=None,
-                        help=f"a call with no answer by then is a hang (default {DEFAULT_CALL_TIMEOUT:g})")
-    parser.add_argument("--fuzz-examples", metavar="N", type=int, default=None, help="examples per tool (default 100)")
+                        help=f"a call with no answer by then is a hang (default {defaults.CALL_TIMEOUT:g})")
+    parser.add_argument("--fuzz-examples", metavar="N", type=int, default=None, help=f"examples per tool (default {defaults.EXAMPLES})")
     parser.add_argument("--fuzz-seed", metavar="SEED", type=int, default=None)
     parser.add_argument("--fuzz-phases", metavar="PHASES", default=None, help="coverage,fuzzing (default both)")
     parser.add_argument("--fuzz-exclude-checks", metavar="IDS", default=None, help="fuzz check ids not to run")
-    parser.add_argument("--fuzz-out", metavar="DIR", default=None, help=f"output folder (default {DEFAULT_OUT})")
+    parser.add_argument("--fuzz-out", metavar="DIR", default=None, help=f"output folder (default {defaults.OUT})")
     parser.add_argument("--tool", metavar="NAME", action="append", default=[], help="fuzz only this tool (repeatable)")
     parser.epilog = "Arguments after `--` go to pytest as they are (e.g. -- --junitxml reports/fuzz.xml)."
 

@@ -14,7 +14,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-DEFAULT_OUT = ".cruxgate-fuzz"
 EXAMPLES = "examples.json"
 FINDINGS = "findings.json"
 INLINE_LIMIT = 2000  # characters of JSON that still read well inline in a replay command

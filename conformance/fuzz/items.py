@@ -14,7 +14,7 @@ from typing import Any, Iterator
 import pytest
 
 from conformance.collect import ensure_target, lifecycle_for
-from conformance.fuzz.calls import DEFAULT_CALL_TIMEOUT
+from conformance.fuzz import defaults
 from conformance.fuzz.database import EXAMPLES, ExampleDatabase
 from conformance.fuzz.engine import PHASES, Outcome, explore
 from conformance.fuzz.report import render, rerun_line
@@ -55,7 +55,7 @@ def replay_options(config: pytest.Config) -> dict[str, Any]:
     fixture = config.getoption("fuzz_fixture")
     options["fuzz_fixture"] = fixture if fixture != DEFAULT_FIXTURE else None
     timeout = config.getoption("fuzz_call_timeout")
-    options["fuzz_call_timeout"] = timeout if timeout != DEFAULT_CALL_TIMEOUT else None
+    options["fuzz_call_timeout"] = timeout if timeout != defaults.CALL_TIMEOUT else None
     return options
 
 

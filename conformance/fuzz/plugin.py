@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from conformance.fuzz.database import DEFAULT_OUT, write_findings
+from conformance.fuzz import defaults
+from conformance.fuzz.database import write_findings
 from conformance.spec_loader import DEFAULT_FIXTURE
-from conformance.fuzz.calls import DEFAULT_CALL_TIMEOUT
 
 MARKER = "fuzz: a fuzz-phase item, one per tool the target lists (-m fuzz)"
 
@@ -20,20 +20,20 @@ def add_options(parser: pytest.Parser) -> None:
     group = parser.getgroup("cruxgate")
     group.addoption("--fuzz", action="store_true", default=False,
                     help="add the fuzz phase: one item per listed tool (fuzz[TOOL]), after the scenarios")
-    group.addoption("--fuzz-examples", metavar="N", type=int, default=100,
-                    help="generated examples per tool (default 100)")
+    group.addoption("--fuzz-examples", metavar="N", type=int, default=defaults.EXAMPLES,
+                    help=f"generated examples per tool, after the coverage cases (default {defaults.EXAMPLES})")
     group.addoption("--fuzz-seed", metavar="SEED", type=int, default=None,
                     help="seed of the generated examples (default: random, printed in the header)")
     group.addoption("--fuzz-phases", metavar="PHASES", default="coverage,fuzzing",
                     help="coverage (each hostile value in each argument), fuzzing (hypothesis); default both")
     group.addoption("--fuzz-exclude-checks", metavar="IDS", default="",
                     help="comma-separated fuzz check ids not to run (e.g. FZ-OUTPUT for a server with its own payloads)")
-    group.addoption("--fuzz-call-timeout", metavar="SECONDS", type=float, default=DEFAULT_CALL_TIMEOUT,
-                    help=f"a fuzz call with no answer by then is a hang (default {DEFAULT_CALL_TIMEOUT:g})")
+    group.addoption("--fuzz-call-timeout", metavar="SECONDS", type=float, default=defaults.CALL_TIMEOUT,
+                    help=f"a fuzz call with no answer by then is a hang (default {defaults.CALL_TIMEOUT:g})")
     group.addoption("--fuzz-fixture", metavar="NAME", default=DEFAULT_FIXTURE,
                     help=f"the fixture repository the fuzzed server serves (default {DEFAULT_FIXTURE})")
-    group.addoption("--fuzz-out", metavar="DIR", default=DEFAULT_OUT,
-                    help=f"the fuzz output folder: example database, findings.json (default {DEFAULT_OUT})")
+    group.addoption("--fuzz-out", metavar="DIR", default=defaults.OUT,
+                    help=f"the fuzz output folder: example database, findings.json (default {defaults.OUT})")
 
 
 def register(config: pytest.Config) -> None:

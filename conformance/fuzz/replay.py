@@ -37,7 +37,7 @@ def replay(tool_name: str, arguments_ref: str, args: argparse.Namespace) -> int:
     from conformance import paths
     from conformance.fuzz.calls import TargetLost
     from conformance.fuzz.checks import FUZZ_CHECKS
-    from conformance.fuzz.calls import DEFAULT_CALL_TIMEOUT
+    from conformance.fuzz import defaults
     from conformance.fuzz.session import FuzzSession
     from conformance.lifecycle import Lifecycle
     from conformance.spec_loader import DEFAULT_FIXTURE
@@ -55,7 +55,7 @@ def replay(tool_name: str, arguments_ref: str, args: argparse.Namespace) -> int:
     runner = Lifecycle(target, fixtures, Path(tempfile.mkdtemp(prefix="cruxgate-logs-")), DEFAULT_FIXTURE)
     session = None
     try:
-        session = FuzzSession(runner, args.target, args.fuzz_call_timeout or DEFAULT_CALL_TIMEOUT,
+        session = FuzzSession(runner, args.target, args.fuzz_call_timeout or defaults.CALL_TIMEOUT,
                               args.fuzz_fixture or DEFAULT_FIXTURE, "cruxgate fuzz replay")
         tool = session.tools.get(tool_name)
         if tool is None:
