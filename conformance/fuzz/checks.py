@@ -10,6 +10,7 @@ SHOULD gate. A basis is `seed <anchor>`, `registry: <file>`, `mcp: <rule>` (the 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -41,19 +42,25 @@ class FuzzCheck:
     level: str
     basis: str
     function: Callable[[Observation, Context], str | None]
+    kind: Callable[[Observation], str] | None = None  # tells distinct bugs of this check apart (default: one)
 
     def __call__(self, observation: Observation, context: Context) -> str | None:
         """None when the observation passes, else what broke."""
         return self.function(observation, context)
 
+    def signature(self, observation: Observation) -> str:
+        """What makes a finding of this check a bug of its own: the id, plus the kind of failure where it tells."""
+        return f"{self.id}: {self.kind(observation)}" if self.kind is not None else self.id
+
 
 FUZZ_CHECKS: dict[str, FuzzCheck] = {}
 
 
-def fuzz_check(check_id: str, title: str, level: str, basis: str) -> Callable[[Callable[..., str | None]], FuzzCheck]:
+def fuzz_check(check_id: str, title: str, level: str, basis: str,
+               kind: Callable[[Observation], str] | None = None) -> Callable[[Callable[..., str | None]], FuzzCheck]:
     """Register a check function under `check_id`."""
     def register(function: Callable[..., str | None]) -> FuzzCheck:
-        check = FuzzCheck(check_id, title, level, basis, function)
+        check = FuzzCheck(check_id, title, level, basis, function, kind)
         FUZZ_CHECKS[check_id] = check
         return check
     return register
@@ -149,9 +156,15 @@ def is_error_flag(observation: Observation, context: Context) -> str | None:
     return None
 
 
+def _internal_error_kind(observation: Observation) -> str:
+    """The server's message without the values it quotes: an overflow and a bad pattern are two bugs."""
+    message = str(observation.response.payload["error"].get("message")) if observation.response else ""
+    return re.sub(r"\d+", "0", re.sub(r"'[^']*'|\"[^\"]*\"", "'…'", message))[:120]
+
+
 @fuzz_check("FZ-NO-INTERNAL-ERROR", "No input makes the server fail with internal_error", "MUST",
             "reading: internal_error reports a fault of the server, which no input may trigger "
-            "(Schemathesis' not_a_server_error); a bad input is invalid_input")
+            "(Schemathesis' not_a_server_error); a bad input is invalid_input", kind=_internal_error_kind)
 def no_internal_error(observation: Observation, context: Context) -> str | None:
     if observation.error_code() == "internal_error":
         return f"internal_error: {observation.response.payload['error'].get('message')!r}"

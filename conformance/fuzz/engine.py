@@ -34,6 +34,7 @@ class Finding:
     arguments: dict[str, Any]
     validity: Validity
     answer: str
+    signature: str = ""
     stderr: str = ""
     flaky: bool = False
 
@@ -41,7 +42,7 @@ class Finding:
     def of(cls, check: FuzzCheck, message: str, observation: Observation) -> "Finding":
         """A finding from an observation (the answer cut to an excerpt)."""
         return cls(check, message, observation.tool, observation.arguments, observation.validity,
-                   observation.excerpt(ANSWER_EXCERPT), observation.stderr_tail())
+                   observation.excerpt(ANSWER_EXCERPT), check.signature(observation), observation.stderr_tail())
 
     def size(self) -> int:
         """How big the arguments are: the smaller, the better a finding reads."""
@@ -49,7 +50,7 @@ class Finding:
 
 
 class FindingRaised(AssertionError):
-    """Raised in the hypothesis test for a gating finding; one subclass per check id."""
+    """Raised in the hypothesis test for a gating finding; one subclass per signature (check id, kind)."""
 
     def __init__(self, finding: Finding) -> None:
         super().__init__(f"{finding.check.id}: {finding.message}")
@@ -59,12 +60,12 @@ class FindingRaised(AssertionError):
 _RAISED: dict[str, type[FindingRaised]] = {}
 
 
-def raised_class(check_id: str) -> type[FindingRaised]:
-    """The exception class of one check (hypothesis groups failures by exception type and origin)."""
-    if check_id not in _RAISED:
-        name = "Finding_" + check_id.replace("-", "_")
-        _RAISED[check_id] = type(name, (FindingRaised,), {"__module__": __name__})
-    return _RAISED[check_id]
+def raised_class(signature: str) -> type[FindingRaised]:
+    """The exception class of one kind of bug (hypothesis tells bugs apart by exception type and origin)."""
+    if signature not in _RAISED:
+        name = f"Finding_{signature.split(':')[0].replace('-', '_')}_{len(_RAISED)}"
+        _RAISED[signature] = type(name, (FindingRaised,), {"__module__": __name__})
+    return _RAISED[signature]
 
 
 @dataclass
@@ -101,7 +102,7 @@ def explore(tool: Tool, caller: Caller, gating: set[str], budget: int, fuzz_seed
             elif check.id not in outcome.warnings or finding.size() < outcome.warnings[check.id].size():
                 outcome.warnings[check.id] = finding
         if first is not None:
-            raise raised_class(first.check.id)(first)
+            raise raised_class(first.signature)(first)
 
     started = time.monotonic()
     try:
@@ -160,9 +161,9 @@ def _findings(exc: BaseException, flaky: bool) -> Any:
 
 
 def _distinct(found: list[Finding]) -> list[Finding]:
-    """One finding per check, the smallest arguments first."""
+    """One finding per signature (check and kind of bug), with the smallest arguments."""
     best: dict[str, Finding] = {}
     for finding in found:
-        if finding.check.id not in best or finding.size() < best[finding.check.id].size():
-            best[finding.check.id] = finding
-    return sorted(best.values(), key=lambda f: f.check.id)
+        if finding.signature not in best or finding.size() < best[finding.signature].size():
+            best[finding.signature] = finding
+    return sorted(best.values(), key=lambda f: (f.check.id, f.size()))

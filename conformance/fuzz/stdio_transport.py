@@ -55,22 +55,31 @@ async def stdio_transport(argv: list[str], *, cwd: Path | None, env: dict[str, s
     write_stream, write_reader = anyio.create_memory_object_stream[Any](0)
 
     async def read_lines() -> None:
-        buffer = bytearray()
-        async with read_writer:
-            with suppress(anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
-                async for chunk in process.stdout:
-                    scan = len(buffer)  # only the new bytes can hold the next newline
-                    buffer += chunk
-                    start = 0
-                    while (end := buffer.find(b"\n", scan)) >= 0:
-                        line = bytes(buffer[start:end])
-                        start = scan = end + 1
-                        if line.strip():
+        buffer: bytearray | None = bytearray()  # None: no longer delivering, only draining
+        with suppress(anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            async for chunk in process.stdout:
+                if buffer is None:
+                    continue  # drained, so a server blocked writing the rest can read its stdin's end and exit
+                scan = len(buffer)  # only the new bytes can hold the next newline
+                buffer += chunk
+                start = 0
+                while (end := buffer.find(b"\n", scan)) >= 0:
+                    line = bytes(buffer[start:end])
+                    start = scan = end + 1
+                    if line.strip():
+                        try:
                             await read_writer.send(_parse(line))
-                    del buffer[:start]  # once per chunk: deleting per line would move the rest each time
-                    if len(buffer) > MAX_MESSAGE_BYTES:
-                        on_oversize(OversizedMessage(len(buffer)))
-                        return  # closing the read stream fails the pending request at once
+                        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                            buffer = None  # the session is gone
+                            break
+                if buffer is None:
+                    continue
+                del buffer[:start]  # once per chunk: deleting per line would move the rest each time
+                if len(buffer) > MAX_MESSAGE_BYTES:
+                    on_oversize(OversizedMessage(len(buffer)))
+                    buffer = None
+                    await read_writer.aclose()  # the pending request fails at once
+        await read_writer.aclose()
 
     async def write_messages() -> None:
         async with write_reader:

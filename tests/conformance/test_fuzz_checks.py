@@ -88,6 +88,17 @@ def test_conventions_only_warn():
     assert FUZZ_CHECKS["FZ-NO-INTERNAL-ERROR"].level == "MUST"
 
 
+def test_two_kinds_of_internal_error_are_two_bugs_and_quoted_values_do_not_count():
+    def kind(message):
+        response = answer({"error": {"code": "internal_error", "message": message}}, is_error=True)
+        return FUZZ_CHECKS["FZ-NO-INTERNAL-ERROR"].signature(observe(response=response))
+
+    overflow = kind("find_references failed: OverflowError: Python int too large to convert to SQLite INTEGER")
+    assert overflow != kind("find_references failed: OperationalError: LIKE or GLOB pattern too complex")
+    assert kind("KeyError: 'abc' at 12") == kind("KeyError: 'xyz' at 345")
+    assert FUZZ_CHECKS["FZ-ALIVE"].signature(observe(failure=failed("hang"))) == "FZ-ALIVE"
+
+
 def test_an_excluded_check_is_not_run():
     broken = observe(response=answer({"results": []}))
     assert [check.id for check, _ in run_checks(broken, OUTPUT)] == ["FZ-OUTPUT"]

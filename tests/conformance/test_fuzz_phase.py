@@ -100,15 +100,18 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         return {"reference": reference.result(), "leak": leak.result(), **chained.result()}
 
 
+# The reference's two known bugs, both in find_references and both internal_error: a symbol_id of 2**63 or more
+# (SQLite overflow; being fixed elsewhere) and a name of about 50,000 characters (SQLite's LIKE pattern limit).
+KNOWN = ("OverflowError: Python int too large to convert to SQLite INTEGER", "LIKE or GLOB pattern too complex")
+
+
 def test_the_reference_passes_a_short_fuzz_pass(runs):
     run = runs["reference"]
     assert f"{REFERENCE_TOOLS} passed" in run.output or run.failed() == {"fuzz[find_references]"}, run.output
-    # The one bug the fuzz phase found in the reference (find_references answers internal_error for a
-    # symbol_id above 2**63, an SQLite overflow) is being fixed elsewhere; nothing else may show up.
     for finding in run.findings:
         if finding["gating"]:
             assert (finding["tool"], finding["check"]) == ("find_references", "FZ-NO-INTERNAL-ERROR"), finding
-            assert finding["arguments"]["symbol_id"] >= 2**63
+            assert any(known in finding["message"] for known in KNOWN), finding
 
 
 def test_a_crash_on_an_empty_string_is_caught_with_the_minimal_input(runs):
@@ -153,3 +156,4 @@ def test_file_content_from_outside_the_workspace_fails_and_a_convention_only_war
     assert warnings == TOOLS
     assert all(not f["gating"] for f in run.findings if f["check"] == "FZ-ISERROR")
     assert "FuzzWarning: fuzz[search_code] FZ-ISERROR [SHOULD]" in run.output
+    assert "PytestAssertRewriteWarning" not in run.output  # `cruxgate fuzz` imports nothing pytest loads as a plugin
