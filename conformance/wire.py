@@ -294,8 +294,10 @@ class Connection:
                                 ).tagged("closed") from None
             raise self.fail(f"{what}: answered with a JSON-RPC error {code}: {exc} (a tool failure must be a "
                             "tool result with isError and a registry code)").tagged("rpc_error", code) from None
-        except RuntimeError as exc:  # the SDK's check of structuredContent against the tool's outputSchema
-            raise self.fail(f"{what}: {exc}").tagged("invalid_output") from None
+        except RuntimeError as exc:  # mostly the SDK's check of structuredContent against the tool's outputSchema
+            text = str(exc).lower()
+            kind = "invalid_output" if "structured content" in text or "invalid schema for tool" in text else "unreadable"
+            raise self.fail(f"{what}: {exc}").tagged(kind) from None
         except Exception as exc:  # pydantic validation of a malformed result, transport errors
             self.broken = True
             raise self.fail(f"{what}: unreadable answer: {_describe(exc)[:600]}").tagged("unreadable") from None

@@ -95,8 +95,8 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     with ThreadPoolExecutor(max_workers=2) as pool:
         reference = pool.submit(fuzz, base / "reference", *seed, "--fuzz-examples", "10", reference=True)
         chained = pool.submit(crash_then_database)
-        leak = pool.submit(fuzz, base / "leak", *seed, "--fuzz-examples", "20", flaw="leak_outside,no_is_error",
-                           via_cli=True)
+        leak = pool.submit(fuzz, base / "leak", *seed, "--fuzz-examples", "20",
+                           flaw="leak_outside,no_is_error,breaks_output_schema", via_cli=True)
         return {"reference": reference.result(), "leak": leak.result(), **chained.result()}
 
 
@@ -149,11 +149,12 @@ def test_a_rerun_tries_the_failing_example_from_the_database_first(runs):
 def test_file_content_from_outside_the_workspace_fails_and_a_convention_only_warns(runs):
     run = runs["leak"]  # run through `cruxgate fuzz`
     assert run.returncode == 1, run.output
-    assert run.failed() == {"fuzz[get_file_outline]"}
+    assert run.failed() == {"fuzz[get_file_outline]", "fuzz[health_check]"}
+    assert run.finding("health_check", "FZ-OUTPUT-ADVERTISED")["arguments"] == {}  # its outputSchema is broken
     leak = run.finding("get_file_outline", "FZ-CONTAINED")
     assert leak["gating"] and leak["arguments"]["path"] in ("/etc/passwd", "../cruxgate-canary.py")
     warnings = {f["tool"] for f in run.findings if f["check"] == "FZ-ISERROR"}
-    assert warnings == TOOLS
+    assert warnings == TOOLS - {"health_check"}  # its errors break its outputSchema first (the SDK checks them)
     assert all(not f["gating"] for f in run.findings if f["check"] == "FZ-ISERROR")
     assert "FuzzWarning: fuzz[search_code] FZ-ISERROR [SHOULD]" in run.output
     assert "PytestAssertRewriteWarning" not in run.output  # `cruxgate fuzz` imports nothing pytest loads as a plugin

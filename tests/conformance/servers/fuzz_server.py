@@ -8,7 +8,8 @@ spec's input schemas, closed (`additionalProperties: false`), validated with jso
 
 Flaws: crash_on_empty_string (search_code exits on query ""), leak_outside (get_file_outline reads any
 path, even outside the workspace), internal_error_on_huge_limit (search_code limit over 2**31),
-no_is_error (error envelopes without isError: a SHOULD rule).
+no_is_error (error envelopes without isError: a SHOULD rule), breaks_output_schema (health_check
+advertises an outputSchema its structuredContent does not follow).
 """
 
 from __future__ import annotations
@@ -97,6 +98,9 @@ class Server:
 
 def serve(server: Server) -> None:
     listing = [{"name": tool, "description": f"The {tool} tool.", "inputSchema": input_schema(tool)} for tool in TOOLS]
+    if "breaks_output_schema" in server.flaws:
+        listing[TOOLS.index("health_check")]["outputSchema"] = {
+            "type": "object", "required": ["status"], "properties": {"status": {"const": "warming"}}}
 
     def reply(message_id: Any, result: dict[str, Any]) -> None:
         sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": message_id, "result": result}) + "\n")
@@ -124,7 +128,10 @@ def serve(server: Server) -> None:
                 is_error = True
             if is_error and "no_is_error" in server.flaws:
                 is_error = False
-            reply(message_id, {"content": [{"type": "text", "text": json.dumps(payload)}], "isError": is_error})
+            result = {"content": [{"type": "text", "text": json.dumps(payload)}], "isError": is_error}
+            if "breaks_output_schema" in server.flaws and params.get("name") == "health_check":
+                result["structuredContent"] = payload  # status "ready", where its outputSchema says "warming"
+            reply(message_id, result)
         else:
             reply(message_id, {})
 
