@@ -49,8 +49,9 @@ def test_an_interrupted_run_leaves_no_server_behind(tmp_path, transport, sig):
          str(DATA / "spec"), "--fixtures-dir", str(DATA / "fixtures"), "--target-profile", str(profile),
          f"--target={transport}", "--server-cmd", serve, "-k", "SC-SEARCH-04"],
         cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    servers: dict[int, str] = {}
     try:
-        deadline, servers = time.monotonic() + 60, {}
+        deadline = time.monotonic() + 60
         while not servers and time.monotonic() < deadline:
             servers = {pid: cmd for pid, cmd in children(runner.pid).items() if "fake_server.py serve" in cmd}
             time.sleep(0.2)
@@ -58,12 +59,13 @@ def test_an_interrupted_run_leaves_no_server_behind(tmp_path, transport, sig):
         time.sleep(2)  # the scenario's call is now hanging in the server
         runner.send_signal(sig)
         output, _ = runner.communicate(timeout=60)
+        time.sleep(0.5)
+        left = [pid for pid in servers if alive(pid)]
     finally:
         if runner.poll() is None:
             os.killpg(runner.pid, signal.SIGKILL)
-    time.sleep(0.5)
+        for pid in servers:  # whatever the outcome, the test leaves nothing running either
+            if alive(pid):
+                os.killpg(pid, signal.SIGKILL)
     assert runner.returncode != 0, output
-    left = [pid for pid in servers if alive(pid)]
-    for pid in left:
-        os.killpg(pid, signal.SIGKILL)
     assert not left, f"servers left behind: {servers}\n{output}"
