@@ -94,10 +94,12 @@ def corpus_server(pytestconfig: pytest.Config, bench_target: Target, settings: S
 def stdlib_workspace(pytestconfig: pytest.Config) -> Path:
     """The stdlib corpus indexed by the reference in process (built on first use, then cached across sessions)."""
     from reference.index import SCHEMA_VERSION, index_workspace, read_state
+    from reference.index.semantic.model import FORMAT, SEMANTIC_DIR
 
     version = f"{sys.version_info.major}.{sys.version_info.minor}"
-    workspace = pytestconfig.cache.mkdir(f"cruxgate-stdlib-py{version}-schema{SCHEMA_VERSION}")
-    if read_state(workspace).status != "ready":
+    workspace = pytestconfig.cache.mkdir(f"cruxgate-stdlib-py{version}-schema{SCHEMA_VERSION}-semantic{FORMAT}")
+    state = read_state(workspace)
+    if state.status != "ready" or not (state.generation / SEMANTIC_DIR).is_dir():
         started = time.perf_counter()
         files = copy_stdlib(workspace)
         index_workspace(workspace, force=True)

@@ -21,6 +21,7 @@ from .extract import FileExtract, content_hash, extract
 from .languages import language_of
 from .resolve import Resolver
 from .scan import is_binary, scan
+from .semantic.build import SemanticIndexBuilder
 from .state import (CURRENT, DATABASE, GENERATION_PREFIX, MANIFEST, SCHEMA_VERSION, STATE_DIR, read_state,
                     write_atomic)
 from .store import GenerationWriter
@@ -229,8 +230,11 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
         # The pool forks on entry, before the writer starts Tantivy's threads.
         with _extraction(tasks, workers) as results:
             writer = GenerationWriter(generation)
-            edges, summary_counts, hashes, problems = _write(root, previous, tasks, results, writer, progress)
+            semantic = SemanticIndexBuilder()
+            edges, summary_counts, hashes, problems = _write(root, previous, tasks, results, writer, semantic,
+                                                             progress)
         writer.finish()
+        semantic.write(generation)  # beside the lexical indices, so it flips with them
         manifest = {
             "schema_version": SCHEMA_VERSION,
             "status": "ready",
@@ -262,7 +266,7 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
 
 
 def _write(root: Path, previous: Path | None, tasks: list, results: Iterator[tuple], writer: GenerationWriter,
-           progress: Progress | None) -> tuple[list[tuple], dict[str, int], list[tuple[str, str]], list[str]]:
+           semantic: SemanticIndexBuilder, progress: Progress | None) -> tuple[list[tuple], dict[str, int], list[tuple[str, str]], list[str]]:
     """Store each result as it arrives (in path order), then resolve and store the edges."""
     resolver = Resolver()
     stored: list[tuple[FileExtract, int]] = []  # texts dropped once written: only edges are needed later
@@ -296,6 +300,7 @@ def _write(root: Path, previous: Path | None, tasks: list, results: Iterator[tup
                 errors += 1
                 problems.append(f"{path}: {result.parse_errors} syntax error(s), indexed as far as it parses")
             _, first = writer.add(result, blob)
+            semantic.add_file(result.path, result.symbols)
             resolver.add_file(result, first)
             result.symbols, result.snippets, result.content_head = [], [], ""
             stored.append((result, first))

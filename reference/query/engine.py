@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,8 @@ from .hits import Hit, QueryResult, sort_key
 from .outline import Outline, file_outline
 from .ranking import QueryFeatures, breakdown, raw_signals
 from .references import References, find_references
-from .semantic import DisabledSemanticChannel, SemanticCandidate, SemanticChannel, enrich
+from .semantic import DisabledSemanticChannel, SemanticCandidate, SemanticChannel, SemanticOutcome, enrich, fuse
+from .semantic.channel import NO_MATCHES
 
 MAX_LIMIT = 500
 # Candidates fetched per channel before reranking: the boosts (exact name +5, kind, intent)
@@ -81,24 +83,31 @@ class QueryEngine:
     # -- public API -----------------------------------------------------------------
 
     def search_code(self, query: str, limit: int = 10, language: str | None = None, role: str | None = None,
-                    explain: bool = False, kind: str | None = None) -> QueryResult:
-        """Symbols, snippets and files for free text; with `role`, symbols of that role only."""
+                    explain: bool = False, kind: str | None = None, semantic: bool = False) -> QueryResult:
+        """Symbols, snippets and files for free text; with `role`, symbols of that role only.
+
+        `semantic=True` lets the configured semantic channel add and rerank symbols (search_code's tool
+        does; `search` and the CLI stay lexical).
+        """
         text = _check_query(query, "query")
         limit = _check_limit(limit)
         language = _check_language(language)
         kinds = allowed_kinds(kind=kind, role=role, accepts_kind=False)
         q = QueryFeatures.of(text)
         terms = retrieval.query_terms(text)
+        outcome = self._semantic(text, limit, language, kinds) if semantic else None
         hits: list[Hit] = []
         if kinds != frozenset() and terms:
             fanout = max(limit * SEARCH_FANOUT[0], SEARCH_FANOUT[1])
+            if outcome is not None and outcome.budget is not None:
+                fanout = outcome.budget.lexical_fanout
             hits += self._symbols(q, terms, retrieval.SYMBOL_FIELD_BOOSTS, fanout, language, kinds)
             if kinds is None:  # snippets and files carry no role: a role query leaves them out
                 hits += self._snippets(q, terms, limit, language)
                 hits += self._files(q, terms, limit, language)
-        if self.semantic.enabled and kinds != frozenset():
-            hits += self._semantic(q, text, limit, language, kinds)
-        return self._page(q, hits, limit, explain, semantic=self.semantic.status())
+        if outcome is not None and outcome.triggered:
+            hits = fuse(q, hits, outcome.candidates, outcome.ratio)
+        return self._page(q, hits, limit, explain, semantic=outcome.metadata() if outcome else None)
 
     def locate_symbol(self, name: str, limit: int = 10, language: str | None = None, kind: str | None = None,
                       role: str | None = None, explain: bool = False) -> QueryResult:
@@ -211,28 +220,20 @@ class QueryEngine:
                             signals=signals, language=r[2]))
         return hits
 
-    def _semantic(self, q: QueryFeatures, text: str, limit: int, language: str | None,
-                  kinds: frozenset[str] | None) -> list[Hit]:
-        """Semantic candidates, enriched by symbol_stable_id and ranked like any symbol (bm25 0)."""
-        hits = []
-        for c in enrich(self.semantic.search(text, limit), self.db):
+    def _semantic(self, text: str, limit: int, language: str | None,
+                  kinds: frozenset[str] | None) -> SemanticOutcome:
+        """The channel's outcome, its candidates enriched by symbol_stable_id, filtered and cut to the fan-out."""
+        outcome = self.semantic.run(text, limit, symbols=kinds != frozenset())
+        if not outcome.triggered:
+            return outcome
+        kept: list[SemanticCandidate] = []
+        for c in enrich(outcome.candidates, self.db):
             if (kinds is not None and c.kind not in kinds) or (language is not None and c.language != language):
-                continue
-            hits.append(self._semantic_hit(q, c))
-        return hits
-
-    @staticmethod
-    def _semantic_hit(q: QueryFeatures, c: SemanticCandidate) -> Hit:
-        path = c.path or ""
-        start = c.line_start or 0
-        # A candidate the index no longer holds has no symbol_id: its stable id is the only identity left.
-        handle = c.symbol_id if c.symbol_id is not None else c.symbol_stable_id
-        signals = raw_signals(q, "symbol", c.name, c.qualified_name, c.kind, path)
-        return Hit(result_type="symbol", result_id=f"symbol:{handle}", path=path, line_start=start,
-                   line_end=c.line_end or start, score=sum(signals), signals=signals,
-                   symbol_id=c.symbol_id, symbol_stable_id=c.symbol_stable_id, kind=c.kind, name=c.name,
-                   qualified_name=c.qualified_name, signature=c.signature, language=c.language,
-                   visibility=c.visibility, semantic_similarity=c.similarity)
+                continue  # a filter the index could not apply before enrichment told the kind and language
+            kept.append(c)
+            if len(kept) == outcome.budget.semantic_fanout:
+                break
+        return replace(outcome, candidates=kept) if kept else outcome.skip(NO_MATCHES)
 
     # -- assembly -------------------------------------------------------------------
 
@@ -246,5 +247,6 @@ class QueryEngine:
             hit.details = details
             if want_explain:  # from the signals ranking already computed, not computed again
                 hit.breakdown = breakdown(hit.signals, hit.bm25_score, result_index=index,
-                                          semantic_similarity=hit.semantic_similarity)
+                                          semantic_similarity=hit.semantic_similarity,
+                                          semantic_score=hit.semantic_score)
         return QueryResult(hits=page, suppressed_duplicate_count=suppressed, semantic=semantic or {})

@@ -15,6 +15,7 @@ from reference.index import SCHEMA_VERSION, IndexReader, read_state
 from reference.protocol.errors import ToolError
 from reference.protocol.metadata import build_metadata, canonical_status
 from reference.query.engine import QueryEngine
+from reference.query.semantic import channel_for
 
 from .freshness import StalenessCheck, read_small_text
 from .jobs import JobRunner
@@ -123,7 +124,8 @@ class Runtime:
         self.require_ready(snap)
         with self._lock:
             if self._engine is None or self._engine_key != snap.key:
-                self._engine = QueryEngine(IndexReader.open(self.workspace))
+                reader = IndexReader.open(self.workspace)
+                self._engine = QueryEngine(reader, semantic=channel_for(self.config.semantic, reader.generation))
                 self._engine_key = snap.key
             return self._engine
 

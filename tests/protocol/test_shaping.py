@@ -38,6 +38,7 @@ class Hit:
     bm25_score: float = 0.0
     signals: tuple[float, ...] = ()
     semantic_similarity: float | None = None
+    semantic_score: float = 0.0
     breakdown: Any = None
 
 

@@ -1,4 +1,4 @@
-"""Retrieval on a real index: code-aware terms, syntax-proof queries, determinism, dedup and the semantic seam."""
+"""Retrieval on a real index: code-aware terms, syntax-proof queries, determinism and dedup (semantic: test_semantic.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from reference.index import IndexReader
 from reference.query.engine import QueryEngine
 from reference.query.errors import QueryInputError
 from reference.query.retrieval import query_terms
-from reference.query.semantic import SemanticCandidate
 
 
 def names(hits) -> list[str | None]:
@@ -110,63 +109,11 @@ def test_context_fields_load_lazily(polyglot: QueryEngine) -> None:
     assert cls.parent is None
 
 
-class FakeSemantic:
-    """A semantic channel returning fixed candidates."""
-
-    enabled = True
-
-    def __init__(self, candidates: list[SemanticCandidate]) -> None:
-        self.candidates = candidates
-
-    def search(self, query: str, limit: int) -> list[SemanticCandidate]:
-        return list(self.candidates)
-
-    def status(self) -> dict:
-        return {"semantic_enabled": True, "semantic_mode": "hybrid"}
-
-
-def engine_with(workspace: Path, candidates: list[SemanticCandidate]) -> QueryEngine:
-    return QueryEngine(IndexReader.open(workspace), semantic=FakeSemantic(candidates))
-
-
-def test_semantic_duplicate_of_a_lexical_hit_is_suppressed(polyglot: QueryEngine, polyglot_workspace: Path) -> None:
-    config = polyglot.locate_symbol("Config").hits[0]
-    engine = engine_with(polyglot_workspace, [SemanticCandidate(config.symbol_stable_id, 0.9)])
-    result = engine.search_code("Config", limit=50)
-    assert [h.result_id for h in result.hits].count(config.result_id) == 1
-    assert result.suppressed_duplicate_count == polyglot.search_code("Config", limit=50).suppressed_duplicate_count + 1
-
-
 def test_symbol_and_snippet_of_one_region_are_one_result(polyglot: QueryEngine) -> None:
     result = polyglot.search_code("retry backoff jitter", limit=10)
     regions = [(h.path, h.line_start, h.line_end) for h in result.hits]
     assert len(regions) == len(set(regions))
     assert result.suppressed_duplicate_count > 0
-
-
-def test_semantic_only_result_is_enriched_then_ranked(polyglot: QueryEngine, polyglot_workspace: Path) -> None:
-    mode = polyglot.locate_symbol("Mode").hits[0]
-    engine = engine_with(polyglot_workspace, [SemanticCandidate(mode.symbol_stable_id, 0.75)])
-    hit = next(h for h in engine.search_code("Speed", limit=10, explain=True).hits
-               if h.symbol_stable_id == mode.symbol_stable_id)
-    assert (hit.kind, hit.name, hit.path) == ("enum", "Mode", "src/app/config.rs")
-    assert hit.breakdown.effective("kind_weight") == 1.8
-    assert hit.breakdown.effective("query_intent_boost") == 1.0  # "Speed" is a type query
-    assert hit.breakdown.bm25_score == 0.0
-    assert hit.breakdown.basic()["semantic_similarity"] == 0.75
-
-
-def test_semantic_only_result_that_cannot_be_enriched_gets_no_kind_signals(polyglot_workspace: Path) -> None:
-    engine = engine_with(polyglot_workspace, [SemanticCandidate("no-such-symbol", 0.5)])
-    hit = next(h for h in engine.search_code("Speed", explain=True).hits if h.symbol_stable_id == "no-such-symbol")
-    assert hit.kind is None
-    assert hit.breakdown.effective("kind_weight") == 0.0
-    assert hit.breakdown.effective("query_intent_boost") == 0.0
-
-
-def test_semantic_channel_is_disabled_by_default(polyglot: QueryEngine) -> None:
-    status = polyglot.search_code("Config").semantic
-    assert status["semantic_enabled"] is False and status["semantic_skipped_reason"]
 
 
 def test_explain_off_never_calls_the_explainer(polyglot: QueryEngine, monkeypatch: pytest.MonkeyPatch) -> None:

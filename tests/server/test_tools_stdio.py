@@ -52,7 +52,9 @@ def test_search_code_ranks_and_carries_metadata(stdio_server: Connection) -> Non
     assert scores == sorted(scores, reverse=True)
     meta = payload["metadata"]
     assert meta["indexing_status"] == "ready" and meta["result_completeness"] == "complete"
-    assert meta["semantic_enabled"] is False and "ranking_reasons" not in meta
+    assert "ranking_reasons" not in meta
+    # Hybrid is on by default; an identifier is the lexical channel's to answer.
+    assert meta["semantic_enabled"] is True and meta["semantic_skipped_reason"] == "identifier_query"
 
 
 def test_detail_levels(stdio_server: Connection) -> None:

@@ -39,7 +39,7 @@ def search_code(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
     """Ranked symbols, snippets and files for a query."""
     return _respond(rt, "search_code", args, lambda engine, explain: engine.search_code(
         args["query"], limit=args.get("limit", 10), language=args.get("language"), role=args.get("role"),
-        explain=explain))
+        explain=explain, semantic=True))
 
 
 def locate_symbol(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
