@@ -21,14 +21,17 @@ via use used using i me my one two new
 
 
 def stem(word: str) -> str:
-    """A light suffix stripper (plural, -ing, -ed, final -e): `parses`, `parsed`, `parsing`, `parse` -> `pars`."""
+    """A light suffix stripper (plural, -ation, -ator, -ing, -ed, final -e): `parses`, `parsed`, `parsing`,
+    `parse` -> `pars`; `validation`, `validator`, `validate` -> `validat`."""
     if len(word) > 4 and word.endswith("ies"):
         word = word[:-3] + "y"
     elif len(word) > 3 and word.endswith("sses"):
         word = word[:-2]
     elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         word = word[:-1]
-    if len(word) > 5 and word.endswith("ing"):
+    if len(word) > 6 and word.endswith(("ation", "ator")):
+        word = word[: -3 if word.endswith("ation") else -2]
+    elif len(word) > 5 and word.endswith("ing"):
         word = word[:-3]
     elif len(word) > 4 and word.endswith("ed"):
         word = word[:-2]
