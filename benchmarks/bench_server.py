@@ -22,15 +22,17 @@ class ToolFailure(AssertionError):
 class BenchServer:
     """One target serving one workspace (a fixture or the real corpus) over one transport."""
 
-    def __init__(self, target: Target, transport: str, fixtures_dir: Path, fixture: str, log_dir: Path) -> None:
-        """Copy `fixture` from `fixtures_dir`, index it with the profile's index_command, start the server."""
+    def __init__(self, target: Target, transport: str, fixtures_dir: Path, fixture: str, log_dir: Path,
+                 config: dict[str, Any] | None = None) -> None:
+        """Copy `fixture` from `fixtures_dir`, index it with the profile's index_command, start the server
+        (with `config` written in the profile's format, when given)."""
         self.target, self.transport, self.corpus = target, transport, fixture
         self.source = fixtures_dir / fixture  # the corpus as copied: query sets are drawn from its text
         self.lifecycle = Lifecycle(target, fixtures_dir, log_dir, fixture)
         try:
             # git: the freshness check (SC-106) reads the VCS signal a real workspace has.
             self.environment: Environment = self.lifecycle.acquire({"id": f"bench-{fixture}", "fixture": fixture,
-                                                                    "git": True})[0]
+                                                                    "git": True, "config": config or {}})[0]
         except BaseException:
             self.lifecycle.close()  # its event-loop thread and temp dirs
             raise

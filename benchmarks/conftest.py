@@ -25,6 +25,8 @@ from conformance.paths import fixtures_dir
 from conformance.target import ProfileError, Target, resolve
 
 FIXTURE = "polyglot"
+# The source system's name for the semantic channel's mode; a target that does not know it ignores it.
+SEMANTIC_OFF = {"search": {"semantic": {"mode": "off"}}}
 
 
 # ------------------------------------------------------------------ targets over the wire
@@ -40,10 +42,11 @@ def bench_target(pytestconfig: pytest.Config) -> Target:
         raise pytest.UsageError(str(exc)) from None
 
 
-def _started(pytestconfig: pytest.Config, target: Target, root: Path, corpus: str) -> BenchServer:
+def _started(pytestconfig: pytest.Config, target: Target, root: Path, corpus: str,
+             config: dict[str, Any] | None = None) -> BenchServer:
     """A BenchServer on `root/corpus`, warm (prewarm finished) before any figure is taken."""
     server = BenchServer(target, pytestconfig.getoption("target"), root, corpus,
-                         Path(tempfile.mkdtemp(prefix=f"cruxgate-bench-{corpus}-logs-")))
+                         Path(tempfile.mkdtemp(prefix=f"cruxgate-bench-{corpus}-logs-")), config)
     recorder = pytestconfig.stash[RECORDER_KEY]
     info = server.server_info() or {}
     recorder.header["target"] = f"{target.name} ({info.get('name', '?')} {info.get('version', '')})".strip()
@@ -83,6 +86,23 @@ def corpus_server(pytestconfig: pytest.Config, bench_target: Target, settings: S
         return
     source = request.getfixturevalue("stdlib_source")
     server = _started(pytestconfig, bench_target, source.parent, source.name)
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="session")
+def lexical_server(pytestconfig: pytest.Config, bench_target: Target, settings: Settings,
+                   request: pytest.FixtureRequest) -> Iterator[BenchServer]:
+    """The corpus server's twin with the semantic channel off (`search.semantic.mode = "off"`)."""
+    if bench_target.fixed_url:
+        pytest.skip("a running server (--server-url) cannot be started a second time with another config")
+    if settings.smoke:
+        option = pytestconfig.getoption("fixtures_dir")
+        server = _started(pytestconfig, bench_target, Path(option) if option else fixtures_dir(), FIXTURE,
+                          SEMANTIC_OFF)
+    else:
+        source = request.getfixturevalue("stdlib_source")
+        server = _started(pytestconfig, bench_target, source.parent, source.name, SEMANTIC_OFF)
     yield server
     server.close()
 

@@ -120,6 +120,14 @@ REGISTRY: dict[str, SLO] = {slo.id: slo for slo in (
     _slo("locate_symbol basic", "test_warm_query_p95", "warm locate_symbol explain basic p95", "ms",
          None, Limit(10, basis="floor_plus")),
     _slo("index_status", "test_index_status_p95", "index_status p95", "ms", None, None),
+    # The semantic channel (issue 19): questions in words with the target's default config (hybrid on the
+    # reference) and with `search.semantic.mode = "off"`, and the paired difference of the two.
+    _slo("search_code questions", "test_questions_p95", "warm search_code p95 on questions in words", "ms",
+         None, Limit(20, basis="floor_plus")),
+    _slo("search_code questions, semantic off", "test_questions_p95",
+         "warm search_code p95 on questions in words, semantic channel off", "ms", None, Limit(20, basis="floor_plus")),
+    _slo("semantic channel", "test_semantic_channel_overhead",
+         "search_code p95 default - p95 semantic off, questions in words (paired)", "ms", None, Limit(10, "<")),
 )}
 
 

@@ -159,6 +159,40 @@ def test_warm_query_p95(variant: str, corpus_server: BenchServer, settings: Sett
     record(latency(variant, corpus_server, settings, lambda n: corpus_server.call(tool, query_args(tool, query(n), **extra))))
 
 
+# ------------------------------------------------------------------ questions in words: the semantic channel's cost
+
+QUESTIONS = Path(__file__).resolve().parents[1] / "golden" / "semantic" / "stdlib-queries.yaml"
+
+
+def questions(size: int) -> list[str]:
+    """The natural-language questions of the retrieval-quality benchmark (stdlib), the first `size`."""
+    return [q["query"] for q in yaml.safe_load(QUESTIONS.read_text(encoding="utf-8"))["queries"]][:size]
+
+
+def test_questions_p95(corpus_server: BenchServer, lexical_server: BenchServer, settings: Settings,
+                       record: Callable[..., None]) -> None:
+    """search_code on questions in words: the default server (hybrid on the reference) and its lexical twin."""
+    require(corpus_server, "search_code")
+    query = cycle(questions(settings.query_set))
+    for slo_id, server in (("search_code questions", corpus_server),
+                           ("search_code questions, semantic off", lexical_server)):
+        record(latency(slo_id, server, settings,
+                       lambda n, server=server: server.call("search_code", query_args("search_code", query(n)))))
+
+
+def test_semantic_channel_overhead(corpus_server: BenchServer, lexical_server: BenchServer, settings: Settings,
+                                   record: Callable[..., None]) -> None:
+    """Paired: the same question to the default server and to its twin with the semantic channel off."""
+    require(corpus_server, "search_code")
+    query = cycle(questions(settings.query_set))
+
+    def on(server: BenchServer) -> Callable[[int], Any]:
+        return lambda n: server.call("search_code", query_args("search_code", query(n)))
+
+    figures = paired(corpus_server, settings, on(lexical_server), on(corpus_server))
+    record(overhead("semantic channel", corpus_server, *figures, percent=False, names=("semantic off", "default")))
+
+
 # ------------------------------------------------------------------ first query after start (SC-104)
 
 

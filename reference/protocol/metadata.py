@@ -28,7 +28,8 @@ LEGACY_STATUS: dict[str, str] = {"idle": "ready", "partial_available": "ready"}
 
 FRESHNESS_STATUSES = ("fresh", "stale", "syncing")
 
-# Semantic retrieval is not part of the reference: the fields say so, deterministically (seed 000).
+# The semantic fields of a search_code answer whose engine reported none (mode off; seed 000). The
+# channel's own fields (reference/query/semantic/channel.py) replace them when it reports.
 SEMANTIC_DISABLED: dict[str, Any] = {
     "semantic_mode": "off",
     "semantic_enabled": False,

@@ -44,6 +44,16 @@ def test_registry_carries_the_bars_of_issue_8() -> None:
     assert not REGISTRY["SS-REASONS-04"].spec.holds(Measurement(REGISTRY["SS-REASONS-04"], value=80.0))  # "> 80%"
 
 
+def test_registry_carries_the_semantic_channel_bars() -> None:
+    def figure(slo_id: str, **kw: float) -> bool:
+        return REGISTRY[slo_id].bar.holds(Measurement(REGISTRY[slo_id], **kw))
+
+    for slo_id in ("search_code questions", "search_code questions, semantic off"):
+        assert figure(slo_id, value=22.0, floor_p95=2.0) and not figure(slo_id, value=22.5, floor_p95=2.0)
+    assert figure("semantic channel", value=9.9) and not figure("semantic channel", value=10.0)
+    assert REGISTRY["semantic channel"].spec is None  # our bar: the documents set none
+
+
 def test_verdict_separates_our_bar_from_the_spec() -> None:
     outline = REGISTRY["SC-103"]  # spec < 50 ms absolute; ours <= floor + 3 ms
     assert verdict(Measurement(outline, value=4.0, floor_p95=2.0)) == PASS

@@ -27,9 +27,9 @@ from .text import Terms
 INDEXED_KINDS = frozenset(KINDS_OF_ROLE["type"]) | frozenset(KINDS_OF_ROLE["callable"])
 NAME_WEIGHT = 3.0
 BODY_WEIGHT = 0.5
-BODY_CHARS = 1500
+BODY_CHARS = 300
 MIN_DOCUMENT_FREQUENCY = 2
-DIMENSIONS = 128
+DIMENSIONS = 96
 OVERSAMPLING = 16
 POWER_ITERATIONS = 1
 # Share of the sparse TF-IDF cosine in a row's similarity; the LSI cosine has the rest (measured: docs/semantic.md).
