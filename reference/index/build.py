@@ -234,11 +234,12 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
             edges, summary_counts, hashes, problems = _write(root, previous, tasks, results, writer, semantic,
                                                              progress)
         writer.finish()
-        semantic.write(generation)  # beside the lexical indices, so it flips with them
+        cursor = hashlib.sha256("".join(f"{p}\0{h}\n" for p, h in hashes).encode()).hexdigest()
+        semantic.write(generation, cursor, previous)  # beside the lexical indices, so it flips with them
         manifest = {
             "schema_version": SCHEMA_VERSION,
             "status": "ready",
-            "cursor": hashlib.sha256("".join(f"{p}\0{h}\n" for p, h in hashes).encode()).hexdigest(),
+            "cursor": cursor,
             "git_head": git_head(root),
             "file_count": writer.file_count,
             "symbol_count": writer.symbol_count,

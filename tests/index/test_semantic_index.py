@@ -113,3 +113,30 @@ def test_open_fails_with_a_deterministic_reason(workspace: Path, tmp_path: Path,
     with pytest.raises(SemanticIndexError) as caught:
         SemanticIndex.open(generation)
     assert caught.value.reason == reason
+
+
+def test_an_unchanged_run_reuses_the_semantic_index_and_a_change_rebuilds_it(tmp_path: Path) -> None:
+    workspace = tmp_path / "ws"
+    shutil.copytree(FIXTURE, workspace)
+    index_workspace(workspace)
+    first = IndexReader.open(workspace).generation / SEMANTIC_DIR
+    index_workspace(workspace)  # nothing changed: the files are linked, not rebuilt
+    second = IndexReader.open(workspace).generation / SEMANTIC_DIR
+    assert second != first and (second / "doc_vectors.npy").stat().st_ino == (first / "doc_vectors.npy").stat().st_ino
+    (workspace / "src" / "mailer.py").write_text('def send_mail(to):\n    """Send mail."""\n', encoding="utf-8")
+    index_workspace(workspace)
+    third = IndexReader.open(workspace).generation / SEMANTIC_DIR
+    assert (third / "doc_vectors.npy").stat().st_ino != (second / "doc_vectors.npy").stat().st_ino
+    manifest = json.loads((third / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["source"] == IndexReader.open(workspace).manifest["cursor"]
+
+
+def test_a_damaged_previous_index_is_rebuilt_not_reused(tmp_path: Path) -> None:
+    from reference.index.hooks import semantic_backend_failure
+
+    workspace = tmp_path / "ws"
+    shutil.copytree(FIXTURE, workspace)
+    index_workspace(workspace)
+    semantic_backend_failure(workspace)
+    index_workspace(workspace)
+    assert SemanticIndex.open(IndexReader.open(workspace).generation).rows > 0

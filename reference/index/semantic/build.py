@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -20,7 +21,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..kinds import KINDS_OF_ROLE
-from .model import FORMAT, MANIFEST, SEMANTIC_DIR
+from .model import FORMAT, MANIFEST, SEMANTIC_DIR, SemanticIndex, SemanticIndexError
 from .text import Terms
 
 # Kinds with a meaning to describe; values (constants, variables, fields) carry too little text.
@@ -39,6 +40,10 @@ ALPHA = 0.5
 INDEX_TESTS = False
 TEST_PRIOR = 0.8  # their weight when INDEX_TESTS is on
 SEED = 20261124
+# Everything above that shapes the vectors: an index built by another recipe is not reused.
+RECIPE = (f"kinds={sorted(INDEXED_KINDS)} name={NAME_WEIGHT} body={BODY_WEIGHT}x{BODY_CHARS} df>={MIN_DOCUMENT_FREQUENCY}"
+          f" k={DIMENSIONS}+{OVERSAMPLING} q={POWER_ITERATIONS} alpha={ALPHA} tests={INDEX_TESTS}/{TEST_PRIOR} "
+          f"seed={SEED}")
 
 
 def is_test_path(path: str) -> bool:
@@ -48,51 +53,60 @@ def is_test_path(path: str) -> bool:
 
 
 class SemanticIndexBuilder:
-    """Collects each definition's terms while the indexer streams files, then writes the index at the end."""
+    """Keeps each definition's text while the indexer streams files, then builds and writes the index at the end.
+
+    The terms are counted in `write`, not as files arrive: a run whose files are all unchanged reuses the
+    previous generation's index (same sources, same seeded build) and never counts them.
+    """
 
     def __init__(self) -> None:
-        self._terms = Terms()
-        self._vocabulary: dict[str, int] = {}
-        self._data: list[float] = []
-        self._columns: list[int] = []
-        self._indptr: list[int] = [0]
-        self._stable_ids: list[int] = []
-        self._priors: list[float] = []
+        self._rows: list[tuple[str, str, str | None, str, int, float]] = []
 
     def add_file(self, path: str, symbols: list[tuple]) -> None:
         """Add the definitions of one file (extract Symbol tuples: name, qualified, kind, ..., doc, ..., content)."""
-        terms = self._terms
         test = is_test_path(path)
         if test and not INDEX_TESTS:
             return
         prior = TEST_PRIOR if test else 1.0
         for name, qualified, kind, _, _, _, _, doc, _, stable, content, *_ in symbols:
-            if kind not in INDEXED_KINDS:
-                continue
+            if kind in INDEXED_KINDS:
+                self._rows.append((name, qualified[: len(qualified) - len(name)], doc, content[:BODY_CHARS],
+                                   int(stable, 16), prior))
+
+    def write(self, generation: Path, source: str = "", previous: Path | None = None) -> dict:
+        """Write `generation/semantic/`: linked from `previous` when it was built from the same `source` (the
+        index run's cursor), else computed (TF-IDF, LSI); returns its manifest."""
+        folder = Path(generation) / SEMANTIC_DIR
+        if source and previous is not None and _reuse(previous / SEMANTIC_DIR, folder, source):
+            return json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        terms = Terms()
+        vocabulary: dict[str, int] = {}
+        data: list[float] = []
+        columns_of: list[int] = []
+        indptr: list[int] = [0]
+        stable_ids: list[int] = []
+        priors: list[float] = []
+        for name, scope, doc, body, stable, prior in self._rows:
             bag: Counter[str] = Counter()
             for term in terms(name):
                 bag[term] += NAME_WEIGHT
-            bag.update(terms(qualified[: len(qualified) - len(name)]))
+            bag.update(terms(scope))
             if doc:
                 bag.update(terms(doc))
-            for term in terms(content[:BODY_CHARS]):
+            for term in terms(body):
                 bag[term] += BODY_WEIGHT
             if not bag:
                 continue
-            vocabulary = self._vocabulary
             for term, count in bag.items():
-                self._columns.append(vocabulary.setdefault(term, len(vocabulary)))
-                self._data.append(1.0 + math.log(count) if count >= 1.0 else count)
-            self._indptr.append(len(self._columns))
-            self._stable_ids.append(int(stable, 16))
-            self._priors.append(prior)
-
-    def write(self, generation: Path) -> dict:
-        """Compute TF-IDF and the LSI vectors and write them into `generation/semantic/`; returns its manifest."""
-        rows, columns = len(self._stable_ids), len(self._vocabulary)
-        counts = sp.csr_matrix((np.asarray(self._data, dtype=np.float32), np.asarray(self._columns, dtype=np.int32),
-                                np.asarray(self._indptr, dtype=np.int64)), shape=(rows, columns))
-        self._data, self._columns = [], []
+                columns_of.append(vocabulary.setdefault(term, len(vocabulary)))
+                data.append(1.0 + math.log(count) if count >= 1.0 else count)
+            indptr.append(len(columns_of))
+            stable_ids.append(stable)
+            priors.append(prior)
+        self._rows = []
+        rows, columns = len(stable_ids), len(vocabulary)
+        counts = sp.csr_matrix((np.asarray(data, dtype=np.float32), np.asarray(columns_of, dtype=np.int32),
+                                np.asarray(indptr, dtype=np.int64)), shape=(rows, columns))
         document_frequency = np.bincount(counts.indices, minlength=columns)
         idf = np.log(max(rows, 1) / (1.0 + document_frequency)).astype(np.float32)
         idf[(document_frequency < MIN_DOCUMENT_FREQUENCY) | (idf < 0)] = 0.0
@@ -100,26 +114,55 @@ class SemanticIndexBuilder:
         term_vectors, doc_vectors = _lsi(tfidf, min(DIMENSIONS, max(min(rows, columns) - 1, 1)))
         csc = tfidf.tocsc()
         csc.sort_indices()
-        terms = [""] * columns
-        for term, column in self._vocabulary.items():
-            terms[column] = term
+        words = [""] * columns
+        for term, column in vocabulary.items():
+            words[column] = term
         manifest = {"format": FORMAT, "rows": rows, "terms": columns, "dimensions": int(term_vectors.shape[1]),
-                    "alpha": ALPHA, "test_prior": TEST_PRIOR, "nonzeros": int(csc.nnz)}
-        folder = Path(generation) / SEMANTIC_DIR
+                    "alpha": ALPHA, "test_prior": TEST_PRIOR, "nonzeros": int(csc.nnz), "source": source,
+                    "recipe": RECIPE}
         folder.mkdir()
         arrays = {"idf": idf, "term_vectors": term_vectors, "doc_vectors": doc_vectors,
                   "tfidf_indptr": csc.indptr.astype(np.int64), "tfidf_indices": csc.indices.astype(np.int32),
                   "tfidf_data": csc.data.astype(np.float32),
-                  "stable_ids": np.asarray(self._stable_ids, dtype=np.uint64),
-                  "priors": np.asarray(self._priors, dtype=np.float32)}
+                  "stable_ids": np.asarray(stable_ids, dtype=np.uint64),
+                  "priors": np.asarray(priors, dtype=np.float32)}
         for name, array in arrays.items():
             np.save(folder / f"{name}.npy", array, allow_pickle=False)
-        (folder / "terms.json").write_text(json.dumps(terms), encoding="utf-8")
+        (folder / "terms.json").write_text(json.dumps(words), encoding="utf-8")
         # The manifest last: a folder without it reads as missing, never as a half-written index.
         tmp = folder / f".{MANIFEST}.{os.getpid()}.tmp"
         tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
         os.replace(tmp, folder / MANIFEST)
         return manifest
+
+
+def _reuse(old: Path, new: Path, source: str) -> bool:
+    """Hard-link (or copy) `old` into `new` when it was built by this recipe from `source` and still opens whole;
+    False otherwise."""
+    try:
+        manifest = SemanticIndex.open(old.parent).manifest
+    except SemanticIndexError:
+        return False
+    if not isinstance(manifest, dict) or manifest.get("source") != source or manifest.get("recipe") != RECIPE \
+            or manifest.get("format") != FORMAT:
+        return False
+    try:
+        new.mkdir()
+        for path in sorted(old.iterdir()):
+            if path.name != MANIFEST and path.is_file():
+                _link(path, new / path.name)
+        _link(old / MANIFEST, new / MANIFEST)  # last, as when built
+    except OSError:
+        shutil.rmtree(new, ignore_errors=True)
+        return False
+    return True
+
+
+def _link(source: Path, target: Path) -> None:
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copyfile(source, target)
 
 
 def _unit_rows(matrix: sp.spmatrix) -> sp.csr_matrix:
