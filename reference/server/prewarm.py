@@ -85,6 +85,8 @@ def warm(runtime: Runtime) -> None:
     for query in WARMUP_QUERIES:
         engine.search_code(query, limit=5, explain=True)
         engine.locate_symbol(query, limit=5)
+    # Opens the semantic index (a broken one is recorded by the channel, not raised) and maps its vectors.
+    engine.search_code("read the configuration from a file", limit=5, semantic=True)
     row = reader.db.execute("SELECT path FROM files ORDER BY file_id LIMIT 1").fetchone()
     if row is not None:
         engine.file_outline(row[0])
