@@ -6,7 +6,7 @@ from typing import Any
 
 from reference.protocol.errors import invalid_input
 from reference.protocol.explain import ranking_reasons, resolve_level
-from reference.protocol.metadata import SEMANTIC_DISABLED, add_optional
+from reference.protocol.metadata import add_optional
 from reference.protocol.shaping import shape_hit
 from reference.query.errors import QueryInputError
 
@@ -26,9 +26,8 @@ def _respond(rt: Runtime, tool: str, args: dict[str, Any], run: Any) -> dict[str
     compact = bool(args.get("compact", False))
     results = [shape_hit(hit, detail, compact) for hit in hits]
     meta = rt.metadata(snap, freshness=freshness)
-    if tool == "search_code":
-        meta.update(SEMANTIC_DISABLED)
-        meta.update(getattr(result, "semantic", None) or {})
+    if tool == "search_code":  # the engine's channel reports every semantic field (mode off included)
+        meta.update(result.semantic)
     add_optional(meta, suppressed_duplicate_count=result.suppressed_duplicate_count,
                  ranking_reasons=ranking_reasons(hits, level))
     payload = {"results": results, "total_results": len(results), "metadata": meta}
