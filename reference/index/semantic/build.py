@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
+from threadpoolctl import threadpool_limits
 
 from ..kinds import KINDS_OF_ROLE
 from .model import FORMAT, MANIFEST, SEMANTIC_DIR, SemanticIndex, SemanticIndexError
@@ -111,7 +112,10 @@ class SemanticIndexBuilder:
         idf = np.log(max(rows, 1) / (1.0 + document_frequency)).astype(np.float32)
         idf[(document_frequency < MIN_DOCUMENT_FREQUENCY) | (idf < 0)] = 0.0
         tfidf = _unit_rows(counts @ sp.diags(idf))
-        term_vectors, doc_vectors = _lsi(tfidf, min(DIMENSIONS, max(min(rows, columns) - 1, 1)))
+        # One BLAS thread: the products are small, and OpenBLAS's threads, spinning for cores the indexer's
+        # workers and Tantivy also want, took the SVD of the stdlib from 0.7 s to 10 s on 2 busy cores.
+        with threadpool_limits(limits=1, user_api="blas"):
+            term_vectors, doc_vectors = _lsi(tfidf, min(DIMENSIONS, max(min(rows, columns) - 1, 1)))
         csc = tfidf.tocsc()
         csc.sort_indices()
         words = [""] * columns
