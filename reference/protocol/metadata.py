@@ -28,8 +28,8 @@ LEGACY_STATUS: dict[str, str] = {"idle": "ready", "partial_available": "ready"}
 
 FRESHNESS_STATUSES = ("fresh", "stale", "syncing")
 
-# The semantic fields of a search_code answer whose engine reported none (mode off; seed 000). The
-# channel's own fields (reference/query/semantic/channel.py) replace them when it reports.
+# Seed 000's semantic fields for metadata built without a query engine (`semantic=True`), as mode off;
+# search_code's own come from its engine's channel (reference/query/semantic/channel.py).
 SEMANTIC_DISABLED: dict[str, Any] = {
     "semantic_mode": "off",
     "semantic_enabled": False,
