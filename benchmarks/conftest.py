@@ -135,3 +135,15 @@ def stdlib_engine(stdlib_workspace: Path) -> Any:
     from reference.query.engine import QueryEngine
 
     return QueryEngine(IndexReader.open(stdlib_workspace))
+
+
+@pytest.fixture(scope="session")
+def stdlib_hybrid_engine(stdlib_workspace: Path) -> Any:
+    """The same engine with the default semantic channel (hybrid), for search_code(semantic=True)."""
+    from reference.config import SemanticConfig
+    from reference.index import IndexReader
+    from reference.query.engine import QueryEngine
+    from reference.query.semantic import channel_for
+
+    reader = IndexReader.open(stdlib_workspace)
+    return QueryEngine(reader, semantic=channel_for(SemanticConfig(), reader.generation))

@@ -1,4 +1,5 @@
-"""Warm in-process query latency of the reference engine (our bars: locate p95 < 10 ms, search_code p95 < 20 ms).
+"""Warm in-process query latency of the reference engine (our bars: locate p95 < 10 ms, search_code p95 < 20 ms,
+lexical and hybrid).
 
 The corpus is the Python standard library's own source (every `*.py` under
 `sysconfig.get_paths()["stdlib"]`, site-packages excluded), copied and indexed
@@ -83,6 +84,22 @@ def test_search_code_basic_explain_latency_stdlib(benchmark: Any, stdlib_engine:
     # SC-107's condition in-process: explanations on (what `basic` and `full` both need).
     queries = search_queries(sample_symbols(stdlib_engine))
     _, p95 = measure(benchmark, lambda q: stdlib_engine.search_code(q, limit=10, explain=True), queries)
+    assert p95 < SEARCH_P95_MS
+
+
+def test_search_code_hybrid_latency_stdlib(benchmark: Any, stdlib_hybrid_engine: QueryEngine) -> None:
+    # The server's default: the semantic channel runs on the two-word half of the queries.
+    queries = search_queries(sample_symbols(stdlib_hybrid_engine))
+    _, p95 = measure(benchmark, lambda q: stdlib_hybrid_engine.search_code(q, limit=10, semantic=True), queries)
+    assert p95 < SEARCH_P95_MS
+
+
+def test_search_code_questions_latency_stdlib(benchmark: Any, stdlib_hybrid_engine: QueryEngine) -> None:
+    # Questions in words (benchmarks/test_semantic_quality.py's), where the channel always runs.
+    from test_semantic_quality import load_queries
+
+    queries = [q["query"] for q in load_queries()]
+    _, p95 = measure(benchmark, lambda q: stdlib_hybrid_engine.search_code(q, limit=10, semantic=True), queries)
     assert p95 < SEARCH_P95_MS
 
 
