@@ -10,6 +10,7 @@ import jmespath
 import yaml
 from jsonschema.exceptions import best_match
 
+from conformance.model import DOCUMENT, STEP_KINDS, Basis, Requirement, Scenario, Step, ToolRule
 from conformance.paths import spec_dir as default_spec_dir
 from conformance.schema_registry import validator_for
 
@@ -147,3 +148,63 @@ def iter_scenarios(documents: list[dict[str, Any]]) -> Iterator[tuple[dict[str, 
 def scenario_level(requirement: dict[str, Any], scenario: dict[str, Any]) -> str:
     """The scenario's normative level, defaulting to its requirement's."""
     return scenario.get("level", requirement["level"])
+
+
+# ------------------------------------------------------------------ the typed model
+
+
+def build_step(step: dict[str, Any], default: Basis) -> Step:
+    """One YAML step as its typed step kind (each kind parses its own body)."""
+    kind = next(key for key in step if key in STEP_KINDS)
+    return STEP_KINDS[kind].from_yaml(step, default)
+
+
+def _requirement(document: dict[str, Any], body: dict[str, Any]) -> Requirement:
+    return Requirement(id=body["id"], title=body["title"], source=body["source"], level=body["level"],
+                       statement=body["statement"], coverage=body["coverage"], document=document["document"],
+                       also=tuple(body.get("also", [])), reason=body.get("reason"), benchmark=body.get("benchmark"))
+
+
+def build_scenario(requirement: Requirement, body: dict[str, Any]) -> Scenario:
+    """One YAML scenario as the typed model."""
+    level = body.get("level", requirement.level)
+    basis = Basis(DOCUMENT, body["source"], level)
+    return Scenario(id=body["id"], title=body["title"], source=body["source"], level=level, when=body["when"],
+                    then=body["then"], coverage=body["coverage"], requirement=requirement,
+                    also=tuple(body.get("also", [])), tools=tuple(body.get("tools", [])),
+                    hooks=tuple(body.get("hooks", [])), transports=tuple(body.get("transports", [])),
+                    fixture=body.get("fixture"), git=bool(body.get("git")), config=body.get("config") or {},
+                    reason=body.get("reason"), benchmark=body.get("benchmark"),
+                    steps=tuple(build_step(step, basis) for step in body.get("steps", [])))
+
+
+def stand_in(requirement: Requirement) -> Scenario:
+    """The item a requirement without scenarios (informative or benchmark) is reported as."""
+    return Scenario(id=requirement.id, title=requirement.title, source=requirement.source, level=requirement.level,
+                    when="-", then=requirement.statement, coverage=requirement.coverage, requirement=requirement,
+                    reason=requirement.reason, benchmark=requirement.benchmark)
+
+
+def scenarios(documents: list[dict[str, Any]]) -> list[Scenario]:
+    """Every scenario of the documents as the typed model, in file order; a requirement without any as a stand-in."""
+    out: list[Scenario] = []
+    standing: list[Scenario] = []
+    for document in documents:
+        for body in document["requirements"]:
+            requirement = _requirement(document, body)
+            if body.get("scenarios"):
+                out += [build_scenario(requirement, scenario) for scenario in body["scenarios"]]
+            else:
+                standing.append(stand_in(requirement))
+    return out + standing
+
+
+def tool_rules(documents: list[dict[str, Any]]) -> dict[str, ToolRule]:
+    """{tool name: its rule} from every document's `tools` table."""
+    return {body["name"]: ToolRule(body["name"], body["source"], body.get("surface"), body.get("group"))
+            for document in documents for body in document.get("tools", [])}
+
+
+def load_scenarios(spec_dir: Path | str | None = None) -> list[Scenario]:
+    """The spec documents in `spec_dir` (default: the bundled spec/), validated and typed."""
+    return scenarios(load_documents(spec_dir))

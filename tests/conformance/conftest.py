@@ -26,7 +26,7 @@ def gate_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, GateRun | R
         "conforming_http": {"args": ("--target=http", "-k", "not HC-META-03 and not SC-SEARCH-06"),
                             "profile": write_profile(base, relocatable=False)},
         "no_clamp_warning": {"flaw": "no_clamp_warning", "args": ("-k", "SEARCH-05 or SEARCH-01")},
-        "strict": {"flaw": "no_clamp_warning", "args": ("--strict-levels", "-k", "SEARCH-05")},
+        "strict": {"flaw": "no_clamp_warning", "args": ("--strict", "-k", "SEARCH-05")},
         "lacking_tools": {"tools": "health_check,search_code", "args": ("-k", "SEARCH-01 or SEARCH-08 or SEARCH-09 or PERF")},
         "hang": {"flaw": "hang_on_bad_input", "profile": short_call, "args": ("-k", "SEARCH-04 or SEARCH-01")},
         "crash_on_start": {"flaw": "crash_on_start", "args": ("-k", "HC-META-01 or HC-META-02")},

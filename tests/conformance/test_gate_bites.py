@@ -86,19 +86,26 @@ def test_a_server_that_cannot_start_fails_with_its_stderr(gate_runs):
     assert "fake server: refusing to start (crash_on_start)" in message
 
 
-def test_should_failure_is_reported_but_does_not_gate(gate_runs):
+def test_should_failure_is_a_warning_with_its_id_and_basis_in_every_report(gate_runs):
     run = gate_runs["no_clamp_warning"]
-    assert run.outcomes("failed") == {"SC-SEARCH-05"}
+    assert run.outcomes("warned") == {"SC-SEARCH-05"}
     assert run.outcomes("passed") == {"SC-SEARCH-01"}
     assert run.returncode == 0, run.output
     assert run.results["exit_status"] == 0
-    assert "failures below the gating levels" in run.output
-    assert "| SC-SEARCH | SHOULD | SC-SEARCH-05 |" in run.report and "failed (not gating)" in run.report
+    finding = run.record("SC-SEARCH-05")["findings"][0]
+    assert finding["id"] == "SC-SEARCH-05/count_equals" and finding["severity"] == "warning"
+    assert "cruxgate: 1 warning(s)" in run.output and "SC-SEARCH-05/count_equals [document SHOULD]" in run.output
+    assert finding["basis"]["level"] == "SHOULD" and finding["basis"]["ref"].startswith("000 > ")
+    assert "| SC-SEARCH | SHOULD | SC-SEARCH-05 |" in run.report and "| warned |" in run.report
+    assert "## Warnings" in run.report and "| SC-SEARCH-05/count_equals |" in run.report
+    case = next(case for case in run.junit.iter("testcase") if case.get("name") == "SC-SEARCH-05")
+    assert any(p.get("name") == "cruxgate_finding" for p in case.iter("property"))
 
 
-def test_strict_levels_make_a_should_failure_gate(gate_runs):
+def test_strict_makes_a_warning_fail(gate_runs):
     run = gate_runs["strict"]
     assert run.outcomes("failed") == {"SC-SEARCH-05"}
+    assert "failing under --strict" in run.record("SC-SEARCH-05")["failure_message"]
     assert run.returncode == 1
 
 
@@ -107,7 +114,7 @@ def test_server_lacking_tools_gets_passes_and_reasoned_skips(gate_runs):
     assert run.returncode == 0, run.output
     assert run.outcomes("skipped") == {"SC-SEARCH-08", "SC-PERF"}
     assert run.record("SC-SEARCH-08")["skip_reason"] == \
-        "target fake-code-search does not list tool locate_symbol (tools/list)"
+        "blocked: target fake-code-search does not list the needed tool locate_symbol (tools/list)"
     assert run.outcomes("informative") == {"SC-SEARCH-09"}
     assert run.outcomes("passed") == {"SC-SEARCH-01"}
     assert run.outcomes("failed") == set()
@@ -131,8 +138,8 @@ def test_reports_show_requirement_scenario_outcome_and_counts(gate_runs):
     run = gate_runs["legacy_idle"]
     report = run.report
     assert "target: **fake-code-search** over **stdio**" in report
-    assert "**Verdict: FAIL** (1 gating failure(s))" in report
-    assert "| MUST | 7 | 1 | 0 | 0 | 1 | 9 |" in report
+    assert "**Verdict: FAIL** (1 failure(s))" in report
+    assert "| MUST | 7 | 0 | 1 | 0 | 0 | 1 | 9 |" in report
     assert "| HC-META | MUST | HC-META-02 | indexing_status is canonical | failed |" in report
     cases = {case.get("name"): case for case in run.junit.iter("testcase")}
     assert set(cases) == FLAW_SCOPE | REPORTED_NOT_RUN
