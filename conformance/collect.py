@@ -13,7 +13,9 @@ import pytest
 from conformance import paths, results_json
 from conformance.expect import FINDING, Judge
 from conformance.lifecycle import Lifecycle
-from conformance.model import Scenario, StepFailed, ToolRule
+from conformance.model import (
+    JSONRPC_NOTIFICATION, MCP_STDIO, ListTools, Requirement, Scenario, StepFailed, ToolRule,
+)
 from conformance.run import ScenarioRun
 from conformance.spec_loader import DEFAULT_FIXTURE, SpecError, load_documents, scenarios, tool_rules
 from conformance.target import ProfileError, Target, resolve
@@ -73,6 +75,7 @@ class SuiteFile(pytest.File):
         self.config.stash[TOOL_RULES_KEY] = tool_rules(documents)
         for scenario in scenarios(documents):
             yield ScenarioItem.build(self, scenario)
+        yield WireItem.build(self, WIRE_SCENARIO)
 
 
 class ScenarioItem(pytest.Item):
@@ -210,3 +213,42 @@ class ScenarioItem(pytest.Item):
                  f"scenario: {self.name}: {spec.title}", f"source:   {spec.source}",
                  f"WHEN {spec.when}", f"THEN {spec.then}"]
         return "\n".join(lines)
+
+
+WIRE_REQUIREMENT = Requirement(
+    id="MCP-WIRE", title="The stdio wire carries only JSON-RPC messages", source="MCP specification > stdio transport",
+    level="MUST", coverage="scenarios", document="mcp",
+    statement="A server writes only valid JSON-RPC messages to stdout and never answers a notification.")
+WIRE_SCENARIO = Scenario(
+    id="MCP-WIRE-01", title="stdout holds only JSON-RPC answers to requests", source=WIRE_REQUIREMENT.source,
+    level="MUST", when="the runner talks to the target over stdio for the whole run",
+    then="no line on stdout is anything but a JSON-RPC message, and no notification gets a reply",
+    coverage="executable", requirement=WIRE_REQUIREMENT, steps=(ListTools(),))
+WIRE_BASES = {"notification_reply": JSONRPC_NOTIFICATION, "not_json": MCP_STDIO, "not_jsonrpc": MCP_STDIO}
+
+
+class WireItem(ScenarioItem):
+    """The one scenario that owns the wire's defects: it runs last and judges what every server wrote to stdout.
+
+    Other scenarios never fail for a stray line or a reply to a notification: the client skips those lines
+    and the session keeps them for this scenario, so one defect costs one verdict.
+    """
+
+    def runtest(self) -> None:
+        transport = self.config.getoption("target") or "stdio"
+        if transport != "stdio":
+            pytest.skip(f"the wire scenario judges stdout; this run uses {transport}")
+        runner = lifecycle_for(self.config)
+        if not runner.tools:  # no server has run yet (-k selected this scenario alone): start one, talk to it once
+            super().runtest()
+        judge = Judge(strict=self.config.stash.get(STRICT_KEY, False))
+        try:
+            seen: set[tuple[str, str]] = set()
+            for defect in runner.wire_defects:
+                if (defect.kind, defect.detail) not in seen:
+                    seen.add((defect.kind, defect.detail))
+                    judge.breach(defect.kind, WIRE_BASES[defect.kind], f"the server wrote {defect.detail}")
+        finally:
+            self._record(judge)
+        for finding in judge.warnings():
+            warnings.warn(CruxgateWarning(f"{self.name}: {finding.describe()}"))

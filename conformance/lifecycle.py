@@ -22,7 +22,7 @@ from anyio.from_thread import start_blocking_portal
 
 from conformance.model import Scenario, run_steps
 from conformance.target import Target, fill
-from conformance.wire import Connection, ServerFailure, free_port
+from conformance.wire import Connection, ServerFailure, WireDefect, free_port
 from conformance.workspace import Workspace, WorkspaceError
 
 SHARED_ENVIRONMENTS = 2  # live shared environments kept at once (items are grouped, so 2 suffice)
@@ -94,7 +94,8 @@ class Environment:
         url = spec["url"].format(port=port) if transport == "http" else None
         log = self.workspace.root / f"server-{transport}-{self._starts}.log"
         return Connection(self.runner.portal, transport, argv=argv, url=url, cwd=self.workspace.path,
-                          env=self.workspace.env(), log_path=log, timeouts=timeouts).open()
+                          env=self.workspace.env(), log_path=log, timeouts=timeouts,
+                          defect_sink=self.runner.wire_defects).open()
 
     def restart(self, config: dict[str, Any] | None, prewarm: bool) -> None:
         """Stop every server, rewrite the config if given, and let the next call start them again."""
@@ -124,6 +125,7 @@ class Lifecycle:
     def __init__(self, target: Target, fixtures_dir: Path, log_dir: Path, default_fixture: str) -> None:
         self.target = target
         self.tools: dict[str, set[str]] = {}  # transport -> tool names tools/list answered
+        self.wire_defects: list[WireDefect] = []  # what any server of the session wrote that is not JSON-RPC
         self.fixtures_dir = fixtures_dir
         self.log_dir = log_dir
         self.default_fixture = default_fixture

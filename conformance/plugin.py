@@ -14,7 +14,7 @@ import pytest
 
 from conformance import baseline, results_json
 from conformance.collect import (
-    FINDING, LIFECYCLE_KEY, SCENARIO, STRICT_KEY, TARGET_KEY, ScenarioItem, SuiteFile, is_suite_anchor, lifecycle_for,
+    FINDING, LIFECYCLE_KEY, SCENARIO, STRICT_KEY, TARGET_KEY, ScenarioItem, SuiteFile, WireItem, is_suite_anchor, lifecycle_for,
 )
 from conformance.report import ReportPlugin
 MARKERS = (
@@ -112,7 +112,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in scenario_items:
         key = item.nodeid if item.spec.mutates() else item.spec.environment_key("")
         groups.setdefault(key, []).append(item)
-    ordered = iter([item for group in groups.values() for item in group])
+    # The wire scenario goes last: it judges what every server of the run wrote to stdout.
+    ordered = iter(sorted((item for group in groups.values() for item in group), key=lambda i: isinstance(i, WireItem)))
     items[:] = [next(ordered) if isinstance(item, ScenarioItem) else item for item in items]
 
 

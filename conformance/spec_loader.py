@@ -134,7 +134,26 @@ def load_documents(spec_dir: Path | str | None = None) -> list[dict[str, Any]]:
     """Every spec/*.yaml document (sorted by file name), validated, ids unique across documents."""
     folder = Path(spec_dir) if spec_dir is not None else default_spec_dir()
     seen_ids: dict[str, str] = {}
-    return [load_file(file, seen_ids) for file in sorted(folder.glob("*.yaml"))]
+    documents = [load_file(file, seen_ids) for file in sorted(folder.glob("*.yaml"))]
+    _check_tools(folder, documents, seen_ids)
+    return documents
+
+
+def _check_tools(folder: Path, documents: list[dict[str, Any]], ids: dict[str, str]) -> None:
+    """Each tool is defined once, by an anchor of its document's sources, and its surface scenario exists."""
+    defined: set[str] = set()
+    for document in documents:
+        file = folder / f"{document['document']}.yaml"
+        refs = {source["ref"] for source in document["sources"]}
+        for index, rule in enumerate(document.get("tools", [])):
+            where = f"tools[{index}]"
+            if rule["name"] in defined:
+                raise SpecError(file, f"{where}.name", f"tool {rule['name']} is defined twice")
+            defined.add(rule["name"])
+            if rule["source"].split(" > ", 1)[0] not in refs:
+                raise SpecError(file, f"{where}.source", f"anchor {rule['source']!r} names a source the document does not list")
+            if rule.get("surface") and rule["surface"] not in ids:
+                raise SpecError(file, f"{where}.surface", f"no scenario {rule['surface']}")
 
 
 def iter_scenarios(documents: list[dict[str, Any]]) -> Iterator[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]]:

@@ -30,7 +30,11 @@ def gate_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, GateRun | R
         "lacking_tools": {"tools": "health_check,search_code", "args": ("-k", "SEARCH-01 or SEARCH-08 or SEARCH-09 or PERF")},
         "hang": {"flaw": "hang_on_bad_input", "profile": short_call, "args": ("-k", "SEARCH-04 or SEARCH-01")},
         "crash_on_start": {"flaw": "crash_on_start", "args": ("-k", "HC-META-01 or HC-META-02")},
-        "garbage_stdout": {"flaw": "garbage_stdout", "args": ("-k", "HC-META-01 or SC-SEARCH-01")},
+        "garbage_stdout": {"flaw": "garbage_stdout", "args": ("-k", "HC-META-01 or SC-SEARCH-01 or MCP-WIRE")},
+        "log_stdout": {"flaw": "log_stdout", "args": ("-k", "HC-META-01 or SC-SEARCH-01 or MCP-WIRE")},
+        "notification_reply": {"flaw": "notification_reply", "args": ("-k", "HC-META-01 or SC-SEARCH-01 or MCP-WIRE")},
+        "notification_reply_strict": {"flaw": "notification_reply",
+                                      "args": ("--strict", "-k", "HC-META-01 or SC-SEARCH-01 or MCP-WIRE")},
         "broken_schema": {"flaw": "broken_schema", "args": ("-k", "HC-META-01 or HC-META-04")},
         "baseline": {"flaw": "reasons_when_off", "args": ("--baseline", str(DATA / "baseline.yaml"), "-k", "SEARCH-01 or SEARCH-02")},
         # SC-SEARCH-05 (SHOULD) is listed but passes: a stale entry fails the run whatever the level.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 ALL_RUN = {"HC-META-01", "HC-META-02", "HC-META-03", "HC-META-04", "SC-SEARCH-01", "SC-SEARCH-02", "SC-SEARCH-03",
-           "SC-SEARCH-04", "SC-SEARCH-05", "SC-SEARCH-06", "SC-SEARCH-07", "SC-SEARCH-08"}
+           "SC-SEARCH-04", "SC-SEARCH-05", "SC-SEARCH-06", "SC-SEARCH-07", "SC-SEARCH-08", "MCP-WIRE-01"}
 REPORTED_NOT_RUN = {"SC-SEARCH-09", "SC-PERF"}
 ERROR_FLAW_SCOPE = ALL_RUN - {"HC-META-03", "SC-SEARCH-06"}  # see conftest.gate_runs
 FLAW_SCOPE = ERROR_FLAW_SCOPE - {"SC-SEARCH-07"}
@@ -25,7 +25,8 @@ def test_conforming_server_passes_every_executable_scenario(gate_runs):
 def test_conforming_server_passes_over_http(gate_runs):
     run = gate_runs["conforming_http"]
     assert run.returncode == 0, run.output
-    assert run.outcomes("passed") == ERROR_FLAW_SCOPE
+    assert run.outcomes("passed") == ERROR_FLAW_SCOPE - {"MCP-WIRE-01"}
+    assert run.record("MCP-WIRE-01")["skip_reason"] == "the wire scenario judges stdout; this run uses http"
     assert run.results["scenarios"][0]["transport"] in ("http", "stdio+http")
 
 
@@ -71,11 +72,29 @@ def test_a_hang_times_out_instead_of_hanging_the_run(gate_runs):
     assert run.outcomes("passed") == {"SC-SEARCH-01"}
 
 
-def test_garbage_on_stdout_fails_clearly(gate_runs):
-    run = gate_runs["garbage_stdout"]
+@pytest.mark.parametrize(("flaw", "kind", "detail"), [
+    ("garbage_stdout", "not_json", "a line that is not JSON: 'this is not JSON-RPC'"),
+    ("log_stdout", "not_json", "a line that is not JSON: 'INFO fake_server: handling initialize'"),
+    ("notification_reply", "notification_reply", "a response with id null: a reply to a notification"),
+])
+def test_one_wire_defect_is_one_finding_of_the_wire_scenario_and_every_other_scenario_is_judged(
+        gate_runs, flaw, kind, detail):
+    run = gate_runs[flaw]
+    assert run.returncode == 0, run.output  # stdout hygiene is an MCP rule: a warning unless --strict
+    assert run.outcomes("passed") == {"HC-META-01", "SC-SEARCH-01"}
+    assert run.outcomes("warned") == {"MCP-WIRE-01"}
+    findings = run.record("MCP-WIRE-01")["findings"]
+    assert {finding["check"] for finding in findings} == {kind}
+    assert any(detail in finding["message"] for finding in findings), findings
+    assert all(finding["basis"]["kind"] == "mcp" for finding in findings)
+
+
+def test_under_strict_a_wire_defect_fails_exactly_the_wire_scenario(gate_runs):
+    run = gate_runs["notification_reply_strict"]
     assert run.returncode == 1
-    assert run.outcomes("failed") == {"HC-META-01", "SC-SEARCH-01"}
-    assert "non-JSON-RPC output to stdout" in run.record("HC-META-01")["failure_message"]
+    assert run.outcomes("failed") == {"MCP-WIRE-01"}
+    assert run.outcomes("passed") == {"HC-META-01", "SC-SEARCH-01"}
+    assert "a response with id null" in run.record("MCP-WIRE-01")["failure_message"]
 
 
 def test_a_server_that_cannot_start_fails_with_its_stderr(gate_runs):
@@ -139,7 +158,7 @@ def test_reports_show_requirement_scenario_outcome_and_counts(gate_runs):
     report = run.report
     assert "target: **fake-code-search** over **stdio**" in report
     assert "**Verdict: FAIL** (1 failure(s))" in report
-    assert "| MUST | 7 | 0 | 1 | 0 | 0 | 1 | 9 |" in report
+    assert "| MUST | 8 | 0 | 1 | 0 | 0 | 1 | 10 |" in report  # the wire scenario is the eighth pass
     assert "| HC-META | MUST | HC-META-02 | indexing_status is canonical | failed |" in report
     cases = {case.get("name"): case for case in run.junit.iter("testcase")}
     assert set(cases) == FLAW_SCOPE | REPORTED_NOT_RUN
