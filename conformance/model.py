@@ -153,6 +153,8 @@ class StepContext(Protocol):
 
     def call(self, tool: str, args: dict[str, Any], transport: str | None) -> Any: ...
 
+    def list_tools(self, transport: str | None) -> list[dict[str, Any]]: ...
+
     def judge(self, expect: Expect, response: Any, outcome: bool = True) -> None: ...
 
     def compare(self, check: Check) -> None: ...
@@ -301,7 +303,7 @@ class ListTools(Step):
     def run(self, context: StepContext) -> None:
         from conformance.wire import Response
 
-        payload = {"tools": context.server(self.via).list_tools()}
+        payload = {"tools": context.list_tools(self.via)}
         response = Response(payload=payload, structured=None, text=None, is_error=False, raw=payload)
         context.judge(self.expect, response, outcome=False)
         capture_into(context, self.capture, payload)

@@ -32,6 +32,22 @@ class NameMap:
         return _rename(payload, renames) if renames else payload
 
 
+    def tools(self, listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """A tools/list answer with each input schema's argument names turned back into ours (for the surface lint)."""
+        out = []
+        for tool in listed:
+            back = {theirs: ours for ours, theirs in
+                    ((self.table.get(str(tool.get("name"))) or {}).get("arguments") or {}).items()}
+            schema = tool.get("inputSchema")
+            if back and isinstance(schema, dict):
+                schema = {**schema, "properties": {back.get(name, name): sub
+                                                   for name, sub in (schema.get("properties") or {}).items()},
+                          "required": [back.get(name, name) for name in schema.get("required") or []]}
+                tool = {**tool, "inputSchema": schema}
+            out.append(tool)
+        return out
+
+
 def _rename(value: Any, renames: Mapping[str, str]) -> Any:
     if isinstance(value, list):
         return [_rename(item, renames) for item in value]

@@ -51,6 +51,10 @@ class ScenarioRun:
         response.payload = canonical_numbers(self.names.fields(tool, response.payload))
         return response
 
+    def list_tools(self, transport: str | None) -> list[dict[str, Any]]:
+        """tools/list, with the target's argument names turned back into ours."""
+        return self.names.tools(self.server(transport).list_tools())
+
     def judge(self, expect: Expect, response: Any, outcome: bool = True) -> None:
         """Judge one answer against an expect block."""
         self.judge_.answer(expect, response, self.captures, outcome)

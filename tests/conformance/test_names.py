@@ -19,6 +19,16 @@ def test_arguments_go_out_in_the_targets_names_and_fields_come_back_in_ours():
     assert names.arguments("search_code", {"query": "x"}) == {"query": "x"}  # no table: unchanged
 
 
+def test_a_listed_input_schema_reads_back_in_our_argument_names():
+    names = NameMap({"find_references": {"arguments": {"symbol": "symbol_name"}}})
+    listed = [{"name": "find_references", "inputSchema": {"type": "object", "required": ["symbol_name"],
+                                                          "properties": {"symbol_name": {"type": "string"}}}},
+              {"name": "health_check", "inputSchema": {"type": "object"}}]
+    back = names.tools(listed)
+    assert back[0]["inputSchema"]["properties"] == {"symbol": {"type": "string"}}
+    assert back[0]["inputSchema"]["required"] == ["symbol"] and back[1] == listed[1]
+
+
 def test_setup_and_teardown_run_with_placeholders_and_env_gets_the_state_folder(tmp_path):
     log = tmp_path / "log.txt"
     record = [sys.executable, "-c", f"import os,sys; open({str(log)!r}, 'a').write(sys.argv[1] + ' ' + "
