@@ -1,11 +1,12 @@
-"""A stdio proxy in front of a server that rewrites its answers only in ways the source documents allow.
+"""A stdio proxy in front of a server that rewrites its answers: in ways the documents allow, or breaking one rule.
 
-    allowed_rewrites_proxy.py [--only NAME,NAME] -- SERVER ARGV...
+    allowed_rewrites_proxy.py [--only NAME,NAME | --break NAME] -- SERVER ARGV...
 
 It relays newline-delimited JSON-RPC both ways and rewrites each tools/call
-result (and the initialize answer's serverInfo). Each rewrite is a choice the
-documents leave to an implementation (docs/readings.md); the fairness test
-replays the whole suite through it and every scenario must still pass.
+result. Each allowed rewrite is a choice the documents leave to an
+implementation (docs/readings.md): the fairness test replays the whole suite
+through all of them and every scenario must still pass. Each breaker (`--break`)
+breaks exactly one rule of the documents: the scenario that owns the rule must fail.
 """
 
 from __future__ import annotations
@@ -131,6 +132,109 @@ GROWING = {"extra_top_level_field", "extra_metadata_field", "extra_result_fields
 ENVELOPE_REWRITES = ("no_is_error", "structured_and_text")
 
 
+def _reasons(payload: dict[str, Any]) -> list[dict[str, Any]]:
+    return [entry for entry in (payload.get("metadata") or {}).get("ranking_reasons") or [] if isinstance(entry, dict)]
+
+
+def break_legacy_idle(payload: dict[str, Any], args: dict[str, Any]) -> None:
+    """Emit the legacy indexing_status idle (seed README: never emitted)."""
+    if (payload.get("metadata") or {}).get("indexing_status") == "ready":
+        payload["metadata"]["indexing_status"] = "idle"
+
+
+def break_reasons_when_off(payload: dict[str, Any], args: dict[str, Any]) -> None:
+    """ranking_reasons although explain resolves to off (000: off omits them)."""
+    if "results" in payload and args.get("ranking_explain_level") == "off":
+        payload.setdefault("metadata", {})["ranking_reasons"] = []
+
+
+def break_basic_unnormalized(payload: dict[str, Any], args: dict[str, Any]) -> None:
+    """basic factors on the raw scale (exact_match 5.0) instead of 0..1 (000: normalized factors)."""
+    if args.get("ranking_explain_level") == "basic":
+        for entry in _reasons(payload):
+            if entry.get("exact_match"):
+                entry["exact_match"] = 5.0
+
+
+def break_wrong_error_code(payload: dict[str, Any], args: dict[str, Any]) -> None:
+    """A code outside the registry for invalid input."""
+    if (payload.get("error") or {}).get("code") == "invalid_input":
+        payload["error"]["code"] = "bad_request"
+
+
+def break_compact_keeps_body(payload: dict[str, Any], args: dict[str, Any]) -> None:
+    """compact keeps body_preview (000: compact suppresses heavy optional fields)."""
+    if args.get("compact") is True:
+        for result in payload.get("results") or []:
+            result["body_preview"] = "def f():\n    pass"
+
+
+def break_compact_reorders(payload: dict[str, Any], args: dict[str, Any]) -> None:
+    """compact changes the order (000: compact preserves ranking order)."""
+    if args.get("compact") is True and len(payload.get("results") or []) > 1:
+        payload["results"].reverse()
+
+
+def break_duplicates(payload: dict[str, Any], args: dict[str, Any]) -> None:
+    """A result emitted twice (000: near-duplicate suppression)."""
+    if payload.get("results") and "limit" in args and args["limit"] >= 50:
+        payload["results"].append(dict(payload["results"][0]))
+
+
+def break_unresolved_missing(payload: dict[str, Any], args: dict[str, Any]) -> None:
+    """find_references without unresolved_count (000: always present, 0 explicit)."""
+    if "references" in payload:
+        payload.pop("unresolved_count", None)
+
+
+def break_location_extra(payload: dict[str, Any], args: dict[str, Any]) -> None:
+    """An extra field at detail_level location (FR-102: only path, line_start, line_end, kind, name)."""
+    if args.get("detail_level") == "location":
+        for result in payload.get("results") or []:
+            result["score"] = 1.0
+
+
+def break_module_weight(payload: dict[str, Any], args: dict[str, Any]) -> None:
+    """module kind weight above the tier table (000: module 0.8, below constant)."""
+    if args.get("kind") == "module":
+        for entry in _reasons(payload):
+            entry["kind_weight"] = 1.25
+
+
+def break_safety_silent(payload: dict[str, Any], args: dict[str, Any]) -> None:
+    """A truncated answer that does not say so (000: safety_limit_applied with truncated)."""
+    metadata = payload.get("metadata") or {}
+    if metadata.get("safety_limit_applied"):
+        metadata.pop("safety_limit_applied")
+        metadata["result_completeness"] = "complete"
+
+
+def break_protocol_two(payload: dict[str, Any], args: dict[str, Any]) -> None:
+    """Protocol version 2 (the documents: Protocol v1)."""
+    if "cruxe_protocol_version" in (payload.get("metadata") or {}):
+        payload["metadata"]["cruxe_protocol_version"] = "2.0"
+
+
+BREAKERS: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
+    function.__name__.removeprefix("break_"): function for function in (
+        break_legacy_idle, break_reasons_when_off, break_basic_unnormalized, break_wrong_error_code,
+        break_compact_keeps_body, break_compact_reorders, break_duplicates, break_unresolved_missing,
+        break_location_extra, break_module_weight, break_safety_silent, break_protocol_two)}
+
+
+def break_result(result: dict[str, Any], breaker: str, args: dict[str, Any]) -> dict[str, Any]:
+    """A tools/call result with one rule broken (the call's arguments say when the rule applies)."""
+    texts = [item for item in result.get("content") or [] if item.get("type") == "text"]
+    try:
+        payload = json.loads(texts[0]["text"]) if texts else None
+    except ValueError:
+        payload = None
+    if isinstance(payload, dict):
+        BREAKERS[breaker](payload, args)
+        texts[0]["text"] = json.dumps(payload)
+    return result
+
+
 def rewrite_result(result: dict[str, Any], chosen: set[str]) -> dict[str, Any]:
     """A tools/call result with the chosen rewrites applied to its payload and envelope."""
     texts = [item for item in result.get("content") or [] if item.get("type") == "text"]
@@ -160,19 +264,23 @@ def main() -> None:
     """Relay stdin to the server and the server's stdout back, rewriting tool results."""
     argv = sys.argv[1:]
     chosen = set(REWRITES) | set(ENVELOPE_REWRITES)
+    breaker = None
     if argv[:1] == ["--only"]:
         chosen, argv = set(argv[1].split(",")), argv[2:]
+    elif argv[:1] == ["--break"]:
+        breaker, argv = argv[1], argv[2:]
     argv = argv[1:] if argv[:1] == ["--"] else argv
     child = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
     assert child.stdin is not None and child.stdout is not None
-    pending: dict[Any, str] = {}  # request id -> method
+    pending: dict[Any, tuple[str, dict[str, Any]]] = {}  # request id -> method and tool arguments
 
     def upstream() -> None:
         for line in sys.stdin.buffer:
             try:
                 message = json.loads(line)
                 if isinstance(message, dict) and "id" in message and "method" in message:
-                    pending[message["id"]] = message["method"]
+                    params = message.get("params") or {}
+                    pending[message["id"]] = (message["method"], params.get("arguments") or {})
             except ValueError:
                 pass
             child.stdin.write(line)
@@ -186,9 +294,10 @@ def main() -> None:
         except ValueError:
             message = None
         if isinstance(message, dict) and isinstance(message.get("result"), dict):
-            method = pending.pop(message.get("id"), None)
+            method, args = pending.pop(message.get("id"), ("", {}))
             if method == "tools/call":
-                message["result"] = rewrite_result(message["result"], chosen)
+                message["result"] = (break_result(message["result"], breaker, args) if breaker
+                                     else rewrite_result(message["result"], chosen))
                 line = (json.dumps(message) + "\n").encode("utf-8")
         sys.stdout.buffer.write(line)
         sys.stdout.buffer.flush()
