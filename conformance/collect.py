@@ -138,7 +138,7 @@ class ScenarioItem(pytest.Item):
             return "target is a running server (--server-url): the runner cannot change its workspace or restart it"
         rules = self.config.stash.get(TOOL_RULES_KEY, {})
         unclaimed = [tool for tool in spec.tools if tool in rules and rules[tool].group
-                     and target.tools is not None and tool not in target.tools]
+                     and tool not in (target.tools or [])]
         if unclaimed:
             rule = rules[unclaimed[0]]
             return (f"target {target.name} does not claim the optional {rule.group} tool(s) {', '.join(unclaimed)} "

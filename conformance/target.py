@@ -102,7 +102,8 @@ def resolve(transport: str, profile: str | None = None, server_cmd: str | None =
     target = from_profile(load_profile(profile or default_profile_path()))
     if server_cmd and not profile:
         # The bundled profile lends its index command and hooks; the server is someone else's.
-        target.name = f"--server-cmd {shlex.split(server_cmd)[0] if server_cmd.strip() else ''}".strip()
+        target.name = f"server-cmd: {' '.join(server_cmd.split())[:80]}"
+        target.tools = None  # the reference's claims are not the other server's: optional groups are skipped
     if server_cmd:
         # Only the launch command changes; index command, config and hooks stay the profile's.
         argv = shlex.split(server_cmd)
