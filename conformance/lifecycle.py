@@ -9,7 +9,6 @@ servers started on demand, and the clean-up.
 from __future__ import annotations
 
 import contextlib
-import json
 import shutil
 import threading
 from collections import OrderedDict

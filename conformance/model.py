@@ -192,6 +192,14 @@ class Step:
         raise NotImplementedError
 
 
+@dataclass(frozen=True, slots=True)
+class WorkspaceStep(Step):
+    """A step that changes the workspace, index or server and needs no running server."""
+
+    mutates: ClassVar[bool] = True
+    workspace_only: ClassVar[bool] = True
+
+
 STEP_KINDS: dict[str, type[Step]] = {}
 
 
@@ -311,12 +319,10 @@ class ListTools(Step):
 
 @step_kind
 @dataclass(frozen=True, slots=True)
-class Edit(Step):
+class Edit(WorkspaceStep):
     """edit: append to, write or delete one workspace file."""
 
     kind: ClassVar[str] = "edit"
-    mutates: ClassVar[bool] = True
-    workspace_only: ClassVar[bool] = True
     path: str
     append: str | None = None
     write: str | None = None
@@ -347,12 +353,10 @@ class Edit(Step):
 
 @step_kind
 @dataclass(frozen=True, slots=True)
-class Commit(Step):
+class Commit(WorkspaceStep):
     """commit: git add -A && git commit in the workspace."""
 
     kind: ClassVar[str] = "commit"
-    mutates: ClassVar[bool] = True
-    workspace_only: ClassVar[bool] = True
     message: str
 
     @classmethod
@@ -368,12 +372,10 @@ class Commit(Step):
 
 @step_kind
 @dataclass(frozen=True, slots=True)
-class Reindex(Step):
+class Reindex(WorkspaceStep):
     """reindex: run the profile's index command."""
 
     kind: ClassVar[str] = "reindex"
-    mutates: ClassVar[bool] = True
-    workspace_only: ClassVar[bool] = True
 
     def run(self, context: StepContext) -> None:
         context.workspace().index()
@@ -381,12 +383,10 @@ class Reindex(Step):
 
 @step_kind
 @dataclass(frozen=True, slots=True)
-class Restart(Step):
+class Restart(WorkspaceStep):
     """restart: stop the servers, optionally with another config or without prewarm."""
 
     kind: ClassVar[str] = "restart"
-    mutates: ClassVar[bool] = True
-    workspace_only: ClassVar[bool] = True
     config: Mapping[str, Any] | None = None
     prewarm: bool = True
 
@@ -402,12 +402,10 @@ class Restart(Step):
 
 @step_kind
 @dataclass(frozen=True, slots=True)
-class Hook(Step):
+class Hook(WorkspaceStep):
     """hook: run a target hook that puts the index into a state no client can produce."""
 
     kind: ClassVar[str] = "hook"
-    mutates: ClassVar[bool] = True
-    workspace_only: ClassVar[bool] = True
     name: str
 
     @classmethod
