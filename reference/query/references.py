@@ -8,6 +8,9 @@ from typing import Any
 
 from .errors import QueryInputError, QueryNotFound
 
+# SQLite's largest INTEGER: a larger symbol_id (the input schema sets no maximum) cannot name a row,
+# and binding it would raise OverflowError.
+_SQLITE_MAX_INTEGER = 2**63 - 1
 _SYMBOL_COLUMNS = "symbol_id, symbol_stable_id, name, qualified_name, kind, path, line_start, line_end"
 _RESOLVED_SQL = """SELECT e.edge_id, e.from_path, e.line, e.edge_type, e.to_symbol_id, e.to_name,
                           f.symbol_id, f.name, f.qualified_name, f.kind
@@ -40,7 +43,8 @@ def _targets(db: sqlite3.Connection, target: int | str) -> tuple[list[tuple], st
     if isinstance(target, bool) or not isinstance(target, (int, str)):
         raise QueryInputError("name", "give a symbol name, a symbol_stable_id or an integer symbol_id")
     if isinstance(target, int):
-        rows = db.execute(f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE symbol_id = ?", (target,)).fetchall()
+        rows = [] if target > _SQLITE_MAX_INTEGER else db.execute(
+            f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE symbol_id = ?", (target,)).fetchall()
         if not rows:
             raise QueryNotFound("symbol_not_found", f"no symbol with symbol_id {target}")
         return rows, rows[0][2]

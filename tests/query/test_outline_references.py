@@ -97,6 +97,14 @@ def test_unknown_symbol(polyglot: QueryEngine) -> None:
         polyglot.find_references("  ")
 
 
+@pytest.mark.parametrize("symbol_id", [2**63 - 1, 2**63, 2**64 + 5, 10**40])
+def test_a_symbol_id_beyond_sqlite_integers_is_not_found(polyglot: QueryEngine, symbol_id: int) -> None:
+    # The input schema allows any integer >= 1; SQLite stores at most 2**63 - 1, so a larger id names no symbol.
+    with pytest.raises(QueryNotFound) as err:
+        polyglot.find_references(symbol_id)
+    assert err.value.code == "symbol_not_found" and str(symbol_id) in err.value.message
+
+
 def test_outline_is_read_once_per_engine_and_never_holds_none(polyglot: QueryEngine) -> None:
     outline = polyglot.file_outline("src/big_module.py")
     assert polyglot.file_outline("src/big_module.py") is outline  # the generation never changes: kept
