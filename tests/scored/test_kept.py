@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from reference.query import scored_files
-from reference.query.scored_files import WorkspaceFiles
-from reference.query.scored_symbols import FactsStore, SymbolRow
+from reference.query.scored import files as scored_files
+from reference.query.scored.facts import FactsStore, SymbolRow
+from reference.query.scored.files import WorkspaceFiles
 
 
 def settled(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -13,8 +13,8 @@ from typing import Any
 
 import yaml
 
-from reference.query.scored import ScoredSearch, ScoredSearchParams
-from reference.query.scored_reasons import MatchReason
+from reference.query.scored.reasons import MatchReason
+from reference.query.scored.search import ScoredSearch, ScoredSearchParams
 
 LABELS = Path(__file__).resolve().parents[2] / "golden" / "scored-search" / "match-reasons.yaml"
 MIN_ACCURACY = 0.9

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reference.query.scored import MIN_POOL, ScoredSearch, ScoredSearchParams
+from reference.query.scored.search import MIN_POOL, ScoredSearch, ScoredSearchParams
 
 NAME_REASONS = {"FunctionName", "ClassName", "TypeDefinition"}
 # Queries that name no variable, constant, field or module: here a CodeContent result matched body code only.

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from reference.query.scored import (
+from reference.query.scored.search import (
     MAX_LIMIT,
     MIN_POOL,
     ScoredSearch,

@@ -8,7 +8,7 @@ from typing import Any
 
 from reference.protocol.errors import invalid_input
 from reference.query.errors import QueryInputError
-from reference.query.scored import Kept, ScoredSearch, ScoredSearchInputError, ScoredSearchParams, preview_params
+from reference.query.scored.search import Kept, ScoredSearch, ScoredSearchInputError, ScoredSearchParams, preview_params
 
 from ..runtime import Runtime
 

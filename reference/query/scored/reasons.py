@@ -20,9 +20,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from enum import Enum
 
-from .scored_normalize import Strength
-from .scored_symbols import FileFacts, SymbolRow
-from .scored_terms import compact, contains_phrase, name_words, spells_run, squeeze, words
+from .normalize import Strength
+from .facts import FileFacts, SymbolRow
+from .terms import compact, contains_phrase, name_words, spells_run, squeeze, words
 
 
 class MatchReason(str, Enum):

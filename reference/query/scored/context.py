@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .scored_symbols import FileFacts, SymbolRow
+from .facts import FileFacts, SymbolRow
 
 # Kinds that make a context: the type and callable roles of reference/index/kinds.py.
 CONTEXT_KINDS = frozenset({"class", "struct", "enum", "trait", "interface", "type_alias", "function", "method"})

@@ -16,12 +16,12 @@ from typing import Any
 
 from reference.index.extract import CONTENT_HEAD
 
-from .hits import RESULT_TYPE_ORDER
-from .scored_context import context_name
-from .scored_files import WorkspaceFiles
-from .scored_normalize import Strength, page_scores, rank_key
-from .scored_preview import excerpt
-from .scored_reasons import (
+from ..hits import RESULT_TYPE_ORDER
+from .context import context_name
+from .files import WorkspaceFiles
+from .normalize import Strength, page_scores, rank_key
+from .preview import excerpt
+from .reasons import (
     MatchReason,
     QueryText,
     classify,
@@ -31,7 +31,7 @@ from .scored_reasons import (
     text_strength,
     with_docs,
 )
-from .scored_symbols import FactsStore, FileFacts, Span
+from .facts import FactsStore, FileFacts, Span
 
 MAX_LIMIT = 100
 # A call scores a pool of the engine's top max(limit, MIN_POOL) hits: the score
