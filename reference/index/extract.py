@@ -21,8 +21,8 @@ from typing import NamedTuple
 
 from tree_sitter import Node, QueryCursor
 
+from .kinds import kinds_of
 from .languages import grammar
-
 from .tokens import camel_runs, expand, with_humps
 
 MAX_SIGNATURE = 240
@@ -31,9 +31,9 @@ SNIPPET_LINES = 40
 MAX_IMPORTS_TEXT = 2000
 CONTENT_HEAD = 2000
 
-TYPE_KINDS = frozenset({"class", "struct", "enum", "trait", "interface", "type_alias"})
-CONTAINER_KINDS = TYPE_KINDS | {"module"}
-SCOPE_KINDS = TYPE_KINDS | {"module", "function", "method", "impl"}
+TYPE_KINDS = kinds_of("type")
+CONTAINER_KINDS = kinds_of("type", "namespace")
+SCOPE_KINDS = kinds_of("type", "namespace", "callable") | {"impl"}  # a Rust impl block is a scope, not a kind
 _SIMPLE_RECV = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$")
 _UPPER = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
 # A string literal's prefix and opening quote, and its closing quote (see _strip_quotes).

@@ -5,9 +5,10 @@ from __future__ import annotations
 import posixpath
 
 from .extract import FileExtract
+from .kinds import kinds_of
 
-CALLABLE_TARGETS = frozenset({"function", "method", "class", "struct", "enum", "interface", "trait", "type_alias"})
-CONTAINERS = frozenset({"class", "struct", "enum", "trait", "interface", "module", "type_alias"})
+CALLABLE_TARGETS = kinds_of("callable", "type")  # a call may construct a type
+CONTAINERS = kinds_of("type", "namespace")
 SELF_NAMES = frozenset({"self", "this", "cls", "Self"})
 JS_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 # A table value when its key names more than one symbol: a target resolves only when it is unambiguous,

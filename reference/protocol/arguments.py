@@ -9,10 +9,10 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from reference.config import DETAIL_LEVELS, EXPLAIN_LEVELS, FRESHNESS_POLICIES
+from reference.index.kinds import KINDS, ROLES
 
 from .errors import invalid_input
 
-ROLES = ("type", "callable", "value", "namespace", "alias")
 MAX_LIMIT = 100
 
 
@@ -46,7 +46,7 @@ def _query_options() -> dict[str, Any]:
     return {
         "limit": _limit(10),
         "language": _text("Only results in this language (e.g. python, rust, typescript)."),
-        "role": _enum(ROLES, "Only symbols of this role (type, callable, value, namespace, alias)."),
+        "role": _enum(ROLES, f"Only symbols of this role ({', '.join(ROLES)})."),
         "detail_level": _enum(DETAIL_LEVELS, "Fields per result: location, signature (default) or context."),
         "compact": {"type": "boolean", "default": False,
                     "description": "Drop large optional fields; keep identity, location, score and handles."},
@@ -58,8 +58,6 @@ def _query_options() -> dict[str, Any]:
 @lru_cache(maxsize=1)
 def tool_schemas() -> dict[str, dict[str, Any]]:
     """Input schema of every tool, by tool name."""
-    from reference.index.kinds import KINDS  # the canonical kinds, written once in the index layer
-
     freshness = {"freshness_policy": _enum(FRESHNESS_POLICIES, "Stale-index behaviour for this call.")}
     return {
         "search_code": _obj({"query": _text("Text or identifier to search for."), **_query_options()}, ["query"]),

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from reference.index.kinds import KINDS, KINDS_OF_ROLE
+from reference.index.kinds import KINDS, KINDS_OF_ROLE, ROLES
 
 from .errors import QueryInputError
-
-ROLES = tuple(KINDS_OF_ROLE)
 
 
 def allowed_kinds(kind: str | None = None, role: str | None = None, *,
