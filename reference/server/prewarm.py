@@ -87,5 +87,5 @@ def warm(runtime: Runtime) -> None:
         engine.locate_symbol(query, limit=5)
     row = reader.db.execute("SELECT path FROM files ORDER BY file_id LIMIT 1").fetchone()
     if row is not None:
-        engine.file_outline(row[0])
+        engine.file_outline(row[0], depth="all")
     index_checks(runtime, runtime.snapshot())  # so that the first health_check is as cheap as the rest

@@ -8,6 +8,7 @@ from typing import Any
 
 from reference.protocol.encoding import to_json_bytes
 from reference.protocol.errors import ToolError, invalid_input
+from reference.protocol.params import FindReferencesParams, GetFileOutlineParams
 from reference.protocol.shaping import without_nulls
 from reference.query.errors import QueryInputError, QueryNotFound
 from reference.query.outline import Outline
@@ -93,16 +94,16 @@ def encode_outline(payload: dict[str, Any]) -> bytes:
     return head[:-1] + b',"symbols":' + symbols + b"}"
 
 
-def get_file_outline(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
+def get_file_outline(rt: Runtime, params: GetFileOutlineParams) -> dict[str, Any]:
     """The file's symbol tree (empty `symbols` with file metadata when the file has no grammar)."""
-    relative, _ = workspace_path(rt.workspace, args["path"])  # bad paths fail before any index access
-    snap, engine, freshness = rt.for_query(args.get("freshness_policy"))
-    ref = args.get("ref")
+    relative, _ = workspace_path(rt.workspace, params.path)  # bad paths fail before any index access
+    snap, engine, freshness = rt.for_query(params.freshness_policy)
+    ref = params.ref
     if ref is not None and ref not in ("live", snap.ref):
         raise ToolError("ref_not_indexed", f"ref {ref!r} is not indexed (indexed: {snap.ref!r})",
                         {"indexed_refs": [snap.ref], "remediation": "omit ref or pass the indexed one"})
     try:
-        outline = engine.file_outline(relative, depth=args.get("depth", "all"), language=args.get("language"))
+        outline = engine.file_outline(relative, depth=params.depth, language=params.language)
     except (QueryInputError, QueryNotFound) as exc:
         raise _query_errors("get_file_outline", exc) from None
     payload = {
@@ -117,14 +118,13 @@ def get_file_outline(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
     return payload
 
 
-def find_references(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
+def find_references(rt: Runtime, params: FindReferencesParams) -> dict[str, Any]:
     """Resolved references and `unresolved_count` (always present, 0 when none)."""
-    snap, engine, freshness = rt.for_query(args.get("freshness_policy"))
-    target = args.get("symbol_id", args.get("name"))
-    name_field = {"name": args["name"]} if "name" in args else {}
+    snap, engine, freshness = rt.for_query(params.freshness_policy)
+    name_field = {"name": params.name} if params.name is not None else {}
     try:
-        refs = engine.find_references(target, limit=args.get("limit", 50))
-    except (QueryInputError, QueryNotFound) as exc:
+        refs = engine.find_references(params.target, limit=params.limit)
+    except QueryNotFound as exc:
         raise _query_errors("find_references", exc) from None
     payload = {
         "targets": without_nulls(refs.targets),
