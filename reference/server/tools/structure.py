@@ -6,11 +6,13 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+from reference.index.state import LIVE_REF
 from reference.protocol.encoding import to_json_bytes
 from reference.protocol.errors import ToolError, invalid_input
 from reference.protocol.params import FindReferencesParams, GetFileOutlineParams
 from reference.protocol.shaping import without_nulls
 from reference.query.errors import QueryInputError, QueryNotFound
+from reference.query.engine import OUTLINES_KEPT
 from reference.query.outline import Outline
 
 from ..paths import workspace_path
@@ -52,7 +54,7 @@ class WireOutlines:
     the engine's own cache hands back the same object for a repeated request.
     """
 
-    def __init__(self, size: int = 32) -> None:
+    def __init__(self, size: int = OUTLINES_KEPT) -> None:
         """Keep at most `size` outlines."""
         self._size = size
         self._lock = threading.Lock()
@@ -82,7 +84,7 @@ class WireOutlines:
             return self._by_nodes.get(id(nodes))
 
 
-WIRE_OUTLINES = WireOutlines()
+WIRE_OUTLINES = WireOutlines()  # as many as the engine keeps: its cache hands back the same Outline objects
 
 
 def encode_outline(payload: dict[str, Any]) -> bytes:
@@ -99,7 +101,7 @@ def get_file_outline(rt: Runtime, params: GetFileOutlineParams) -> dict[str, Any
     relative, _ = workspace_path(rt.workspace, params.path)  # bad paths fail before any index access
     snap, engine, freshness = rt.for_query(params.freshness_policy)
     ref = params.ref
-    if ref is not None and ref not in ("live", snap.ref):
+    if ref is not None and ref not in (LIVE_REF, snap.ref):
         raise ToolError("ref_not_indexed", f"ref {ref!r} is not indexed (indexed: {snap.ref!r})",
                         {"indexed_refs": [snap.ref], "remediation": "omit ref or pass the indexed one"})
     try:
