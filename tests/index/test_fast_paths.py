@@ -7,7 +7,9 @@ import re
 
 import pytest
 
-from reference.index.extract import _expand_qualified, _Source, _strip_quotes, extract
+from reference.index.extract import _expand_qualified, extract
+from reference.index.languages.python import _strip_quotes
+from reference.index.source import Source
 from reference.index.tokens import _CAMEL, _HUMP, _camel_findall, camel_runs, expand, with_humps
 
 
@@ -59,7 +61,7 @@ def test_expand_on_random_text() -> None:
 
 def test_source_slices_are_the_joined_lines() -> None:
     data = "first line\nsecond fooBar line\n\nfourth é line\nlast".encode()
-    src = _Source(data)
+    src = Source(data)
     lines = data.decode().split("\n")
     for start in range(1, 8):
         for end in range(0, 8):
@@ -92,7 +94,7 @@ def plain_run_lines(data: bytes) -> list[int]:
     b"", b"noRunsHere" b"\n" * 3, b"\n\nendRun",
 ])
 def test_run_lines_are_counted_lines(data: bytes) -> None:
-    src = _Source(data)
+    src = Source(data)
     src.line_text(1, 1)  # loads the lines and runs
     assert list(src.run_lines) == plain_run_lines(data)
     assert list(src.run_words) == [run for _, run in camel_runs(data)]

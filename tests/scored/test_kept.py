@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from reference.query import scored_files
-from reference.query.scored_files import WorkspaceFiles
-from reference.query.scored_symbols import FactsStore, SymbolRow
+from reference.query.scored import files as scored_files
+from reference.query.scored.facts import FactsStore, SymbolRow
+from reference.query.scored.files import WorkspaceFiles
 
 
 def settled(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -129,6 +129,7 @@ def test_the_server_keeps_nothing_of_a_generation_for_the_next(tmp_path: Path) -
     # What the index answered is kept per open index: after a re-index the new generation's symbols count.
     from reference.config import Config
     from reference.index import index_workspace
+    from reference.protocol.arguments import parse_arguments
     from reference.server.prewarm import Prewarm
     from reference.server.runtime import Runtime
     from reference.server.tools.search_scored import search
@@ -138,7 +139,7 @@ def test_the_server_keeps_nothing_of_a_generation_for_the_next(tmp_path: Path) -
     index_workspace(tmp_path)
     rt = Runtime(tmp_path, Config())
     rt.prewarm = Prewarm(rt, enabled=False)
-    args = {"query": "parse_token", "include_scores": True}
+    args = parse_arguments("search", {"query": "parse_token", "include_scores": True})
     assert [r["match_reason"] for r in search(rt, args)["results"]] == ["CodeContent"]
     source.write_text("def parse_token():\n    return check()\n", encoding="utf-8")
     index_workspace(tmp_path)

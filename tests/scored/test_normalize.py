@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.query.scored_normalize import (
+from reference.query.scored.normalize import (
     BANDS,
     EPSILON,
     HALF_SCORE_RAW,

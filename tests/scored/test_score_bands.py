@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from reference.query.scored import MIN_POOL, ScoredSearch, ScoredSearchParams
+from reference.protocol.arguments import parse_arguments
+from reference.query.scored.search import MIN_POOL, ScoredSearch
 
 NAME_REASONS = {"FunctionName", "ClassName", "TypeDefinition"}
 # Queries that name no variable, constant, field or module: here a CodeContent result matched body code only.
@@ -13,7 +14,7 @@ QUERIES = ["validate_token", "createPool", "retry backoff jitter", "UserServiceF
 
 
 def search(scored: ScoredSearch, query: str, **args: object) -> list[dict]:
-    return scored.run(ScoredSearchParams.from_args({"query": query, "include_scores": True, **args}))["results"]
+    return scored.run(parse_arguments("search", {"query": query, "include_scores": True, **args}))["results"]
 
 
 @pytest.mark.parametrize("query, file, line", [

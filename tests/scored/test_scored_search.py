@@ -8,14 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from reference.query.scored import (
-    MAX_LIMIT,
-    MIN_POOL,
-    ScoredSearch,
-    ScoredSearchInputError,
-    ScoredSearchParams,
-    preview_params,
-)
+from reference.protocol.arguments import parse_arguments
+from reference.query.scored.search import MIN_POOL, ScoredSearch
 
 SOURCE = '''import hashlib
 
@@ -94,7 +88,7 @@ def scored(tmp_path: Path) -> ScoredSearch:
 
 
 def run(scored: ScoredSearch, **args: object) -> dict:
-    return scored.run(ScoredSearchParams.from_args({"query": "validate_token", **args}))
+    return scored.run(parse_arguments("search", {"query": "validate_token", **args}))
 
 
 def test_plain_call_is_backward_compatible(scored: ScoredSearch) -> None:
@@ -129,7 +123,7 @@ def test_match_reasons_come_with_scores_only(scored: ScoredSearch) -> None:
 
 
 def test_import_hit_reason(scored: ScoredSearch) -> None:
-    out = scored.run(ScoredSearchParams.from_args({"query": "hashlib", "include_scores": True}))["results"]
+    out = scored.run(parse_arguments("search", {"query": "hashlib", "include_scores": True}))["results"]
     assert [r["match_reason"] for r in out if r["line"] == 1] == ["ImportStatement"]
 
 
@@ -155,36 +149,13 @@ def test_preview_mode_replaces_content_with_the_excerpt(scored: ScoredSearch) ->
 
 def test_search_preview_is_search_with_the_flags(scored: ScoredSearch) -> None:
     for args in ({"query": "validate_token"}, {"query": "validate_token", "limit": 3, "min_score": 0.2}):
-        shortcut = scored.run(preview_params(args))
-        full = scored.run(ScoredSearchParams.from_args({
+        shortcut = scored.run(parse_arguments("search_preview", args).as_search())
+        full = scored.run(parse_arguments("search", {
             "limit": 20, "min_score": 0.5, **args,
             "include_scores": True, "preview_mode": True, "include_context": True,
         }))
         shortcut.pop("search_time_ms"), full.pop("search_time_ms")
         assert shortcut == full
-
-
-def test_search_preview_defaults() -> None:
-    p = preview_params({"query": "q"})
-    assert (p.limit, p.min_score, p.include_scores, p.preview_mode, p.include_context) == (20, 0.5, True, True, True)
-
-
-@pytest.mark.parametrize("args, bad", [
-    ({}, "query"), ({"query": "  "}, "query"), ({"query": 3}, "query"),
-    ({"query": "q", "limit": 0}, "limit"), ({"query": "q", "limit": MAX_LIMIT + 1}, "limit"),
-    ({"query": "q", "limit": True}, "limit"), ({"query": "q", "limit": 2.5}, "limit"),
-    ({"query": "q", "min_score": 1.5}, "min_score"), ({"query": "q", "min_score": "high"}, "min_score"),
-    ({"query": "q", "preview_mode": "yes"}, "preview_mode"), ({"query": "q", "bogus": 1}, "bogus"),
-])
-def test_invalid_arguments_name_the_field(args: dict, bad: str) -> None:
-    with pytest.raises(ScoredSearchInputError) as err:
-        ScoredSearchParams.from_args(args)
-    assert err.value.field == bad
-
-
-def test_search_preview_rejects_search_only_flags() -> None:
-    with pytest.raises(ScoredSearchInputError):
-        preview_params({"query": "q", "preview_mode": False})
 
 
 def test_every_limit_up_to_the_pool_scores_the_same_pool(scored: ScoredSearch) -> None:

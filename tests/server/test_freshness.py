@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from reference.server.freshness import git_head, is_stale, read_small_text
+from reference.index.git import git_head
+from reference.index.state import read_small_text
+from reference.server.freshness import is_stale
 
 
 def manifest_at(root: Path, head: str | None) -> tuple[dict, int]:
