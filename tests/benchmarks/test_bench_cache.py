@@ -38,7 +38,10 @@ def test_fallback_root_follows_xdg_then_home(tmp_path: Path, monkeypatch: pytest
 def test_a_fixture_using_it_runs_under_no_cacheprovider(pytester: pytest.Pytester, tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CRUXGATE_CACHE_DIR", str(tmp_path / "kept"))
-    pytester.makepyfile(test_kept="""
+    # The file names benchmarks/ itself: inside the whole suite, pytester's in-process run may not see it on sys.path.
+    pytester.makepyfile(test_kept=f"""
+import sys
+sys.path.insert(0, {str(Path(__file__).resolve().parents[2] / "benchmarks")!r})
 from bench_cache import cache_dir
 
 def test_kept(pytestconfig):
