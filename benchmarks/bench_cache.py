@@ -15,7 +15,10 @@ import pytest
 
 
 def fallback_root() -> Path:
-    """Where the folders go without pytest's cache: $CRUXGATE_CACHE_DIR, else $XDG_CACHE_HOME/cruxgate, else ~/.cache/cruxgate."""
+    """Where the folders go without pytest's cache.
+
+    $CRUXGATE_CACHE_DIR, else $XDG_CACHE_HOME/cruxgate, else ~/.cache/cruxgate.
+    """
     if explicit := os.environ.get("CRUXGATE_CACHE_DIR"):
         return Path(explicit)
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")

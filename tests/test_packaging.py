@@ -77,7 +77,7 @@ def test_copies_of_the_version_agree_with_it() -> None:
     from reference.index.build import TOOL_VERSION
     from reference.server.app import SERVER_VERSION
 
-    assert (SERVER_VERSION, TOOL_VERSION) == (cruxgate.__version__, cruxgate.__version__)
+    assert (cruxgate.__version__, cruxgate.__version__) == (SERVER_VERSION, TOOL_VERSION)
     for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
         for pinned in re.findall(r"cruxgate==(\d[^\s`]*)", doc.read_text(encoding="utf-8")):
             assert pinned == cruxgate.__version__, f"{doc.relative_to(ROOT)} installs cruxgate=={pinned}"

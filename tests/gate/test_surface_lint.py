@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import copy
 import json
+from typing import Any
 
 import pytest
 
 from conformance import surface
 
-SPEC = {
+SPEC: dict[str, dict[str, Any]] = {
     "search_code": {
         "type": "object",
         "required": ["query"],
@@ -38,7 +39,8 @@ SPEC = {
 def conforming_answer() -> dict:
     return {"tools": [
         {"name": "search_code", "description": "Search code.", "inputSchema": copy.deepcopy(SPEC["search_code"])},
-        {"name": "get_file_outline", "description": "Outline a file.", "inputSchema": copy.deepcopy(SPEC["get_file_outline"])},
+        {"name": "get_file_outline", "description": "Outline a file.",
+         "inputSchema": copy.deepcopy(SPEC["get_file_outline"])},
     ]}
 
 
@@ -101,7 +103,8 @@ def test_missing_enum_value_is_reported():
         (lambda a: tool(a, "search_code")["inputSchema"]["properties"].pop("compact"),
          ["search_code.inputSchema.properties.compact: missing; the spec names it"]),
         (lambda a: tool(a, "search_code")["inputSchema"]["properties"]["detail_level"].update(default="context"),
-         ["search_code.inputSchema.properties.detail_level.default: default 'context' where 001 > FR-101 says 'signature'"]),
+         ["search_code.inputSchema.properties.detail_level.default: "
+          "default 'context' where 001 > FR-101 says 'signature'"]),
         (lambda a: tool(a, "search_code")["inputSchema"]["properties"]["compact"].update(type="string"),
          ["search_code.inputSchema.properties.compact.type: type ['string'] where the spec says ['boolean']"]),
         (lambda a: tool(a, "search_code")["inputSchema"]["required"].append("compact"),
@@ -123,7 +126,8 @@ def test_each_kind_of_departure_is_reported(mutate, expected):
     lambda a: tool(a, "search_code")["inputSchema"]["properties"]["compact"].update(type=["boolean", "string"]),
     lambda a: tool(a, "search_code")["inputSchema"]["properties"].pop("limit"),  # a name of our reading
     lambda a: tool(a, "search_code")["inputSchema"]["properties"]["limit"].update(default=20),
-    lambda a: tool(a, "search_code")["inputSchema"]["properties"]["compact"].update(default=True),  # no document default
+    # no document default:
+    lambda a: tool(a, "search_code")["inputSchema"]["properties"]["compact"].update(default=True),
     lambda a: tool(a, "search_code")["inputSchema"]["required"].clear(),       # query optional: accepts more
 ])
 def test_what_the_documents_allow_is_no_finding(mutate):

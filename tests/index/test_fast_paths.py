@@ -54,7 +54,7 @@ def test_expand_of_long_text_is_the_regex_expansion(text: str) -> None:
 
 
 def test_expand_on_random_text() -> None:
-    alphabet = list("aAzZ09 _-.\n") + ["é", "\u00ff", "\ud800", "xY", "ABc", "v2C"]
+    alphabet = [*"aAzZ09 _-.\n", "é", "\u00ff", "\ud800", "xY", "ABc", "v2C"]
     for text in random_texts(alphabet, 20000, 120, 11):
         assert expand(text) == plain_expand(text), repr(text)
 

@@ -20,6 +20,7 @@ def test_final_score_is_bm25_plus_the_sum_of_signals(polyglot: QueryEngine) -> N
     assert {h.result_type for h in hits} == {"symbol", "snippet", "file"}
     for hit in hits:
         b = hit.breakdown
+        assert b is not None
         assert b.final_score == pytest.approx(b.bm25_score + sum(v.effective for v in b.signals.values()))
         assert hit.score == pytest.approx(b.final_score)
 

@@ -48,7 +48,8 @@ def test_long_lines_are_clipped_around_the_match() -> None:
 
 
 @settings(database=None)  # keep the checkout free of .hypothesis/
-@given(st.lists(st.text(alphabet="abc xyz_", max_size=30), min_size=1, max_size=40), st.text(alphabet="abcxyz", min_size=1, max_size=4))
+@given(st.lists(st.text(alphabet="abc xyz_", max_size=30), min_size=1, max_size=40),
+       st.text(alphabet="abcxyz", min_size=1, max_size=4))
 def test_excerpt_has_two_to_three_content_lines(lines: list[str], query: str) -> None:
     content = "\n".join(lines)
     n = len(content.splitlines())

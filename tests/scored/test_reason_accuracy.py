@@ -55,4 +55,5 @@ def test_match_reason_accuracy(scored_polyglot: ScoredSearch) -> None:
             where = f"{case['file']}:{case.get('line', '*')}"
             wrong.append(f"{case['query']!r} {where}: labeled {case['reason']}, got {got or 'no such result'}")
     accuracy = 1 - len(wrong) / len(cases)
-    assert accuracy >= MIN_ACCURACY, f"accuracy {accuracy:.1%} < {MIN_ACCURACY:.0%}; misclassified:\n" + "\n".join(wrong)
+    assert accuracy >= MIN_ACCURACY, (f"accuracy {accuracy:.1%} < {MIN_ACCURACY:.0%}; misclassified:\n"
+                                      + "\n".join(wrong))

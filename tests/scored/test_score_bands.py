@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 
 from reference.protocol.arguments import parse_arguments
@@ -50,7 +52,7 @@ def test_a_query_that_names_no_definition_scores_below_0_8(scored_polyglot: Scor
 def test_scores_strictly_decrease_and_pages_are_prefixes(scored_polyglot: ScoredSearch, query: str) -> None:
     wide = search(scored_polyglot, query, limit=MIN_POOL)
     scores = [r["score"] for r in wide]
-    assert all(0.0 < s < 1.0 for s in scores) and all(a > b for a, b in zip(scores, scores[1:]))
+    assert all(0.0 < s < 1.0 for s in scores) and all(a > b for a, b in pairwise(scores))
     for limit in (1, 3, 20):
         assert search(scored_polyglot, query, limit=limit) == wide[:limit]
     assert search(scored_polyglot, query, limit=MIN_POOL) == wide  # deterministic

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -77,9 +78,12 @@ def scored(tmp_path: Path) -> ScoredSearch:
         CREATE TABLE symbol_relations(symbol_id INTEGER PRIMARY KEY, parent_symbol_id INTEGER);
         CREATE TABLE symbol_edges(edge_id INTEGER PRIMARY KEY, repo TEXT, "ref" TEXT, from_symbol_id INTEGER,
             from_path TEXT, line INTEGER, edge_type TEXT, to_symbol_id INTEGER, to_name TEXT);
-        INSERT INTO symbols VALUES (1, 'a', 1, 'auth.py', 'python', 'TokenValidator', 'TokenValidator', 'class', 4, 10, NULL, NULL, 'Checks bearer tokens with validate_token.');
-        INSERT INTO symbols VALUES (2, 'b', 1, 'auth.py', 'python', 'validate_token', 'TokenValidator.validate_token', 'method', 7, 10, NULL, NULL, 'Validate a raw token.');
-        INSERT INTO symbols VALUES (3, 'c', 1, 'auth.py', 'python', 'helper', 'helper', 'function', 13, 14, NULL, NULL, NULL);
+        INSERT INTO symbols VALUES (1, 'a', 1, 'auth.py', 'python', 'TokenValidator', 'TokenValidator', 'class',
+            4, 10, NULL, NULL, 'Checks bearer tokens with validate_token.');
+        INSERT INTO symbols VALUES (2, 'b', 1, 'auth.py', 'python', 'validate_token', 'TokenValidator.validate_token',
+            'method', 7, 10, NULL, NULL, 'Validate a raw token.');
+        INSERT INTO symbols VALUES (3, 'c', 1, 'auth.py', 'python', 'helper', 'helper', 'function',
+            13, 14, NULL, NULL, NULL);
         INSERT INTO symbol_relations VALUES (2, 1);
         INSERT INTO symbol_edges VALUES (1, 'r', 'live', NULL, 'auth.py', 1, 'import', NULL, 'hashlib');
         """
@@ -105,7 +109,7 @@ def test_plain_call_is_backward_compatible(scored: ScoredSearch) -> None:
 def test_scores_sorted_strictly_descending_in_unit_range(scored: ScoredSearch) -> None:
     scores = [r["score"] for r in run(scored, include_scores=True)["results"]]
     assert all(0.0 <= s <= 1.0 for s in scores)
-    assert all(a > b for a, b in zip(scores, scores[1:]))
+    assert all(a > b for a, b in pairwise(scores))
     assert scores[0] > 0.8  # the exact definition
 
 
@@ -144,7 +148,8 @@ def test_preview_mode_replaces_content_with_the_excerpt(scored: ScoredSearch) ->
     out = run(scored, preview_mode=True)["results"]
     top = out[0]
     assert top["preview"] == top["content"]
-    assert top["content"] == '    def validate_token(self, raw):\n        """Validate a raw token."""\n        digest = hashlib.sha256(raw)\n...'
+    assert top["content"] == ('    def validate_token(self, raw):\n        """Validate a raw token."""\n'
+                              '        digest = hashlib.sha256(raw)\n...')
 
 
 def test_search_preview_is_search_with_the_flags(scored: ScoredSearch) -> None:

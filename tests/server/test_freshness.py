@@ -114,5 +114,5 @@ def test_read_small_text_reads_whole_files_and_raises_oserror(tmp_path: Path) ->
     big = "ä" * 70_000  # more than one read's worth of bytes
     (tmp_path / "big").write_text(big, encoding="utf-8")
     assert read_small_text(str(tmp_path / "big")) == big
-    with pytest.raises(OSError):
+    with pytest.raises(FileNotFoundError):
         read_small_text(str(tmp_path / "missing"))

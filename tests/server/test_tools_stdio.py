@@ -137,7 +137,8 @@ def test_scored_search_and_preview(stdio_server: Connection) -> None:
     assert preview["results"] == scored["results"]
     assert scored["results"][0]["score"] > 0.8
     assert error(stdio_server, "search", {"query": "x", "min_score": 2})["data"]["field"] == "min_score"
-    assert error(stdio_server, "search_preview", {"query": "x", "preview_mode": False})["data"]["field"] == "preview_mode"
+    preview_off = error(stdio_server, "search_preview", {"query": "x", "preview_mode": False})
+    assert preview_off["data"]["field"] == "preview_mode"
 
 
 def test_stream_of_invalid_calls_then_valid_ones(stdio_server: Connection) -> None:
