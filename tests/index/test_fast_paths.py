@@ -12,7 +12,6 @@ from reference.index.languages.python import _strip_quotes
 from reference.index.source import Source
 from reference.index.tokens import _CAMEL, _HUMP, _camel_findall, camel_runs, expand, with_humps
 
-
 # The substitution _strip_quotes replaced: a literal's prefix and opening quote, or its closing quote.
 QUOTES = re.compile(r"^[rRbBuUfF]*(?:\"\"\"|\'\'\'|\"|')|(?:\"\"\"|\'\'\'|\"|')$")
 
@@ -64,7 +63,7 @@ def test_source_slices_are_the_joined_lines() -> None:
     src = Source(data)
     lines = data.decode().split("\n")
     for start in range(1, 8):
-        for end in range(0, 8):
+        for end in range(8):
             joined = "\n".join(lines[start - 1:end])
             assert src.line_text(start, end) == joined
             for cap in (0, 3, 12, 100):

@@ -94,8 +94,8 @@ def test_invalid_arguments_name_the_field(tool: str, args: Any, field: str) -> N
 
 
 def test_valid_arguments_become_typed_params() -> None:
-    args = {"query": "x", "limit": 5, "detail_level": "context", "compact": True, "role": "callable",
-            "ranking_explain_level": "full", "freshness_policy": "strict", "language": "python"}
+    args: dict[str, Any] = {"query": "x", "limit": 5, "detail_level": "context", "compact": True, "role": "callable",
+                            "ranking_explain_level": "full", "freshness_policy": "strict", "language": "python"}
     assert parse_arguments("search_code", args) == SearchCodeParams(**args)
     assert parse_arguments("health_check", None) == PARAMS["health_check"]()
     located = parse_arguments("locate_symbol", {"query": "Config"})

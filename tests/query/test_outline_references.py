@@ -76,6 +76,7 @@ def test_limit_caps_the_list_not_the_total(polyglot: QueryEngine) -> None:
 
 def test_by_symbol_id_and_stable_id_agree(polyglot: QueryEngine) -> None:
     target = polyglot.locate_symbol("createPool", limit=10).hits[0]
+    assert target.symbol_id is not None and target.symbol_stable_id is not None
     by_name = polyglot.find_references("createPool", limit=50)
     assert polyglot.find_references(target.symbol_id, limit=50).references == by_name.references
     assert polyglot.find_references(target.symbol_stable_id, limit=50).references == by_name.references

@@ -19,7 +19,7 @@ def search(scored: ScoredSearch, query: str, **args: object) -> list[dict]:
     return scored.run(parse_arguments("search", {"query": query, "include_scores": True, **args}))["results"]
 
 
-@pytest.mark.parametrize("query, file, line", [
+@pytest.mark.parametrize(("query", "file", "line"), [
     ("validate_token", "src/auth/tokens.py", 7),
     ("UserServiceFactory", "src/services/user_service.ts", 20),
     ("ParseCrontab", "src/sched/cron.go", 23),
