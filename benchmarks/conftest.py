@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bench_cache import cache_dir
 from bench_server import BenchServer
 from bench_settings import Settings
 from corpus import copy_stdlib
@@ -65,9 +66,9 @@ def fixture_server(pytestconfig: pytest.Config, bench_target: Target) -> Iterato
 
 @pytest.fixture(scope="session")
 def stdlib_source(pytestconfig: pytest.Config) -> Path:
-    """The stdlib's sources, copied once into the pytest cache (unindexed: each target indexes its own copy)."""
+    """The stdlib's sources, copied once into the cache (unindexed: each target indexes its own copy)."""
     version = f"{sys.version_info.major}.{sys.version_info.minor}"
-    source = pytestconfig.cache.mkdir("cruxgate-corpus") / f"stdlib-py{version}"
+    source = cache_dir(pytestconfig, "cruxgate-corpus") / f"stdlib-py{version}"
     marker = source.parent / f"{source.name}.complete"
     if not marker.exists():
         started = time.perf_counter()
@@ -117,7 +118,7 @@ def stdlib_workspace(pytestconfig: pytest.Config) -> Path:
     from reference.index.semantic.model import FORMAT, SEMANTIC_DIR
 
     version = f"{sys.version_info.major}.{sys.version_info.minor}"
-    workspace = pytestconfig.cache.mkdir(f"cruxgate-stdlib-py{version}-schema{SCHEMA_VERSION}-semantic{FORMAT}")
+    workspace = cache_dir(pytestconfig, f"cruxgate-stdlib-py{version}-schema{SCHEMA_VERSION}-semantic{FORMAT}")
     state = read_state(workspace)
     if state.status != "ready" or not (state.generation / SEMANTIC_DIR).is_dir():
         started = time.perf_counter()

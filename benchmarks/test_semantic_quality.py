@@ -74,7 +74,7 @@ def test_hybrid_beats_lexical_on_questions_in_words(stdlib_workspace: Path) -> N
     reader = IndexReader.open(stdlib_workspace)
     engine = QueryEngine(reader, semantic=channel_for(SemanticConfig(mode="hybrid"), reader.generation))
     queries = load_queries()
-    engine.search_code(queries[0]["query"], semantic=True)  # load the semantic index outside the timings
+    engine.search_code(queries[0]["query"], limit=10, semantic=True)  # load the semantic index outside the timings
     lexical, hybrid = quality(engine, queries, False), quality(engine, queries, True)
     names = [row[1] for row in sample_symbols(engine)]
     lex_ids, hyb_ids = identifier_precision(engine, names, False), identifier_precision(engine, names, True)

@@ -205,7 +205,7 @@ def test_sc104_first_query_p95(corpus_server: BenchServer, settings: Settings, r
     try:
         for n in range(settings.starts):
             handshakes.append(corpus_server.restart())
-            firsts.append(timed(lambda _: corpus_server.call("search_code", query_args("search_code", queries[n])), n))
+            firsts.append(timed(lambda i: corpus_server.call("search_code", query_args("search_code", queries[i])), n))
     finally:
         corpus_server.wait_ready(corpus_server.target.timeouts["start"])  # later scenarios measure warm
     first, handshake = Figures.of(firsts), Figures.of(handshakes)
@@ -259,7 +259,10 @@ def result_tokens(server: BenchServer, settings: Settings, detail_level: str) ->
 
 
 def token_budget(slo_id: str, detail_level: str, server: BenchServer, settings: Settings) -> Measurement:
-    """Mean tokens per result at `detail_level` (each result as compact JSON; metadata is per answer, not per result)."""
+    """Mean tokens per result at `detail_level`.
+
+    Each result counts as its compact JSON; metadata is per answer, not per result.
+    """
     require(server, "search_code")
     mean, results, largest = result_tokens(server, settings, detail_level)
     return Measurement(REGISTRY[slo_id], value=mean, samples=results, corpus=server.corpus,
@@ -336,7 +339,8 @@ def test_scored_token_saving(request: pytest.FixtureRequest, settings: Settings,
     corpus, saving, preview_tokens, full_tokens = figures[0]
     note = (f"{corpus}: {preview_tokens} preview vs {full_tokens} full-content tokens (cl100k_base), "
             f"limit {SCORED_LIMIT}")
-    note += "".join(f"; {name} (not judged): {value:.1f}% ({short} vs {full})" for name, value, short, full in figures[1:])
+    note += "".join(f"; {name} (not judged): {value:.1f}% ({short} vs {full})"
+                    for name, value, short, full in figures[1:])
     record(Measurement(REGISTRY["SS-TOKENS-02"], value=saving, samples=settings.token_queries, corpus=corpus,
                        note=note))
 

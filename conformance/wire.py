@@ -47,6 +47,30 @@ class Response:
     raw: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class WireDefect:
+    """Something on the server's stdout that is not a JSON-RPC message the client can take."""
+
+    kind: str    # "not_json" | "notification_reply" | "not_jsonrpc"
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.detail}"
+
+
+def wire_defect(exc: Exception) -> WireDefect:
+    """Classify what the SDK could not parse: a non-JSON line, a reply with id null, or other JSON."""
+    errors = exc.errors() if hasattr(exc, "errors") else []
+    if any(error.get("type") == "json_invalid" for error in errors):
+        line = next((error.get("input") for error in errors if error.get("type") == "json_invalid"), "")
+        return WireDefect("not_json", f"a line that is not JSON: {str(line)[:200]!r}")
+    if any(error.get("loc", ())[:2] in (("JSONRPCResponse", "id"), ("JSONRPCError", "id"))
+           and error.get("input") is None for error in errors):
+        return WireDefect("notification_reply", "a response with id null: a reply to a notification "
+                          "(JSON-RPC forbids answering notifications/initialized or any other notification)")
+    return WireDefect("not_jsonrpc", f"a JSON line that is not a JSON-RPC message: {_describe(exc)[:300]}")
+
+
 def free_port() -> int:
     """A free loopback TCP port."""
     with socket.socket() as sock:
@@ -85,7 +109,7 @@ class Connection:
 
     def __init__(self, portal: BlockingPortal, transport: str, *, argv: list[str] | None = None,
                  url: str | None = None, cwd: Path | None = None, env: dict[str, str] | None = None,
-                 log_path: Path, timeouts: dict[str, float]) -> None:
+                 log_path: Path, timeouts: dict[str, float], defect_sink: list["WireDefect"] | None = None) -> None:
         self.portal = portal
         self.transport = transport
         self.argv, self.url, self.cwd = argv, url, cwd
@@ -94,7 +118,8 @@ class Connection:
         self.timeouts = timeouts
         self.client: Any = None
         self.server_info: dict[str, Any] | None = None
-        self.garbage: list[str] = []
+        self.defects: list[WireDefect] = []
+        self.defect_sink = defect_sink  # the session's list, for the wire scenario
         self.broken = False
         self._process: subprocess.Popen[bytes] | None = None
         self._ready = threading.Event()
@@ -188,8 +213,11 @@ class Connection:
 
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, Exception):
-            # A line on stdout that is not JSON-RPC: the stdio transport is corrupted.
-            self.garbage.append(_describe(message)[:300])
+            # A line the client could not read as a JSON-RPC message. It is kept as a wire defect for the
+            # wire scenario to judge; the SDK skips the line, so every other scenario still gets its verdict.
+            self.defects.append(wire_defect(message))
+            if self.defect_sink is not None:
+                self.defect_sink.append(self.defects[-1])
 
     def close(self) -> None:
         """Stop the client session and the server process; bounded waits only."""
@@ -248,9 +276,6 @@ class Connection:
         except Exception as exc:  # pydantic validation of a malformed result, transport errors
             self.broken = True
             raise self.fail(f"{what}: unreadable answer: {_describe(exc)[:600]}") from None
-        if self.garbage:
-            self.broken = True
-            raise self.fail(f"{what}: the server wrote non-JSON-RPC output to stdout: {self.garbage[0]}")
         return result
 
     def call_tool(self, name: str, arguments: dict[str, Any]) -> Response:

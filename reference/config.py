@@ -9,7 +9,7 @@ from typing import Any
 
 EXPLAIN_LEVELS = ("off", "basic", "full")
 FRESHNESS_POLICIES = ("strict", "balanced", "best_effort")
-DETAIL_LEVELS = ("location", "signature", "context")
+DETAIL_LEVELS = ("location", "signature", "context")  # each adds fields to the one before (protocol/shaping.py)
 
 DEFAULT_EXPLAIN_LEVEL = "off"
 DEFAULT_FRESHNESS_POLICY = "balanced"

@@ -18,12 +18,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .extract import FileExtract, content_hash, extract
+from .git import git_head
 from .languages import language_of
 from .resolve import Resolver
 from .scan import is_binary, scan
 from .semantic.build import SemanticIndexBuilder
-from .state import (CURRENT, DATABASE, GENERATION_PREFIX, MANIFEST, SCHEMA_VERSION, STATE_DIR, read_state,
-                    write_atomic)
+from .state import (CURRENT, DATABASE, GENERATION_PREFIX, LIVE_REF, MANIFEST, SCHEMA_VERSION, STATE_DIR,
+                    read_state, write_atomic)
 from .store import GenerationWriter
 
 TOOL_VERSION = "0.1.0"
@@ -155,28 +156,6 @@ class _PayloadCache:
             self.db.close()
 
 
-def git_head(workspace: Path) -> str | None:
-    """The commit the workspace's HEAD points to, read from .git without running git (None if not a repo)."""
-    git = workspace / ".git"
-    try:
-        head = (git / "HEAD").read_text(encoding="utf-8").strip()
-        if not head.startswith("ref: "):
-            return head or None
-        ref = head[5:].strip()
-        ref_file = git / ref
-        if ref_file.is_file():
-            return ref_file.read_text(encoding="utf-8").strip() or None
-        packed = git / "packed-refs"
-        if packed.is_file():
-            for line in packed.read_text(encoding="utf-8").splitlines():
-                sha, _, name = line.partition(" ")
-                if name == ref:
-                    return sha
-    except OSError:
-        return None
-    return None
-
-
 def _lock(state: Path):
     handle = open(state / "lock", "a+")  # noqa: SIM115 - held for the whole run
     fcntl.flock(handle, fcntl.LOCK_EX)
@@ -240,12 +219,12 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
             "schema_version": SCHEMA_VERSION,
             "status": "ready",
             "cursor": cursor,
-            "git_head": git_head(root),
+            "git_head": git_head(root) or None,  # none for a branch with no commit yet
             "file_count": writer.file_count,
             "symbol_count": writer.symbol_count,
             "indexed_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "tool_version": TOOL_VERSION,
-            "ref": "live",
+            "ref": LIVE_REF,
         }
         write_atomic(generation / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
         _before_flip(generation)

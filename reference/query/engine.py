@@ -1,4 +1,8 @@
-"""QueryEngine: search_code, locate_symbol, file_outline and find_references over one open index."""
+"""QueryEngine: search_code, locate_symbol, file_outline and find_references over one open index.
+
+Arguments arrive typed and checked (the protocol layer parses tool arguments against their input
+schemas), so the engine does not check them again.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,6 @@ from typing import Any
 from . import retrieval
 from .dedup import top_k_unique
 from .details import HitDetailsLoader
-from .errors import QueryInputError
 from .filters import allowed_kinds
 from .hits import Hit, QueryResult, sort_key
 from .outline import Outline, file_outline
@@ -20,7 +23,6 @@ from .references import References, find_references
 from .semantic import DisabledSemanticChannel, SemanticCandidate, SemanticChannel, SemanticOutcome, enrich, fuse
 from .semantic.channel import NO_MATCHES
 
-MAX_LIMIT = 500
 # Candidates fetched per channel before reranking: the boosts (exact name +5, kind, intent)
 # reorder BM25's list, so each channel looks further than the page it fills.
 SEARCH_FANOUT = (3, 30)   # symbols: max(limit * 3, 30)
@@ -36,24 +38,6 @@ _FILE_SQL = "SELECT file_id, path, language, line_count FROM files WHERE file_id
 # when many near-namesakes share their terms (`test__close` among hundreds of `test_close`).
 _EXACT_SQL = "SELECT symbol_id FROM symbols WHERE (name = ? OR qualified_name = ?){filters} ORDER BY symbol_id LIMIT ?"
 EXACT_LIMIT = 200
-
-
-def _check_query(value: Any, field: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise QueryInputError(field, f"{field} must be a non-empty string")
-    return value.strip()
-
-
-def _check_limit(limit: Any) -> int:
-    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
-        raise QueryInputError("limit", f"limit must be an integer from 1 to {MAX_LIMIT}")
-    return limit
-
-
-def _check_language(language: Any) -> str | None:
-    if language is not None and (not isinstance(language, str) or not language.strip()):
-        raise QueryInputError("language", "language must be a non-empty string")
-    return language
 
 
 def _spelled_as_asked(hit: Hit, text: str) -> bool:
@@ -82,17 +66,15 @@ class QueryEngine:
 
     # -- public API -----------------------------------------------------------------
 
-    def search_code(self, query: str, limit: int = 10, language: str | None = None, role: str | None = None,
-                    explain: bool = False, kind: str | None = None, semantic: bool = False) -> QueryResult:
+    def search_code(self, query: str, limit: int, language: str | None = None, role: str | None = None,
+                    explain: bool = False, semantic: bool = False) -> QueryResult:
         """Symbols, snippets and files for free text; with `role`, symbols of that role only.
 
         `semantic=True` lets the configured semantic channel add and rerank symbols (search_code's tool
         does; `search` and the CLI stay lexical).
         """
-        text = _check_query(query, "query")
-        limit = _check_limit(limit)
-        language = _check_language(language)
-        kinds = allowed_kinds(kind=kind, role=role, accepts_kind=False)
+        text = query.strip()
+        kinds = allowed_kinds(role=role)
         q = QueryFeatures.of(text)
         terms = retrieval.query_terms(text)
         outcome = self._semantic(text, limit, language, kinds) if semantic else None
@@ -109,12 +91,10 @@ class QueryEngine:
             hits = fuse(q, hits, outcome.candidates, outcome.ratio)
         return self._page(q, hits, limit, explain, semantic=outcome.metadata() if outcome else None)
 
-    def locate_symbol(self, name: str, limit: int = 10, language: str | None = None, kind: str | None = None,
+    def locate_symbol(self, name: str, limit: int, language: str | None = None, kind: str | None = None,
                       role: str | None = None, explain: bool = False) -> QueryResult:
         """Definitions named `name` (or whose qualified name ends with it); the closest names when none is exact."""
-        text = _check_query(name, "name")
-        limit = _check_limit(limit)
-        language = _check_language(language)
+        text = name.strip()
         kinds = allowed_kinds(kind=kind, role=role)
         q = QueryFeatures.of(text)
         terms = retrieval.query_terms(text)
@@ -133,20 +113,18 @@ class QueryEngine:
         # as asked comes before one that matches only case-insensitively; each tier keeps the ranking.
         return self._page(q, hits, limit, explain, tier=lambda h: 0 if _spelled_as_asked(h, text) else 1)
 
-    def file_outline(self, path: str, depth: str = "all", language: str | None = None) -> Outline:
-        """The nested symbol tree of one indexed file; shared between calls, so callers never mutate it.
+    def file_outline(self, path: str, depth: str, language: str | None = None) -> Outline:
+        """The nested symbol tree (`depth` top or all) of one indexed file; shared between calls, so never mutated.
 
         Reading 200 symbols' rows costs about as much as the rest of a get_file_outline call; an agent
         asks for the outline of the files it works on again and again, so the last ones are kept.
         """
-        if not all(isinstance(v, str) or v is None for v in (path, depth, language)):
-            return self._read_outline(path, depth, language)  # unhashable input: the reader reports it
         return self._outline(path, depth, language)
 
     def _read_outline(self, path: str, depth: str, language: str | None) -> Outline:
         return file_outline(self.db, path, depth, language)
 
-    def find_references(self, name_or_symbol_id: int | str, limit: int = 50) -> References:
+    def find_references(self, name_or_symbol_id: int | str, limit: int) -> References:
         """Resolved references to a symbol plus the unresolved edges that match its name."""
         return find_references(self.db, name_or_symbol_id, limit)
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from operator import le
 from typing import Any
 
-from reference.index.kinds import KINDS_OF_ROLE
+from reference.index.kinds import kinds_of
 
 EXACT_MATCH_BOOST = 5.0
 QUALIFIED_NAME_BOOST = 2.0
@@ -40,8 +40,8 @@ KIND_WEIGHTS: dict[str, float] = {
 }
 
 # Intent categories are the roles: a type query favours the type role, a callable query the callable role.
-TYPE_KINDS = frozenset(KINDS_OF_ROLE["type"])
-CALLABLE_KINDS = frozenset(KINDS_OF_ROLE["callable"])
+TYPE_KINDS = kinds_of("type")
+CALLABLE_KINDS = kinds_of("callable")
 
 # Test-file patterns, matched case-insensitively on the relative path (seed 000).
 TEST_PATH_PATTERNS = ("_test.", ".test.", ".spec.", "/test/", "/tests/", "test_")

@@ -79,7 +79,8 @@ class FakeTerminal(io.StringIO):
         return True
 
 
-@pytest.mark.parametrize(("terminal", "quiet", "bar"), [(True, False, True), (True, True, False), (False, False, False)])
+@pytest.mark.parametrize(("terminal", "quiet", "bar"),
+                         [(True, False, True), (True, True, False), (False, False, False)])
 def test_progress_bar_only_on_a_terminal(workspace: Path, monkeypatch: pytest.MonkeyPatch,
                                          capsys: pytest.CaptureFixture, terminal: bool, quiet: bool,
                                          bar: bool) -> None:

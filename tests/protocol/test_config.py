@@ -36,7 +36,8 @@ def test_legacy_debug_flag_maps_deterministically(tmp_path: Path, legacy: str, e
 
 
 def test_explicit_level_beats_legacy_flag(tmp_path: Path) -> None:
-    config = load_config(write(tmp_path, '[search]\nranking_explain_level = "basic"\n[debug]\nranking_reasons = true\n'))
+    config = load_config(write(tmp_path,
+                               '[search]\nranking_explain_level = "basic"\n[debug]\nranking_reasons = true\n'))
     assert config.ranking_explain_level == "basic"
 
 

@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 
 from reference.index import IndexReader
 from reference.query.engine import QueryEngine
-from reference.query.errors import QueryInputError
 from reference.query.retrieval import query_terms
 
 
@@ -24,7 +23,7 @@ def test_identifiers_are_found_by_their_parts(polyglot: QueryEngine, query: str)
 
 
 def test_qualified_names_are_found_by_their_parts(polyglot: QueryEngine) -> None:
-    top = polyglot.search_code("app::config::Config").hits[0]
+    top = polyglot.search_code("app::config::Config", limit=10).hits[0]
     assert (top.qualified_name, top.kind) == ("app::config::Config", "struct")
 
 
@@ -41,19 +40,16 @@ def test_query_terms_drop_syntax() -> None:
 
 @pytest.mark.parametrize("query", ['"', "(", "a:b", "AND", "+-", "title:", "^2", "*", "~", "[1 TO 2]", "!!!", "_"])
 def test_query_syntax_never_raises(polyglot: QueryEngine, query: str) -> None:
-    polyglot.search_code(query)
-    polyglot.locate_symbol(query)
+    polyglot.search_code(query, limit=10)
+    polyglot.locate_symbol(query, limit=10)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.text(min_size=1, max_size=40))
-def test_any_text_is_answered_or_rejected_as_input(polyglot: QueryEngine, text: str) -> None:
-    try:
-        result = polyglot.search_code(text, explain=True)
-    except QueryInputError as err:
-        assert err.field == "query" and not text.strip()
-        return
-    assert len(result.hits) <= 10
+def test_any_text_is_answered(polyglot: QueryEngine, text: str) -> None:
+    # Blank text never gets here over the wire (the input schema wants a non-space character); it finds nothing.
+    result = polyglot.search_code(text, limit=10, explain=True)
+    assert len(result.hits) <= 10 and (text.strip() or not result.hits)
 
 
 def test_same_query_same_answer(polyglot: QueryEngine, polyglot_workspace: Path) -> None:
@@ -73,14 +69,14 @@ def test_ties_are_broken_by_the_documented_key(polyglot: QueryEngine) -> None:
 
 
 def test_locate_returns_exact_names_first_and_only(polyglot: QueryEngine) -> None:
-    hits = polyglot.locate_symbol("config").hits
+    hits = polyglot.locate_symbol("config", limit=10).hits
     assert {(h.name, h.kind, h.language) for h in hits} == {
         ("Config", "class", "python"), ("config", "variable", "python"), ("Config", "struct", "rust"),
         ("config", "module", "rust")}
 
 
 def test_locate_puts_the_exact_spelling_first(polyglot: QueryEngine) -> None:
-    hits = polyglot.locate_symbol("config", explain=True).hits
+    hits = polyglot.locate_symbol("config", limit=10, explain=True).hits
     assert [h.name for h in hits] == ["config", "config", "Config", "Config"]
     for tier in (hits[:2], hits[2:]):  # each tier keeps the ranking order
         assert [h.score for h in tier] == sorted((h.score for h in tier), reverse=True)
@@ -88,12 +84,12 @@ def test_locate_puts_the_exact_spelling_first(polyglot: QueryEngine) -> None:
 
 
 def test_locate_falls_back_to_nearest_names(polyglot: QueryEngine) -> None:
-    hits = polyglot.locate_symbol("UserServ").hits  # no symbol has this name: the closest ones come back
+    hits = polyglot.locate_symbol("UserServ", limit=10).hits  # no symbol has this name: the closest ones come back
     assert "UserService" in names(hits)
 
 
 def test_hits_carry_identity_and_location(polyglot: QueryEngine) -> None:
-    hit = polyglot.locate_symbol("validate_token").hits[0]
+    hit = polyglot.locate_symbol("validate_token", limit=10).hits[0]
     assert hit.result_id == f"symbol:{hit.symbol_id}" and hit.symbol_stable_id
     assert (hit.path, hit.line_start, hit.line_end, hit.kind, hit.language) == \
         ("src/auth/tokens.py", 7, 9, "function", "python")
@@ -102,9 +98,9 @@ def test_hits_carry_identity_and_location(polyglot: QueryEngine) -> None:
 
 
 def test_context_fields_load_lazily(polyglot: QueryEngine) -> None:
-    method = polyglot.locate_symbol("build").hits[0]
+    method = polyglot.locate_symbol("build", limit=10).hits[0]
     assert method.parent["name"] == "UserServiceFactory"
-    cls = polyglot.locate_symbol("UserServiceFactory").hits[0]
+    cls = polyglot.locate_symbol("UserServiceFactory", limit=10).hits[0]
     assert [r["name"] for r in cls.related_symbols] == ["options", "constructor", "build"]
     assert cls.parent is None
 
@@ -123,7 +119,7 @@ def test_explain_off_never_calls_the_explainer(polyglot: QueryEngine, monkeypatc
         raise AssertionError("a breakdown was built with explain off")
 
     monkeypatch.setattr(engine_module, "breakdown", refuse)
-    assert polyglot.search_code("Config").hits and polyglot.locate_symbol("Config").hits
+    assert polyglot.search_code("Config", limit=10).hits and polyglot.locate_symbol("Config", limit=10).hits
 
 
 def test_explanations_reuse_the_ranking_signals(polyglot: QueryEngine) -> None:

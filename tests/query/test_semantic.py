@@ -50,9 +50,9 @@ def test_configured_multipliers_are_floored_and_capped(polyglot_workspace: Path)
 def test_budget_exhaustion_is_reported_when_the_semantic_branch_fills_its_cap(polyglot_workspace: Path) -> None:
     # 25 symbols of the fixture are similar to this question: they fill a cap of 20, not one of 1000.
     query = "load settings from the environment"
-    small = hybrid(polyglot_workspace).search_code(query, semantic=True).semantic
+    small = hybrid(polyglot_workspace).search_code(query, limit=10, semantic=True).semantic
     large = hybrid(polyglot_workspace, semantic_limit_multiplier=100, semantic_fanout_multiplier=100).search_code(
-        query, semantic=True).semantic
+        query, limit=10, semantic=True).semantic
     assert small["semantic_budget_exhausted"] is True and large["semantic_budget_exhausted"] is False
 
 
@@ -65,7 +65,7 @@ def test_budget_exhaustion_is_reported_when_the_semantic_branch_fills_its_cap(po
 ])
 def test_skip_reasons_are_deterministic(polyglot_workspace: Path, query: str, settings: dict, reason: str) -> None:
     engine = hybrid(polyglot_workspace, **settings)
-    metas = [engine.search_code(query, semantic=True).semantic for _ in range(2)]
+    metas = [engine.search_code(query, limit=10, semantic=True).semantic for _ in range(2)]
     assert metas[0] == metas[1]
     meta = metas[0]
     assert meta["semantic_skipped_reason"] == reason and meta["semantic_triggered"] is False
@@ -75,15 +75,15 @@ def test_skip_reasons_are_deterministic(polyglot_workspace: Path, query: str, se
 
 
 def test_role_admitting_no_kind_skips_the_channel(engine: QueryEngine) -> None:
-    assert engine.search_code("retry with backoff", role="alias", semantic=True).semantic[
+    assert engine.search_code("retry with backoff", limit=10, role="alias", semantic=True).semantic[
         "semantic_skipped_reason"] == "no_symbol_kinds"
 
 
 def test_semantic_false_keeps_the_lexical_answer(engine: QueryEngine, polyglot: QueryEngine) -> None:
     query = "retry with exponential backoff"
-    lexical = [h.result_id for h in polyglot.search_code(query).hits]
-    assert [h.result_id for h in engine.search_code(query).hits] == lexical
-    assert engine.search_code(query).semantic == {}
+    lexical = [h.result_id for h in polyglot.search_code(query, limit=10).hits]
+    assert [h.result_id for h in engine.search_code(query, limit=10).hits] == lexical
+    assert engine.search_code(query, limit=10).semantic == {}
 
 
 def test_fused_scores_add_up_and_explain_names_the_semantic_part(engine: QueryEngine) -> None:
@@ -110,8 +110,8 @@ def test_semantic_only_results_are_enriched_before_their_signals(tmp_path: Path)
         'class Mailbox:\n    """A folder of messages."""\n', encoding="utf-8")
     index_workspace(tmp_path)
     engine = hybrid(tmp_path)
-    assert engine.search_code("parsing addresses").hits == []
-    result = engine.search_code("parsing addresses", explain=True, semantic=True)
+    assert engine.search_code("parsing addresses", limit=10).hits == []
+    result = engine.search_code("parsing addresses", limit=10, explain=True, semantic=True)
     assert result.semantic["semantic_triggered"] is True
     top = result.hits[0]
     assert (top.qualified_name, top.kind, top.name, top.path, top.line_start) == (
@@ -131,8 +131,8 @@ def test_filters_apply_to_semantic_candidates(engine: QueryEngine) -> None:
 
 def test_identifier_answers_do_not_move(engine: QueryEngine, polyglot: QueryEngine) -> None:
     for name in ("validate_token", "UserService", "app::config::Config"):
-        assert [h.result_id for h in engine.search_code(name, semantic=True).hits] == \
-            [h.result_id for h in polyglot.search_code(name).hits]
+        assert [h.result_id for h in engine.search_code(name, limit=10, semantic=True).hits] == \
+            [h.result_id for h in polyglot.search_code(name, limit=10).hits]
 
 
 class OneCandidate:
@@ -150,7 +150,7 @@ class OneCandidate:
 def test_a_candidate_the_index_does_not_hold_gets_no_kind_signals(polyglot_workspace: Path) -> None:
     engine = QueryEngine(IndexReader.open(polyglot_workspace),
                          semantic=SemanticChannel(SemanticConfig(), lambda: OneCandidate()))
-    hit = next(h for h in engine.search_code("retry with backoff", explain=True, semantic=True).hits
+    hit = next(h for h in engine.search_code("retry with backoff", limit=10, explain=True, semantic=True).hits
                if h.symbol_stable_id == "ffffffffffffffff")
     assert hit.kind is None and hit.result_id == "symbol:ffffffffffffffff"
     assert hit.breakdown.effective("kind_weight") == 0.0 and hit.breakdown.effective("query_intent_boost") == 0.0
@@ -159,7 +159,7 @@ def test_a_candidate_the_index_does_not_hold_gets_no_kind_signals(polyglot_works
 def test_enrich_fills_only_candidates_without_a_kind(polyglot: QueryEngine) -> None:
     from reference.query.semantic import enrich
 
-    mode = polyglot.locate_symbol("Mode").hits[0]
+    mode = polyglot.locate_symbol("Mode", limit=10).hits[0]
     bare, known = SemanticCandidate(mode.symbol_stable_id, 0.7), SemanticCandidate("x", 0.1, kind="function")
     enriched = enrich([bare, known], polyglot.db)
     assert (enriched[0].kind, enriched[0].name, enriched[0].path) == ("enum", "Mode", "src/app/config.rs")
@@ -183,12 +183,12 @@ def test_a_broken_semantic_index_degrades_to_lexical(tmp_path: Path, polyglot: Q
         semantic_backend_failure(workspace)
     engine = hybrid(workspace)
     query = "retry with exponential backoff"
-    result = engine.search_code(query, semantic=True)
+    result = engine.search_code(query, limit=10, semantic=True)
     meta = result.semantic
     assert meta["semantic_fallback"] is True and meta["semantic_degraded"] is True
     assert meta["semantic_triggered"] is False and meta["semantic_ratio_used"] == 0.0
     reason = "semantic_index_missing" if damage == "missing" else "semantic_backend_error"
     assert meta["semantic_skipped_reason"] == reason
     # Still a valid, lexical answer, and the same one on every call of this generation.
-    assert [h.result_id for h in result.hits] == [h.result_id for h in polyglot.search_code(query).hits]
-    assert engine.search_code("validate_token", semantic=True).semantic == {**meta}
+    assert [h.result_id for h in result.hits] == [h.result_id for h in polyglot.search_code(query, limit=10).hits]
+    assert engine.search_code("validate_token", limit=10, semantic=True).semantic == {**meta}

@@ -139,7 +139,8 @@ def test_scored_search_and_preview(stdio_server: Connection) -> None:
     assert preview["results"] == scored["results"]
     assert scored["results"][0]["score"] > 0.8
     assert error(stdio_server, "search", {"query": "x", "min_score": 2})["data"]["field"] == "min_score"
-    assert error(stdio_server, "search_preview", {"query": "x", "preview_mode": False})["data"]["field"] == "preview_mode"
+    preview_off = error(stdio_server, "search_preview", {"query": "x", "preview_mode": False})
+    assert preview_off["data"]["field"] == "preview_mode"
 
 
 def test_stream_of_invalid_calls_then_valid_ones(stdio_server: Connection) -> None:
@@ -154,6 +155,8 @@ def test_stream_of_invalid_calls_then_valid_ones(stdio_server: Connection) -> No
 def test_absent_file_is_file_not_found(stdio_server: Connection) -> None:
     assert error(stdio_server, "get_file_outline", {"path": "src/does_not_exist.py"})["code"] == "file_not_found"
     assert error(stdio_server, "find_references", {"name": "NoSuchSymbolAnywhere"})["code"] == "symbol_not_found"
+    # Above SQLite's largest integer (2**63 - 1): still an id that names no symbol, not an internal error.
+    assert error(stdio_server, "find_references", {"symbol_id": 2**63})["code"] == "symbol_not_found"
     assert error(stdio_server, "get_file_outline", {"path": "src", "ref": "feature-x"})["code"] == "ref_not_indexed"
 
 
