@@ -120,7 +120,7 @@ def stdlib_workspace(pytestconfig: pytest.Config) -> Path:
     version = f"{sys.version_info.major}.{sys.version_info.minor}"
     workspace = cache_dir(pytestconfig, f"cruxgate-stdlib-py{version}-schema{SCHEMA_VERSION}-semantic{FORMAT}")
     state = read_state(workspace)
-    if state.status != "ready" or not (state.generation / SEMANTIC_DIR).is_dir():
+    if state.status != "ready" or state.generation is None or not (state.generation / SEMANTIC_DIR).is_dir():
         started = time.perf_counter()
         files = copy_stdlib(workspace)
         index_workspace(workspace, force=True)

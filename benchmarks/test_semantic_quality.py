@@ -79,12 +79,13 @@ def test_hybrid_beats_lexical_on_questions_in_words(stdlib_workspace: Path) -> N
     names = [row[1] for row in sample_symbols(engine)]
     lex_ids, hyb_ids = identifier_precision(engine, names, False), identifier_precision(engine, names, True)
     print(f"\n[semantic quality, {len(queries)} questions over the stdlib]")
-    print("| mode | recall@10 | MRR@10 | p50 ms | p95 ms | CPU p50 ms | CPU p95 ms | identifier top-1 | identifier top-3 |")
+    print("| mode | recall@10 | MRR@10 | p50 ms | p95 ms | CPU p50 ms | CPU p95 ms "
+          "| identifier top-1 | identifier top-3 |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for label, q, ids in (("lexical", lexical, lex_ids), ("hybrid", hybrid, hyb_ids)):
         print(f"| {label} | {q['recall@10']:.3f} | {q['mrr']:.3f} | {q['p50_ms']:.1f} | {q['p95_ms']:.1f} "
               f"| {q['cpu_p50_ms']:.1f} | {q['cpu_p95_ms']:.1f} | {ids[0]:.1%} | {ids[1]:.1%} |")
-    lost = [q["query"] for q, a, b in zip(queries, lexical["ranks"], hybrid["ranks"]) if a and not b]
+    lost = [q["query"] for q, a, b in zip(queries, lexical["ranks"], hybrid["ranks"], strict=True) if a and not b]
     print(f"  answered by lexical only: {lost}")
     assert hybrid["recall@10"] - lexical["recall@10"] >= RECALL_GAIN_BAR
     assert hybrid["mrr"] - lexical["mrr"] >= MRR_GAIN_BAR

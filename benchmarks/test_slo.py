@@ -131,7 +131,7 @@ def test_sc103_outline_p95(fixture_server: BenchServer, settings: Settings, reco
 # ------------------------------------------------------------------ warm queries
 
 
-WARM_VARIANTS = {
+WARM_VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "search_code": ("search_code", {}), "search_code compact": ("search_code", {"compact": True}),
     "search_code basic": ("search_code", {"ranking_explain_level": "basic"}),
     "locate_symbol": ("locate_symbol", {}), "locate_symbol compact": ("locate_symbol", {"compact": True}),
@@ -156,7 +156,8 @@ def test_warm_query_p95(variant: str, corpus_server: BenchServer, settings: Sett
     tool, extra = WARM_VARIANTS[variant]
     require(corpus_server, tool)
     query = cycle(queries_for(tool, corpus_server, settings.query_set))
-    record(latency(variant, corpus_server, settings, lambda n: corpus_server.call(tool, query_args(tool, query(n), **extra))))
+    record(latency(variant, corpus_server, settings,
+                   lambda n: corpus_server.call(tool, query_args(tool, query(n), **extra))))
 
 
 # ------------------------------------------------------------------ questions in words: the semantic channel's cost
@@ -174,10 +175,13 @@ def test_questions_p95(corpus_server: BenchServer, lexical_server: BenchServer, 
     """search_code on questions in words: the default server (hybrid on the reference) and its lexical twin."""
     require(corpus_server, "search_code")
     query = cycle(questions(settings.query_set))
+
+    def on(server: BenchServer) -> Callable[[int], Any]:
+        return lambda n: server.call("search_code", query_args("search_code", query(n)))
+
     for slo_id, server in (("search_code questions", corpus_server),
                            ("search_code questions, semantic off", lexical_server)):
-        record(latency(slo_id, server, settings,
-                       lambda n, server=server: server.call("search_code", query_args("search_code", query(n)))))
+        record(latency(slo_id, server, settings, on(server)))
 
 
 def test_semantic_channel_overhead(corpus_server: BenchServer, lexical_server: BenchServer, settings: Settings,

@@ -246,7 +246,8 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
 
 
 def _write(root: Path, previous: Path | None, tasks: list, results: Iterator[tuple], writer: GenerationWriter,
-           semantic: SemanticIndexBuilder, progress: Progress | None) -> tuple[list[tuple], dict[str, int], list[tuple[str, str]], list[str]]:
+           semantic: SemanticIndexBuilder, progress: Progress | None,
+           ) -> tuple[list[tuple], dict[str, int], list[tuple[str, str]], list[str]]:
     """Store each result as it arrives (in path order), then resolve and store the edges."""
     resolver = Resolver()
     stored: list[tuple[FileExtract, int]] = []  # texts dropped once written: only edges are needed later

@@ -202,14 +202,15 @@ class QueryEngine:
                   kinds: frozenset[str] | None) -> SemanticOutcome:
         """The channel's outcome, its candidates enriched by symbol_stable_id, filtered and cut to the fan-out."""
         outcome = self.semantic.run(text, limit, symbols=kinds != frozenset())
-        if not outcome.triggered:
+        budget = outcome.budget
+        if not outcome.triggered or budget is None:  # a triggered outcome always carries its budget
             return outcome
         kept: list[SemanticCandidate] = []
         for c in enrich(outcome.candidates, self.db):
             if (kinds is not None and c.kind not in kinds) or (language is not None and c.language != language):
                 continue  # a filter the index could not apply before enrichment told the kind and language
             kept.append(c)
-            if len(kept) == outcome.budget.semantic_fanout:
+            if len(kept) == budget.semantic_fanout:
                 break
         return replace(outcome, candidates=kept) if kept else outcome.skip(NO_MATCHES)
 

@@ -45,8 +45,8 @@ def test_registry_carries_the_bars_of_issue_8() -> None:
 
 
 def test_registry_carries_the_semantic_channel_bars() -> None:
-    def figure(slo_id: str, **kw: float) -> bool:
-        return REGISTRY[slo_id].bar.holds(Measurement(REGISTRY[slo_id], **kw))
+    def figure(slo_id: str, value: float, floor_p95: float | None = None) -> bool:
+        return REGISTRY[slo_id].bar.holds(Measurement(REGISTRY[slo_id], value=value, floor_p95=floor_p95))
 
     for slo_id in ("search_code questions", "search_code questions, semantic off"):
         assert figure(slo_id, value=22.0, floor_p95=2.0) and not figure(slo_id, value=22.5, floor_p95=2.0)

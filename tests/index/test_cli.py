@@ -62,6 +62,7 @@ def test_hooks_produce_their_state(workspace: Path, hook: str) -> None:
     if hook == "semantic_backend_failure":  # the lexical index stays whole; the semantic one cannot be opened
         from reference.index.semantic import SemanticIndex, SemanticIndexError
 
+        assert state.generation is not None
         with pytest.raises(SemanticIndexError):
             SemanticIndex.open(state.generation)
 

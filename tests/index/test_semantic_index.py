@@ -77,7 +77,8 @@ def test_a_new_generation_brings_a_new_semantic_index(workspace: Path, tmp_path:
     shutil.copytree(workspace, copy)
     before = IndexReader.open(copy).generation
     (copy / "src" / "mailer.py").write_text('def send_mail(to):\n    """Send an email message."""\n\n\n'
-                                            'def read_mail(box):\n    """Read one email message."""\n', encoding="utf-8")
+                                            'def read_mail(box):\n    """Read one email message."""\n',
+                                            encoding="utf-8")
     index_workspace(copy)
     after = IndexReader.open(copy).generation
     assert after != before and (after / SEMANTIC_DIR / "manifest.json").is_file()

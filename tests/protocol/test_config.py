@@ -92,4 +92,5 @@ def test_invalid_semantic_values_fall_back_with_warnings(tmp_path: Path) -> None
                                          'semantic_fanout_multiplier = true\n'))
     assert config.semantic == SemanticConfig()
     assert len(config.warnings) == 5 and all(w.startswith("search.semantic.") for w in config.warnings)
-    assert load_config(write(tmp_path, '[search]\nsemantic = 3\n')).warnings == ("[search.semantic] is not a table; ignored",)
+    assert load_config(write(tmp_path, '[search]\nsemantic = 3\n')).warnings == (
+        "[search.semantic] is not a table; ignored",)

@@ -1,4 +1,4 @@
-"""Retrieval on a real index: code-aware terms, syntax-proof queries, determinism and dedup (semantic: test_semantic.py)."""
+"""Retrieval on a real index: code-aware terms, syntax-proof queries, determinism, dedup (semantic: test_semantic)."""
 
 from __future__ import annotations
 

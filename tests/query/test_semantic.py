@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,7 +19,7 @@ from reference.query.semantic.channel import SemanticChannel
 FIXTURE = Path(__file__).resolve().parents[2] / "golden" / "fixtures" / "polyglot"
 
 
-def hybrid(workspace: Path, **settings: object) -> QueryEngine:
+def hybrid(workspace: Path, **settings: Any) -> QueryEngine:
     reader = IndexReader.open(workspace)
     return QueryEngine(reader, semantic=channel_for(SemanticConfig(**settings), reader.generation))
 
@@ -38,7 +39,8 @@ def test_a_question_in_words_runs_the_channel_with_its_effective_budget(engine: 
     assert meta["semantic_fallback"] is False and meta["semantic_degraded"] is False
     assert isinstance(meta["semantic_budget_exhausted"], bool)
     assert result.hits[0].qualified_name == "net.retry.retry_with_backoff"
-    assert result.hits[0].semantic_similarity > 0.5
+    similarity = result.hits[0].semantic_similarity
+    assert similarity is not None and similarity > 0.5
 
 
 def test_configured_multipliers_are_floored_and_capped(polyglot_workspace: Path) -> None:
@@ -116,7 +118,7 @@ def test_semantic_only_results_are_enriched_before_their_signals(tmp_path: Path)
     top = result.hits[0]
     assert (top.qualified_name, top.kind, top.name, top.path, top.line_start) == (
         "mail.parse_address", "function", "parse_address", "mail.py", 1)
-    assert top.bm25_score == 0.0 and top.semantic_similarity > 0.5
+    assert top.bm25_score == 0.0 and top.semantic_similarity is not None and top.semantic_similarity > 0.5
     assert top.breakdown.effective("kind_weight") == KIND_WEIGHTS["function"]
     assert top.breakdown.effective("query_intent_boost") == 0.5  # a lower-case query on a callable
     assert top.score == pytest.approx(top.semantic_score + sum(top.signals))
@@ -160,6 +162,7 @@ def test_enrich_fills_only_candidates_without_a_kind(polyglot: QueryEngine) -> N
     from reference.query.semantic import enrich
 
     mode = polyglot.locate_symbol("Mode", limit=10).hits[0]
+    assert mode.symbol_stable_id is not None
     bare, known = SemanticCandidate(mode.symbol_stable_id, 0.7), SemanticCandidate("x", 0.1, kind="function")
     enriched = enrich([bare, known], polyglot.db)
     assert (enriched[0].kind, enriched[0].name, enriched[0].path) == ("enum", "Mode", "src/app/config.rs")

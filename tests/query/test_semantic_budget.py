@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from reference.query.semantic.budget import (LEXICAL_FANOUT_BOUNDS, SEMANTIC_FANOUT_BOUNDS, SEMANTIC_LIMIT_BOUNDS,
-                                             budget)
+from reference.query.semantic.budget import LEXICAL_FANOUT_BOUNDS, SEMANTIC_FANOUT_BOUNDS, SEMANTIC_LIMIT_BOUNDS, budget
 
 
 def test_the_bounds_are_the_documented_ones() -> None:
-    assert (SEMANTIC_LIMIT_BOUNDS, LEXICAL_FANOUT_BOUNDS, SEMANTIC_FANOUT_BOUNDS) == ((20, 1000), (40, 2000), (30, 1000))
+    bounds = (SEMANTIC_LIMIT_BOUNDS, LEXICAL_FANOUT_BOUNDS, SEMANTIC_FANOUT_BOUNDS)
+    assert bounds == ((20, 1000), (40, 2000), (30, 1000))
 
 
 @pytest.mark.parametrize(("limit", "multipliers", "expected"), [
@@ -23,4 +23,5 @@ def test_effective_values(limit: int, multipliers: tuple[int, int, int], expecte
     b = budget(limit, *multipliers)
     assert (b.semantic_limit, b.lexical_fanout, b.semantic_fanout) == expected
     assert b.semantic_cap == min(expected[0], expected[2])
-    assert b.metadata() == dict(zip(("semantic_limit_used", "lexical_fanout_used", "semantic_fanout_used"), expected))
+    fields = ("semantic_limit_used", "lexical_fanout_used", "semantic_fanout_used")
+    assert b.metadata() == dict(zip(fields, expected, strict=True))

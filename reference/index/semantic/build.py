@@ -14,19 +14,20 @@ import json
 import math
 import os
 import shutil
-from collections import Counter
+from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
-from ..kinds import KINDS_OF_ROLE
+from ..kinds import kinds_of
 from .model import FORMAT, MANIFEST, SEMANTIC_DIR, SemanticIndex, SemanticIndexError
 from .text import Terms
 
 # Kinds with a meaning to describe; values (constants, variables, fields) carry too little text.
-INDEXED_KINDS = frozenset(KINDS_OF_ROLE["type"]) | frozenset(KINDS_OF_ROLE["callable"])
+INDEXED_KINDS = kinds_of("type", "callable")
 NAME_WEIGHT = 3.0
 BODY_WEIGHT = 0.5
 BODY_CHARS = 300
@@ -42,9 +43,9 @@ INDEX_TESTS = False
 TEST_PRIOR = 0.8  # their weight when INDEX_TESTS is on
 SEED = 20261124
 # Everything above that shapes the vectors: an index built by another recipe is not reused.
-RECIPE = (f"kinds={sorted(INDEXED_KINDS)} name={NAME_WEIGHT} body={BODY_WEIGHT}x{BODY_CHARS} df>={MIN_DOCUMENT_FREQUENCY}"
-          f" k={DIMENSIONS}+{OVERSAMPLING} q={POWER_ITERATIONS} alpha={ALPHA} tests={INDEX_TESTS}/{TEST_PRIOR} "
-          f"seed={SEED}")
+RECIPE = (f"kinds={sorted(INDEXED_KINDS)} name={NAME_WEIGHT} body={BODY_WEIGHT}x{BODY_CHARS} "
+          f"df>={MIN_DOCUMENT_FREQUENCY} k={DIMENSIONS}+{OVERSAMPLING} q={POWER_ITERATIONS} alpha={ALPHA} "
+          f"tests={INDEX_TESTS}/{TEST_PRIOR} seed={SEED}")
 
 
 def is_test_path(path: str) -> bool:
@@ -63,7 +64,7 @@ class SemanticIndexBuilder:
     def __init__(self) -> None:
         self._rows: list[tuple[str, str, str | None, str, int, float]] = []
 
-    def add_file(self, path: str, symbols: list[tuple]) -> None:
+    def add_file(self, path: str, symbols: Sequence[tuple]) -> None:
         """Add the definitions of one file (extract Symbol tuples: name, qualified, kind, ..., doc, ..., content)."""
         test = is_test_path(path)
         if test and not INDEX_TESTS:
@@ -88,12 +89,13 @@ class SemanticIndexBuilder:
         stable_ids: list[int] = []
         priors: list[float] = []
         for name, scope, doc, body, stable, prior in self._rows:
-            bag: Counter[str] = Counter()
+            bag: defaultdict[str, float] = defaultdict(float)  # term -> weighted count, in first-seen order
             for term in terms(name):
                 bag[term] += NAME_WEIGHT
-            bag.update(terms(scope))
-            if doc:
-                bag.update(terms(doc))
+            for term in terms(scope):
+                bag[term] += 1.0
+            for term in terms(doc or ""):
+                bag[term] += 1.0
             for term in terms(body):
                 bag[term] += BODY_WEIGHT
             if not bag:

@@ -52,8 +52,14 @@ class SemanticIndex:
         self.manifest = manifest
         self.alpha = float(manifest["alpha"])
         self.columns = {term: column for column, term in enumerate(terms)}
-        for name, value in arrays.items():
-            setattr(self, name, value)
+        self.idf: np.ndarray = arrays["idf"]
+        self.term_vectors: np.ndarray = arrays["term_vectors"]
+        self.doc_vectors: np.ndarray = arrays["doc_vectors"]
+        self.tfidf_indptr: np.ndarray = arrays["tfidf_indptr"]
+        self.tfidf_indices: np.ndarray = arrays["tfidf_indices"]
+        self.tfidf_data: np.ndarray = arrays["tfidf_data"]
+        self.stable_ids: np.ndarray = arrays["stable_ids"]
+        self.priors: np.ndarray = arrays["priors"]
         self.rows = int(self.doc_vectors.shape[0])
 
     @classmethod
@@ -96,8 +102,8 @@ class SemanticIndex:
         """The `limit` rows most similar to the query's terms (best first, ties by row), above `min_similarity`."""
         counts = Counter(t for t in terms if t in self.columns)
         columns = [self.columns[t] for t in counts]
-        weights = np.array([(1.0 + math.log(n)) * float(self.idf[c]) for c, n in zip(columns, counts.values())],
-                           dtype=np.float32)
+        weights = np.array([(1.0 + math.log(n)) * float(self.idf[c])
+                            for c, n in zip(columns, counts.values(), strict=True)], dtype=np.float32)
         norm = float(np.linalg.norm(weights))
         if not columns or norm == 0.0 or self.rows == 0:
             return []
@@ -112,7 +118,7 @@ class SemanticIndex:
         else:
             scores = np.zeros(self.rows, dtype=np.float32)
         # Sparse part: the query's TF-IDF cosine, added only where a row holds a query term.
-        for column, weight in zip(columns, weights * np.float32(self.alpha)):
+        for column, weight in zip(columns, weights * np.float32(self.alpha), strict=True):
             start, end = int(self.tfidf_indptr[column]), int(self.tfidf_indptr[column + 1])
             scores[self.tfidf_indices[start:end]] += self.tfidf_data[start:end] * weight
         scores *= self.priors

@@ -29,7 +29,8 @@ def fuse(q: QueryFeatures, lexical: list[Hit], candidates: list[SemanticCandidat
     weight = semantic_weight(ratio, lexical)
     by_id = {c.symbol_stable_id: c for c in candidates}
     for hit in lexical:
-        found = by_id.pop(hit.symbol_stable_id, None) if hit.result_type == "symbol" else None
+        stable_id = hit.symbol_stable_id if hit.result_type == "symbol" else None
+        found = by_id.pop(stable_id, None) if stable_id is not None else None
         if found is not None:
             hit.semantic_similarity = found.similarity
             hit.semantic_score = weight * found.similarity
