@@ -22,15 +22,18 @@ class ToolFailure(AssertionError):
 class BenchServer:
     """One target serving one workspace (a fixture or the real corpus) over one transport."""
 
-    def __init__(self, target: Target, transport: str, fixtures_dir: Path, fixture: str, log_dir: Path) -> None:
-        """Copy `fixture` from `fixtures_dir`, index it with the profile's index_command, start the server."""
+    def __init__(self, target: Target, transport: str, fixtures_dir: Path, fixture: str, log_dir: Path,
+                 config: dict[str, Any] | None = None) -> None:
+        """Copy `fixture` from `fixtures_dir`, index it with the profile's index_command, start the server
+        (with `config` written in the profile's format, when given)."""
         self.target, self.transport, self.corpus = target, transport, fixture
         self.source = fixtures_dir / fixture  # the corpus as copied: query sets are drawn from its text
         self.lifecycle = Lifecycle(target, fixtures_dir, log_dir, fixture)
         try:
-            # git: the freshness check (SC-106) reads the VCS signal a real workspace has.
-            self.environment: Environment = self.lifecycle.acquire({"id": f"bench-{fixture}", "fixture": fixture,
-                                                                    "git": True})[0]
+            # The environment is built directly, not leased for a scenario: the harness has no scenario, and
+            # the constructor (copy, index, start on demand) is the part of the lifecycle that stays put while
+            # its scenario API moves. git: the freshness check (SC-106) reads the VCS signal a real workspace has.
+            self.environment = Environment(self.lifecycle, fixture, config or {}, True)
         except BaseException:
             self.lifecycle.close()  # its event-loop thread and temp dirs
             raise
@@ -70,7 +73,7 @@ class BenchServer:
                     warnings.simplefilter("ignore")
                     self._bounded(self.connection.client.send_ping)
                 self._floor_method = "ping"
-            except Exception:
+            except Exception:  # noqa: BLE001 - whatever way ping fails (error, timeout), the floor is tools/list
                 self._floor_method = "tools/list"
         return self._floor_method
 
@@ -135,4 +138,7 @@ class BenchServer:
 
     def close(self) -> None:
         """Stop the server and delete the workspace."""
-        self.lifecycle.close()
+        try:
+            self.environment.close()  # not the lifecycle's to close: it closes only environments it leased
+        finally:
+            self.lifecycle.close()

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bench_cache import cache_dir
 from bench_server import BenchServer
 from bench_settings import Settings
 from corpus import copy_stdlib
@@ -25,6 +26,8 @@ from conformance.paths import fixtures_dir
 from conformance.target import ProfileError, Target, resolve
 
 FIXTURE = "polyglot"
+# The source system's name for the semantic channel's mode; a target that does not know it ignores it.
+SEMANTIC_OFF = {"search": {"semantic": {"mode": "off"}}}
 
 
 # ------------------------------------------------------------------ targets over the wire
@@ -40,10 +43,11 @@ def bench_target(pytestconfig: pytest.Config) -> Target:
         raise pytest.UsageError(str(exc)) from None
 
 
-def _started(pytestconfig: pytest.Config, target: Target, root: Path, corpus: str) -> BenchServer:
+def _started(pytestconfig: pytest.Config, target: Target, root: Path, corpus: str,
+             config: dict[str, Any] | None = None) -> BenchServer:
     """A BenchServer on `root/corpus`, warm (prewarm finished) before any figure is taken."""
     server = BenchServer(target, pytestconfig.getoption("target"), root, corpus,
-                         Path(tempfile.mkdtemp(prefix=f"cruxgate-bench-{corpus}-logs-")))
+                         Path(tempfile.mkdtemp(prefix=f"cruxgate-bench-{corpus}-logs-")), config)
     recorder = pytestconfig.stash[RECORDER_KEY]
     info = server.server_info() or {}
     recorder.header["target"] = f"{target.name} ({info.get('name', '?')} {info.get('version', '')})".strip()
@@ -62,9 +66,9 @@ def fixture_server(pytestconfig: pytest.Config, bench_target: Target) -> Iterato
 
 @pytest.fixture(scope="session")
 def stdlib_source(pytestconfig: pytest.Config) -> Path:
-    """The stdlib's sources, copied once into the pytest cache (unindexed: each target indexes its own copy)."""
+    """The stdlib's sources, copied once into the cache (unindexed: each target indexes its own copy)."""
     version = f"{sys.version_info.major}.{sys.version_info.minor}"
-    source = pytestconfig.cache.mkdir("cruxgate-corpus") / f"stdlib-py{version}"
+    source = cache_dir(pytestconfig, "cruxgate-corpus") / f"stdlib-py{version}"
     marker = source.parent / f"{source.name}.complete"
     if not marker.exists():
         started = time.perf_counter()
@@ -87,6 +91,23 @@ def corpus_server(pytestconfig: pytest.Config, bench_target: Target, settings: S
     server.close()
 
 
+@pytest.fixture(scope="session")
+def lexical_server(pytestconfig: pytest.Config, bench_target: Target, settings: Settings,
+                   request: pytest.FixtureRequest) -> Iterator[BenchServer]:
+    """The corpus server's twin with the semantic channel off (`search.semantic.mode = "off"`)."""
+    if bench_target.fixed_url:
+        pytest.skip("a running server (--server-url) cannot be started a second time with another config")
+    if settings.smoke:
+        option = pytestconfig.getoption("fixtures_dir")
+        server = _started(pytestconfig, bench_target, Path(option) if option else fixtures_dir(), FIXTURE,
+                          SEMANTIC_OFF)
+    else:
+        source = request.getfixturevalue("stdlib_source")
+        server = _started(pytestconfig, bench_target, source.parent, source.name, SEMANTIC_OFF)
+    yield server
+    server.close()
+
+
 # ------------------------------------------------------------------ the reference in process
 
 
@@ -94,10 +115,12 @@ def corpus_server(pytestconfig: pytest.Config, bench_target: Target, settings: S
 def stdlib_workspace(pytestconfig: pytest.Config) -> Path:
     """The stdlib corpus indexed by the reference in process (built on first use, then cached across sessions)."""
     from reference.index import SCHEMA_VERSION, index_workspace, read_state
+    from reference.index.semantic.model import FORMAT, SEMANTIC_DIR
 
     version = f"{sys.version_info.major}.{sys.version_info.minor}"
-    workspace = pytestconfig.cache.mkdir(f"cruxgate-stdlib-py{version}-schema{SCHEMA_VERSION}")
-    if read_state(workspace).status != "ready":
+    workspace = cache_dir(pytestconfig, f"cruxgate-stdlib-py{version}-schema{SCHEMA_VERSION}-semantic{FORMAT}")
+    state = read_state(workspace)
+    if state.status != "ready" or state.generation is None or not (state.generation / SEMANTIC_DIR).is_dir():
         started = time.perf_counter()
         files = copy_stdlib(workspace)
         index_workspace(workspace, force=True)
@@ -113,3 +136,15 @@ def stdlib_engine(stdlib_workspace: Path) -> Any:
     from reference.query.engine import QueryEngine
 
     return QueryEngine(IndexReader.open(stdlib_workspace))
+
+
+@pytest.fixture(scope="session")
+def stdlib_hybrid_engine(stdlib_workspace: Path) -> Any:
+    """The same engine with the default semantic channel (hybrid), for search_code(semantic=True)."""
+    from reference.config import SemanticConfig
+    from reference.index import IndexReader
+    from reference.query.engine import QueryEngine
+    from reference.query.semantic import channel_for
+
+    reader = IndexReader.open(stdlib_workspace)
+    return QueryEngine(reader, semantic=channel_for(SemanticConfig(), reader.generation))

@@ -31,7 +31,7 @@ class Figures:
     count: int
 
     @classmethod
-    def of(cls, samples_ms: Sequence[float]) -> "Figures":
+    def of(cls, samples_ms: Sequence[float]) -> Figures:
         """The figures of a series in milliseconds."""
         return cls(p50=statistics.median(samples_ms), p95=nearest_rank(samples_ms, 0.95), count=len(samples_ms))
 

@@ -31,7 +31,7 @@ class Limit:
         if self.op not in OPERATORS or self.basis not in BASES:
             raise ValueError(f"bad limit {self!r}")
 
-    def figure(self, measurement: "Measurement") -> float:
+    def figure(self, measurement: Measurement) -> float:
         """The number this limit compares: the value, its ratio to the floor, or its excess over the floor."""
         if self.basis == "absolute":
             return measurement.value
@@ -41,7 +41,7 @@ class Limit:
             return measurement.value / measurement.floor_p95
         return measurement.value - measurement.floor_p95
 
-    def holds(self, measurement: "Measurement") -> bool:
+    def holds(self, measurement: Measurement) -> bool:
         """Whether the measurement is within this limit."""
         return OPERATORS[self.op](self.figure(measurement), self.value)
 
@@ -120,6 +120,14 @@ REGISTRY: dict[str, SLO] = {slo.id: slo for slo in (
     _slo("locate_symbol basic", "test_warm_query_p95", "warm locate_symbol explain basic p95", "ms",
          None, Limit(10, basis="floor_plus")),
     _slo("index_status", "test_index_status_p95", "index_status p95", "ms", None, None),
+    # The semantic channel (issue 19): questions in words with the target's default config (hybrid on the
+    # reference) and with `search.semantic.mode = "off"`, and the paired difference of the two.
+    _slo("search_code questions", "test_questions_p95", "warm search_code p95 on questions in words", "ms",
+         None, Limit(20, basis="floor_plus")),
+    _slo("search_code questions, semantic off", "test_questions_p95",
+         "warm search_code p95 on questions in words, semantic channel off", "ms", None, Limit(20, basis="floor_plus")),
+    _slo("semantic channel", "test_semantic_channel_overhead",
+         "search_code p95 default - p95 semantic off, questions in words (paired)", "ms", None, Limit(10, "<")),
 )}
 
 
@@ -167,5 +175,6 @@ def gate_message(measurement: Measurement) -> str | None:
     if bar.basis == "floor_plus":
         shown = f"floor + {figure:.2f} {slo.unit}"
     spec = f"; spec: {slo.spec.describe(slo.unit)} ({verdict(measurement)})" if slo.spec else ""
-    floor = f" (p95 {measurement.value:.2f} ms, floor p95 {measurement.floor_p95:.2f} ms)" if bar.basis != "absolute" else ""
+    floor = (f" (p95 {measurement.value:.2f} ms, floor p95 {measurement.floor_p95:.2f} ms)"
+             if bar.basis != "absolute" else "")
     return f"{slo.id} ({slo.figure}): measured {shown}{floor}, our bar {bar.describe(slo.unit)}{spec}"

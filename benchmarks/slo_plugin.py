@@ -1,4 +1,4 @@
-"""The SLO options (--slo-gate, --slo-report, --slo-smoke, ...), the `record` fixture that gates, and the report at the end.
+"""The SLO options (--slo-gate, --slo-report, --slo-smoke, ...), the `record` fixture that gates, and the report.
 
 benchmarks/conftest.py re-exports these hooks and fixtures; tests/benchmarks loads them into
 small pytester runs to prove the gate bites without starting a server.
@@ -33,7 +33,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--slo-rounds", metavar="N", type=int, default=None,
                     help="timed calls per variant of each latency scenario (default 200; smoke 10)")
     group.addoption("--slo-match-reasons", metavar="FILE", default=str(MATCH_REASONS),
-                    help="labeled match-reason cases for SS-REASONS-04 (default golden/scored-search/match-reasons.yaml)")
+                    help="labeled match-reason cases for SS-REASONS-04 "
+                         "(default golden/scored-search/match-reasons.yaml)")
 
 
 class SLORecorder:
@@ -43,7 +44,7 @@ class SLORecorder:
         self.config = config
         self.measurements: list[Measurement] = []
         self.header: dict[str, Any] = {
-            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
             "mode": "smoke" if config.getoption("slo_smoke") else "full",
             "gate": "on" if config.getoption("slo_gate") else "off",
             "transport": config.getoption("target"),

@@ -47,7 +47,7 @@ def markdown(measurements: list[Measurement], header: dict[str, Any]) -> str:
         lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
     notes = [f"- {m.slo.id}: {m.note}" for m in measurements if m.note]
     if notes:
-        lines += ["", "Notes:", ""] + notes
+        lines += ["", "Notes:", "", *notes]
     return "\n".join(lines) + "\n"
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import resource
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from corpus import copy_stdlib  # the same corpus as the query benchmarks
@@ -36,7 +37,7 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def measure(benchmark, workspace: Path, rounds: int) -> dict[str, float]:
+def measure(benchmark: Any, workspace: Path, rounds: int) -> dict[str, Any]:
     """Full rebuilds of `workspace`; the best round's files/s and symbols/s (the machine is shared).
 
     Wall time on a shared machine depends on the neighbours, so each round's CPU time is

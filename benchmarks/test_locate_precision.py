@@ -27,11 +27,12 @@ def rank_of(hits: list[Any], test: Any) -> int | None:
 def test_locate_symbol_precision_stdlib(stdlib_engine: QueryEngine) -> None:
     sample = sample_symbols(stdlib_engine)
     definition_ranks, own_ranks, misses = [], [], []
-    for symbol_id, name, qualified, kind, path in sample:
+    for symbol_id, name, _qualified, kind, path in sample:
         hits = stdlib_engine.locate_symbol(name, limit=10).hits
-        rank = rank_of(hits, lambda h: h.result_type == "symbol" and h.name == name)
+        # Defaults bind this round's values (rank_of calls the test at once; bugbear cannot know that).
+        rank = rank_of(hits, lambda h, name=name: h.result_type == "symbol" and h.name == name)
         definition_ranks.append(rank)
-        own_ranks.append(rank_of(hits, lambda h: h.symbol_id == symbol_id))
+        own_ranks.append(rank_of(hits, lambda h, symbol_id=symbol_id: h.symbol_id == symbol_id))
         if rank != 1:
             top = hits[0] if hits else None
             misses.append(f"{name!r} ({kind} {path}) -> rank {rank}; top: "

@@ -131,7 +131,7 @@ def test_sc103_outline_p95(fixture_server: BenchServer, settings: Settings, reco
 # ------------------------------------------------------------------ warm queries
 
 
-WARM_VARIANTS = {
+WARM_VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "search_code": ("search_code", {}), "search_code compact": ("search_code", {"compact": True}),
     "search_code basic": ("search_code", {"ranking_explain_level": "basic"}),
     "locate_symbol": ("locate_symbol", {}), "locate_symbol compact": ("locate_symbol", {"compact": True}),
@@ -156,7 +156,45 @@ def test_warm_query_p95(variant: str, corpus_server: BenchServer, settings: Sett
     tool, extra = WARM_VARIANTS[variant]
     require(corpus_server, tool)
     query = cycle(queries_for(tool, corpus_server, settings.query_set))
-    record(latency(variant, corpus_server, settings, lambda n: corpus_server.call(tool, query_args(tool, query(n), **extra))))
+    record(latency(variant, corpus_server, settings,
+                   lambda n: corpus_server.call(tool, query_args(tool, query(n), **extra))))
+
+
+# ------------------------------------------------------------------ questions in words: the semantic channel's cost
+
+QUESTIONS = Path(__file__).resolve().parents[1] / "golden" / "semantic" / "stdlib-queries.yaml"
+
+
+def questions(size: int) -> list[str]:
+    """The natural-language questions of the retrieval-quality benchmark (stdlib), the first `size`."""
+    return [q["query"] for q in yaml.safe_load(QUESTIONS.read_text(encoding="utf-8"))["queries"]][:size]
+
+
+def test_questions_p95(corpus_server: BenchServer, lexical_server: BenchServer, settings: Settings,
+                       record: Callable[..., None]) -> None:
+    """search_code on questions in words: the default server (hybrid on the reference) and its lexical twin."""
+    require(corpus_server, "search_code")
+    query = cycle(questions(settings.query_set))
+
+    def on(server: BenchServer) -> Callable[[int], Any]:
+        return lambda n: server.call("search_code", query_args("search_code", query(n)))
+
+    for slo_id, server in (("search_code questions", corpus_server),
+                           ("search_code questions, semantic off", lexical_server)):
+        record(latency(slo_id, server, settings, on(server)))
+
+
+def test_semantic_channel_overhead(corpus_server: BenchServer, lexical_server: BenchServer, settings: Settings,
+                                   record: Callable[..., None]) -> None:
+    """Paired: the same question to the default server and to its twin with the semantic channel off."""
+    require(corpus_server, "search_code")
+    query = cycle(questions(settings.query_set))
+
+    def on(server: BenchServer) -> Callable[[int], Any]:
+        return lambda n: server.call("search_code", query_args("search_code", query(n)))
+
+    figures = paired(corpus_server, settings, on(lexical_server), on(corpus_server))
+    record(overhead("semantic channel", corpus_server, *figures, percent=False, names=("semantic off", "default")))
 
 
 # ------------------------------------------------------------------ first query after start (SC-104)
@@ -171,7 +209,7 @@ def test_sc104_first_query_p95(corpus_server: BenchServer, settings: Settings, r
     try:
         for n in range(settings.starts):
             handshakes.append(corpus_server.restart())
-            firsts.append(timed(lambda _: corpus_server.call("search_code", query_args("search_code", queries[n])), n))
+            firsts.append(timed(lambda i: corpus_server.call("search_code", query_args("search_code", queries[i])), n))
     finally:
         corpus_server.wait_ready(corpus_server.target.timeouts["start"])  # later scenarios measure warm
     first, handshake = Figures.of(firsts), Figures.of(handshakes)
@@ -225,7 +263,10 @@ def result_tokens(server: BenchServer, settings: Settings, detail_level: str) ->
 
 
 def token_budget(slo_id: str, detail_level: str, server: BenchServer, settings: Settings) -> Measurement:
-    """Mean tokens per result at `detail_level` (each result as compact JSON; metadata is per answer, not per result)."""
+    """Mean tokens per result at `detail_level`.
+
+    Each result counts as its compact JSON; metadata is per answer, not per result.
+    """
     require(server, "search_code")
     mean, results, largest = result_tokens(server, settings, detail_level)
     return Measurement(REGISTRY[slo_id], value=mean, samples=results, corpus=server.corpus,
@@ -302,7 +343,8 @@ def test_scored_token_saving(request: pytest.FixtureRequest, settings: Settings,
     corpus, saving, preview_tokens, full_tokens = figures[0]
     note = (f"{corpus}: {preview_tokens} preview vs {full_tokens} full-content tokens (cl100k_base), "
             f"limit {SCORED_LIMIT}")
-    note += "".join(f"; {name} (not judged): {value:.1f}% ({short} vs {full})" for name, value, short, full in figures[1:])
+    note += "".join(f"; {name} (not judged): {value:.1f}% ({short} vs {full})"
+                    for name, value, short, full in figures[1:])
     record(Measurement(REGISTRY["SS-TOKENS-02"], value=saving, samples=settings.token_queries, corpus=corpus,
                        note=note))
 

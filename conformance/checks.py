@@ -83,15 +83,25 @@ def equal(a: Any, b: Any) -> None:
 
 
 @named_check
+def not_equal(a: Any, b: Any) -> None:
+    """Two values differ."""
+    if a == b:
+        raise CheckFailed(f"not_equal: both are {_short(a)}")
+
+
+@named_check
 def sum_equals(total: Any, parts: list[Any], tolerance: float = 1e-6) -> None:
-    """`total` equals the sum of `parts` (each a number or a list of numbers) within `tolerance`."""
+    """`total` equals the sum of `parts` (each a number or a list of numbers) within `tolerance`.
+
+    The tolerance grows with the magnitude (7 significant digits), so a server that adds in 32-bit floats passes.
+    """
     flat: list[float] = []
     for part in parts:
         items = part if isinstance(part, list) else [part]
         flat += [_number(item, "sum_equals part") for item in items]
     expected = math.fsum(flat)
     actual = _number(total, "sum_equals total")
-    if abs(actual - expected) > tolerance:
+    if abs(actual - expected) > max(tolerance, 1e-6 * max(abs(actual), abs(expected))):
         raise CheckFailed(f"sum_equals: total {actual} != sum of parts {expected} ({_short(flat)}), tolerance {tolerance}")
 
 

@@ -2,23 +2,36 @@
 
 from __future__ import annotations
 
+import json
 import tempfile
+import warnings
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
 
 from conformance import paths, results_json
-from conformance.lifecycle import Lifecycle, mutates
-from conformance.spec_loader import DEFAULT_FIXTURE, SpecError, iter_scenarios, load_documents, scenario_level
-from conformance.steps import ScenarioRun, StepFailed, leading_count, run_leading
+from conformance.expect import FINDING, Judge
+from conformance.lifecycle import Lifecycle
+from conformance.model import (
+    JSONRPC_NOTIFICATION, MCP_STDIO, ListTools, Requirement, Scenario, StepFailed, ToolRule,
+)
+from conformance.run import ScenarioRun
+from conformance.spec_loader import DEFAULT_FIXTURE, SpecError, load_documents, scenarios, tool_rules
 from conformance.target import ProfileError, Target, resolve
 from conformance.wire import ServerFailure
 from conformance.workspace import WorkspaceError
 
 TARGET_KEY = pytest.StashKey[Target]()
 LIFECYCLE_KEY = pytest.StashKey[Lifecycle]()
+TOOL_RULES_KEY = pytest.StashKey[dict[str, ToolRule]]()
+STRICT_KEY = pytest.StashKey[bool]()
+SCENARIO = "cruxgate_scenario"  # user property: the scenario id (marks the reports of scenario items)
 SUITE_ANCHOR = "suite.yaml"
+
+
+class CruxgateWarning(UserWarning):
+    """A check that did not hold on a basis that does not gate (a SHOULD, an MCP convention, a reading)."""
 
 
 def lifecycle_for(config: pytest.Config) -> Lifecycle:
@@ -27,7 +40,7 @@ def lifecycle_for(config: pytest.Config) -> Lifecycle:
         fixtures = config.getoption("fixtures_dir", None)
         log_dir = Path(tempfile.mkdtemp(prefix="cruxgate-logs-"))
         config.stash[LIFECYCLE_KEY] = Lifecycle(config.stash[TARGET_KEY], Path(fixtures) if fixtures else paths.fixtures_dir(),
-                                                log_dir, DEFAULT_FIXTURE, run_leading)
+                                                log_dir, DEFAULT_FIXTURE)
     return config.stash[LIFECYCLE_KEY]
 
 
@@ -59,96 +72,100 @@ class SuiteFile(pytest.File):
             documents = load_documents(spec_dir)
         except SpecError as exc:
             raise pytest.UsageError(f"cruxgate: the spec does not load: {exc}") from None
-        covered: set[str] = set()
-        for document, requirement, scenario in iter_scenarios(documents):
-            covered.add(requirement["id"])
-            yield ScenarioItem.build(self, document, requirement, scenario)
-        for document in documents:
-            for requirement in document["requirements"]:
-                if requirement["id"] not in covered:
-                    # A requirement with no scenario (informative or benchmark) is reported, never run.
-                    yield ScenarioItem.build(self, document, requirement, _stand_in(requirement))
-
-
-def _stand_in(requirement: dict[str, Any]) -> dict[str, Any]:
-    return {"id": requirement["id"], "title": requirement["title"], "source": requirement["source"],
-            "when": "-", "then": requirement["statement"], "coverage": requirement["coverage"],
-            "reason": requirement.get("reason"), "benchmark": requirement.get("benchmark")}
+        self.config.stash[TOOL_RULES_KEY] = tool_rules(documents)
+        for scenario in scenarios(documents):
+            yield ScenarioItem.build(self, scenario)
+        yield WireItem.build(self, WIRE_SCENARIO)
 
 
 class ScenarioItem(pytest.Item):
     """One spec scenario: skipped with a reason, or executed step by step against the target."""
 
-    scenario: dict[str, Any]
-    requirement: dict[str, Any]
+    spec: Scenario
 
     @classmethod
-    def build(cls, parent: SuiteFile, document: dict[str, Any], requirement: dict[str, Any],
-              scenario: dict[str, Any]) -> "ScenarioItem":
-        """An item with the attributes and markers the gate plugins and `-m` read."""
-        level = scenario_level(requirement, scenario)
-        item = cls.from_parent(parent, name=scenario["id"])
+    def build(cls, parent: SuiteFile, scenario: Scenario) -> "ScenarioItem":
+        """An item with the markers `-m` reads."""
+        item = cls.from_parent(parent, name=scenario.id)
         item.spec = scenario
-        item.document_name = document["document"]
-        item.scenario = {"id": scenario["id"], "title": scenario["title"], "source": scenario["source"],
-                         "level": level, "coverage": scenario["coverage"], "tools": list(scenario.get("tools", []))}
-        item.requirement = {key: requirement[key] for key in ("id", "title", "source", "level", "coverage")}
-        if scenario.get("transports"):
-            item.transport = "+".join(scenario["transports"])
+        item.user_properties.append((SCENARIO, scenario.id))
         # Positional for plugins reading marker.args, keywords for `-m "tool(name='search_code')"`.
-        item.add_marker(pytest.mark.document(document["document"], name=document["document"]))
-        item.add_marker(pytest.mark.requirement(requirement["id"], id=requirement["id"]))
-        item.add_marker(pytest.mark.level(level, name=level))
-        item.add_marker(getattr(pytest.mark, level.lower()))
-        item.add_marker(getattr(pytest.mark, scenario["coverage"]))
-        for tool in scenario.get("tools", []):
+        item.add_marker(pytest.mark.document(scenario.document, name=scenario.document))
+        item.add_marker(pytest.mark.requirement(scenario.requirement.id, id=scenario.requirement.id))
+        item.add_marker(pytest.mark.level(scenario.level, name=scenario.level))
+        item.add_marker(getattr(pytest.mark, scenario.level.lower()))
+        item.add_marker(getattr(pytest.mark, scenario.coverage))
+        for tool in scenario.tools:
             item.add_marker(pytest.mark.tool(tool, name=tool))
         return item
 
+    @property
+    def scenario(self) -> dict[str, Any]:
+        """The scenario as the report plugins read it (the same fields any runner's items may carry)."""
+        spec = self.spec
+        return {"id": spec.id, "title": spec.title, "source": spec.source, "level": spec.level,
+                "coverage": spec.coverage, "tools": list(spec.tools)}
+
+    @property
+    def requirement(self) -> dict[str, Any]:
+        """The scenario's requirement as the report plugins read it."""
+        requirement = self.spec.requirement
+        return {"id": requirement.id, "title": requirement.title, "source": requirement.source,
+                "level": requirement.level, "coverage": requirement.coverage}
+
+    @property
+    def transport(self) -> str:
+        """The transport(s) the scenario runs over, for the reports."""
+        default = self.config.getoption("target") or "stdio"
+        return "+".join(self.spec.transports) if self.spec.transports else default
+
     def reportinfo(self) -> tuple[Path, int | None, str]:
-        return self.path, None, f"{self.name}: {self.scenario['title']}"
+        return self.path, None, f"{self.name}: {self.spec.title}"
 
     def _skip_reason(self, target: Target, transport: str) -> str | None:
         spec = self.spec
-        if spec["coverage"] == "informative":
-            return f"informative: {spec.get('reason') or 'not observable over the wire'}"
-        if spec["coverage"] == "benchmark":
-            return f"benchmark: measured by {spec.get('benchmark') or 'benchmarks/'}, not by a scenario"
-        for needed in self.transports(transport):
+        if spec.coverage == "informative":
+            return f"informative: {spec.reason or 'not observable over the wire'}"
+        if spec.coverage == "benchmark":
+            return f"benchmark: measured by {spec.benchmark or 'benchmarks/'}, not by a scenario"
+        for needed in spec.used_transports(transport):
             if not target.supports(needed):
                 return f"target {target.name} has no {needed} transport"
-        missing_hooks = [hook for hook in spec.get("hooks", []) if hook not in target.hooks]
+        missing_hooks = [hook for hook in spec.hooks if hook not in target.hooks]
         if missing_hooks:
             return f"target {target.name} has no hook {', '.join(missing_hooks)}"
-        if target.fixed_url and mutates(spec):
+        if target.fixed_url and spec.mutates():
             return "target is a running server (--server-url): the runner cannot change its workspace or restart it"
-        if target.tools is not None:
-            missing = [tool for tool in spec.get("tools", []) if tool not in target.tools]
-            if missing:
-                return f"target {target.name} does not claim tool {', '.join(missing)}"
+        rules = self.config.stash.get(TOOL_RULES_KEY, {})
+        unclaimed = [tool for tool in spec.tools if tool in rules and rules[tool].group
+                     and tool not in (target.tools or [])]
+        if unclaimed:
+            rule = rules[unclaimed[0]]
+            return (f"target {target.name} does not claim the optional {rule.group} tool(s) {', '.join(unclaimed)} "
+                    f"({rule.source}); list them under the profile's tools to gate them")
         return None
-
-    def transports(self, default: str) -> list[str]:
-        """Every transport the scenario uses."""
-        used = list(self.spec.get("transports") or [])
-        for step in self.spec.get("steps", []):
-            body = step.get("list_tools") if "list_tools" in step else step
-            chosen = (body or {}).get("transport") if isinstance(body, dict) else None
-            if chosen and chosen not in used:
-                used.append(chosen)
-        return used or [default]
-
-    def main_transport(self, default: str) -> str:
-        """The transport unmarked steps use: the first of a cross-transport scenario's, else the run's."""
-        return self.transports(default)[0] if self.spec.get("transports") else default
 
     def needs_environment(self) -> list[str]:
         """The transports this scenario will use (main first); none when it is skipped before any server."""
         transport = self.config.getoption("target") or "stdio"
         if self._skip_reason(self.config.stash[TARGET_KEY], transport) is not None:
             return []
-        main = self.main_transport(transport)
-        return [main] + [t for t in self.transports(transport) if t != main]
+        main = self.spec.main_transport(transport)
+        return [main] + [t for t in self.spec.used_transports(transport) if t != main]
+
+    def _blocked(self, target: Target, listed: set[str]) -> str | None:
+        """Why the scenario cannot run: a tool it needs is not listed (its surface scenario owns that failure)."""
+        rules = self.config.stash.get(TOOL_RULES_KEY, {})
+        for tool in self.spec.tools:
+            if tool in listed:
+                continue
+            rule = rules.get(tool)
+            if rule is not None and rule.surface == self.spec.id:
+                continue  # the scenario that owns the tool's presence runs, and fails
+            owner = f"; {rule.surface} fails for it" if rule is not None and rule.surface else ""
+            kind = "mandatory" if rule is not None and not rule.group else "claimed" if rule is not None else "needed"
+            return f"blocked: target {target.name} does not list the {kind} tool {tool} (tools/list){owner}"
+        return None
 
     def runtest(self) -> None:
         target = self.config.stash[TARGET_KEY]
@@ -156,34 +173,37 @@ class ScenarioItem(pytest.Item):
         reason = self._skip_reason(target, transport)
         if reason:
             pytest.skip(reason)
-        runner = lifecycle_for(self.config)
-        runner.fail_fast(self.needs_environment())  # issue 17: a dead target fails before any workspace is prepared
-        environment, private = runner.acquire(self.spec)
-        steps = self.spec.get("steps", [])
+        judge = Judge(strict=self.config.stash.get(STRICT_KEY, False))
+        # issue 17: a dead target fails before any workspace is prepared ("target did not start; see <first>").
+        lifecycle_for(self.config).fail_fast(self.needs_environment())
         try:
-            main = self.main_transport(transport)
-            listed = runner.tools.get(main)
-            if listed is None:
-                server = environment.server(main)
-                if server.server_info is not None and results_json.SERVER_INFO_KEY not in self.config.stash:
-                    self.config.stash[results_json.SERVER_INFO_KEY] = server.server_info
-                listed = runner.tools[main] = {tool.get("name") for tool in server.list_tools()}
-            missing = [tool for tool in self.spec.get("tools", []) if tool not in listed]
-            if missing:
-                pytest.skip(f"target {target.name} does not list tool {', '.join(missing)} (tools/list)")
-            start = 0
-            if private:
-                if environment.leading is None:
-                    if environment.servers and leading_count(steps):
-                        environment.stop_servers()  # its servers must start after the leading steps
-                    run_leading(environment, self.spec)
-                start, error = environment.leading
-                if error is not None:
-                    raise error
-            ScenarioRun(environment, main).run(steps, start)
+            with lifecycle_for(self.config).lease(self.spec) as lease:
+                main = self.spec.main_transport(transport)
+                blocked = self._blocked(target, self._listed_tools(lease, main))
+                if blocked:
+                    pytest.skip(blocked)
+                if lease.error is not None:
+                    raise lease.error
+                ScenarioRun(lease, main, judge).run(self.spec)
         finally:
-            if private:
-                environment.close()
+            self._record(judge)
+        for finding in judge.warnings():
+            warnings.warn(CruxgateWarning(f"{self.name}: {finding.describe()}"))
+
+    def _listed_tools(self, lease: Any, transport: str) -> set[str]:
+        """The tool names tools/list answers over `transport` (asked once per session)."""
+        runner = lifecycle_for(self.config)
+        listed = runner.tools.get(transport)
+        if listed is None:
+            server = lease.server(transport)
+            if server.server_info is not None and results_json.SERVER_INFO_KEY not in self.config.stash:
+                self.config.stash[results_json.SERVER_INFO_KEY] = server.server_info
+            listed = runner.tools[transport] = {tool.get("name") for tool in server.list_tools()}
+        return listed
+
+    def _record(self, judge: Judge) -> None:
+        for finding in judge.findings:
+            self.user_properties.append((FINDING, json.dumps(finding.as_record(self.name), sort_keys=True)))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         exc = excinfo.value
@@ -191,7 +211,46 @@ class ScenarioItem(pytest.Item):
             return super().repr_failure(excinfo, style)
         spec = self.spec
         first, *rest = str(exc).splitlines() or ["failed"]
-        lines = [f"{self.name} [{self.scenario['level']}] {first}", *rest, "",
-                 f"scenario: {self.name}: {spec['title']}", f"source:   {spec['source']}",
-                 f"WHEN {spec['when']}", f"THEN {spec['then']}"]
+        lines = [f"{self.name} [{spec.level}] {first}", *rest, "",
+                 f"scenario: {self.name}: {spec.title}", f"source:   {spec.source}",
+                 f"WHEN {spec.when}", f"THEN {spec.then}"]
         return "\n".join(lines)
+
+
+WIRE_REQUIREMENT = Requirement(
+    id="MCP-WIRE", title="The stdio wire carries only JSON-RPC messages", source="MCP specification > stdio transport",
+    level="MUST", coverage="scenarios", document="mcp",
+    statement="A server writes only valid JSON-RPC messages to stdout and never answers a notification.")
+WIRE_SCENARIO = Scenario(
+    id="MCP-WIRE-01", title="stdout holds only JSON-RPC answers to requests", source=WIRE_REQUIREMENT.source,
+    level="MUST", when="the runner talks to the target over stdio for the whole run",
+    then="no line on stdout is anything but a JSON-RPC message, and no notification gets a reply",
+    coverage="executable", requirement=WIRE_REQUIREMENT, steps=(ListTools(),))
+WIRE_BASES = {"notification_reply": JSONRPC_NOTIFICATION, "not_json": MCP_STDIO, "not_jsonrpc": MCP_STDIO}
+
+
+class WireItem(ScenarioItem):
+    """The one scenario that owns the wire's defects: it runs last and judges what every server wrote to stdout.
+
+    Other scenarios never fail for a stray line or a reply to a notification: the client skips those lines
+    and the session keeps them for this scenario, so one defect costs one verdict.
+    """
+
+    def runtest(self) -> None:
+        transport = self.config.getoption("target") or "stdio"
+        if transport != "stdio":
+            pytest.skip(f"the wire scenario judges stdout; this run uses {transport}")
+        runner = lifecycle_for(self.config)
+        if not runner.tools:  # no server has run yet (-k selected this scenario alone): start one, talk to it once
+            super().runtest()
+        judge = Judge(strict=self.config.stash.get(STRICT_KEY, False))
+        try:
+            seen: set[tuple[str, str]] = set()
+            for defect in runner.wire_defects:
+                if (defect.kind, defect.detail) not in seen:
+                    seen.add((defect.kind, defect.detail))
+                    judge.breach(defect.kind, WIRE_BASES[defect.kind], f"the server wrote {defect.detail}")
+        finally:
+            self._record(judge)
+        for finding in judge.warnings():
+            warnings.warn(CruxgateWarning(f"{self.name}: {finding.describe()}"))

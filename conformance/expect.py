@@ -1,20 +1,30 @@
-"""Judging one answer: outcome, error code, JSON Schema, named checks, and JMESPath captures."""
+"""Judging answers: outcome, error code, JSON Schema and named checks, each recorded on its basis.
+
+A check whose basis gates (a document MUST, the error registry) stops the
+scenario; any other (a SHOULD, an MCP convention, a reading of ours) is kept
+as a warning and the scenario goes on.
+"""
 
 from __future__ import annotations
 
 import inspect
 import json
+import math
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import jmespath
 from jsonschema.exceptions import best_match
 
+from conformance import checks
 from conformance.checks import CHECKS, CheckFailed
+from conformance.model import MCP_IS_ERROR, MCP_STRUCTURED_TEXT, REGISTRY_ENVELOPE, Basis, Check, Expect
 from conformance.schema_registry import validator_for
 
 ERROR_CODES_ID = "https://cruxgate.dev/schemas/error-codes.json"
 OPERANDS = ("path", "a", "b", "total")
+FINDING = "cruxgate_finding"  # the user property (and JUnit property) a scenario records each finding under
 _CAPTURE = re.compile(r"^\$([a-z][a-z0-9_]*)$")
 
 
@@ -42,9 +52,9 @@ def resolve(operand: Any, root: Any, captures: dict[str, Any]) -> Any:
         raise ExpectationFailed(f"bad JMESPath expression {operand!r}: {exc}") from None
 
 
-def run_check(spec: dict[str, Any], response: Any, root: Any, captures: dict[str, Any]) -> None:
+def run_check(check: Check, response: Any, root: Any, captures: dict[str, Any]) -> None:
     """Resolve a check's arguments and run it; raises ExpectationFailed naming the check."""
-    name = spec["check"]
+    name, spec = check.name, check.args
     function = CHECKS.get(name)
     if function is None:
         raise ExpectationFailed(f"unknown check {name!r} (known: {', '.join(sorted(CHECKS))})")
@@ -63,10 +73,9 @@ def run_check(spec: dict[str, Any], response: Any, root: Any, captures: dict[str
     try:
         function(**kwargs)
     except CheckFailed as exc:
-        arguments = {k: v for k, v in spec.items() if k != "check"}
-        raise ExpectationFailed(f"check {name} {_short(arguments)} failed: {exc}") from None
+        raise ExpectationFailed(f"check {name} {_short(dict(spec))} failed: {exc}") from None
     except TypeError as exc:
-        raise ExpectationFailed(f"check {name}: bad arguments {_short(spec)}: {exc}") from None
+        raise ExpectationFailed(f"check {name}: bad arguments {_short(dict(spec))}: {exc}") from None
 
 
 def validate(instance: Any, schema: Any, what: str) -> None:
@@ -80,40 +89,113 @@ def validate(instance: Any, schema: Any, what: str) -> None:
     )
 
 
-def check_outcome(expect: dict[str, Any], response: Any) -> None:
-    """Success, error or any, as expected; an error always with the envelope, isError and a registry code."""
-    payload = response.payload
-    wanted = expect.get("outcome", "error" if "error_code" in expect else "success")
-    error = payload.get("error")
-    if error is not None or response.is_error:
-        if not isinstance(error, dict) or not isinstance(error.get("code"), str):
-            raise ExpectationFailed(f"a failure must carry the envelope {{error: {{code, message}}}}; got {_short(payload)}")
-        validate(error["code"], {"$ref": ERROR_CODES_ID}, f"error code {error['code']!r}")
-        if not response.is_error:
-            raise ExpectationFailed(f"the answer carries error {error['code']!r} but isError is not true")
-        if wanted == "success":
-            raise ExpectationFailed(f"expected success, the tool failed with {error['code']!r}: {error.get('message')!r}")
-        if "error_code" in expect and error["code"] != expect["error_code"]:
-            raise ExpectationFailed(f"expected error code {expect['error_code']!r}, got {error['code']!r}: {error.get('message')!r}")
-    elif wanted == "error":
-        raise ExpectationFailed(f"expected an error{' ' + repr(expect['error_code']) if 'error_code' in expect else ''}, "
-                                f"the tool succeeded: {_short(payload)}")
+def canonical_numbers(value: Any) -> Any:
+    """Floats at the precision a 32-bit float carries (7 significant digits), so f32 and f64 servers compare alike."""
+    if isinstance(value, float):
+        return float(f"{value:.7g}") if math.isfinite(value) else value
+    if isinstance(value, list):
+        return [canonical_numbers(item) for item in value]
+    if isinstance(value, dict):
+        return {key: canonical_numbers(item) for key, item in value.items()}
+    return value
 
 
-def check_answer(expect: dict[str, Any] | None, response: Any, captures: dict[str, Any], outcome: bool = True) -> None:
-    """Everything a step's `expect` asks of one answer (plus the wire rules every answer obeys)."""
-    expect = expect or {}
-    if response.structured is not None and response.text is not None:
-        run_check({"check": "structured_matches_text"}, response, response.payload, captures)
-    if outcome:
-        check_outcome(expect, response)
-    if "schema" in expect:
-        validate(response.payload, expect["schema"], "the payload")
-    for spec in expect.get("checks", []):
-        run_check(spec, response, response.payload, captures)
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One check that did not hold: which check, on what basis, in which step, and what came back."""
+
+    check: str
+    basis: Basis
+    message: str
+    step: int | None = None
+
+    @property
+    def severity(self) -> str:
+        """'error' (gates by default) or 'warning'."""
+        return self.basis.severity
+
+    def describe(self) -> str:
+        """One line: severity, check, step, message and basis."""
+        where = f"step {self.step + 1} " if self.step is not None else ""
+        return f"{self.severity}: {where}{self.check}: {self.message} (basis: {self.basis})"
+
+    def as_record(self, scenario_id: str) -> dict[str, Any]:
+        """The JSON form the reports carry."""
+        return {"id": f"{scenario_id}/{self.check}", "check": self.check, "severity": self.severity,
+                "step": None if self.step is None else self.step + 1, "message": self.message,
+                "basis": {"kind": self.basis.kind, "ref": self.basis.ref, "level": self.basis.level}}
 
 
-def capture(spec: dict[str, str] | None, payload: Any, captures: dict[str, Any]) -> None:
-    """Store each `name: JMESPath` of a step's capture block."""
-    for name, expression in (spec or {}).items():
-        captures[name] = resolve(expression, payload, captures)
+class Judge:
+    """Collects a scenario's findings: a gating one stops the scenario at once, a warning is kept and it goes on."""
+
+    def __init__(self, strict: bool = False) -> None:
+        self.strict = strict
+        self.findings: list[Finding] = []
+        self.step: int | None = None
+
+    def breach(self, check: str, basis: Basis, message: str) -> None:
+        """Record a check that did not hold; raise ExpectationFailed when its basis gates."""
+        self.findings.append(Finding(check, basis, message, self.step))
+        if basis.gates or self.strict:
+            strict = "" if basis.gates else " (a warning, failing under --strict)"
+            raise ExpectationFailed(f"{check}: {message}\nbasis: {basis}{strict}")
+
+    def warnings(self) -> list[Finding]:
+        """The findings that did not stop the scenario."""
+        return [finding for finding in self.findings if not finding.basis.gates and not self.strict]
+
+    def run_check(self, check: Check, response: Any, root: Any, captures: dict[str, Any]) -> None:
+        """A named check, its failure recorded on the check's basis."""
+        try:
+            run_check(check, response, root, captures)
+        except ExpectationFailed as exc:
+            self.breach(check.name, check.basis, str(exc))
+
+    def schema(self, instance: Any, schema: Any, basis: Basis, what: str = "the payload") -> None:
+        """A JSON Schema fragment, its failure recorded on `basis`."""
+        try:
+            validate(instance, schema, what)
+        except ExpectationFailed as exc:
+            self.breach("schema", basis, str(exc))
+
+    def outcome(self, expect: Expect, response: Any) -> None:
+        """Success, error or any, as expected; a failure with the registry envelope (and, by MCP, isError)."""
+        payload = response.payload
+        basis = expect.schema_basis or REGISTRY_ENVELOPE
+        error = payload.get("error")
+        if error is not None or response.is_error:
+            if not isinstance(error, dict) or not isinstance(error.get("code"), str):
+                self.breach("error_envelope", REGISTRY_ENVELOPE,
+                            f"a failure must carry the envelope {{error: {{code, message}}}}; got {_short(payload)}")
+                return
+            try:
+                validate(error["code"], {"$ref": ERROR_CODES_ID}, f"error code {error['code']!r}")
+            except ExpectationFailed as exc:
+                self.breach("registry_code", REGISTRY_ENVELOPE, str(exc))
+            if not response.is_error:
+                self.breach("mcp_is_error", MCP_IS_ERROR,
+                            f"the answer carries error {error['code']!r} but the result's isError is not true")
+            if expect.outcome == "success":
+                self.breach("outcome", basis, f"expected success, the tool failed with {error['code']!r}: "
+                                              f"{error.get('message')!r}")
+            elif expect.error_code is not None and error["code"] != expect.error_code:
+                self.breach("error_code", basis, f"expected error code {expect.error_code!r}, got {error['code']!r}: "
+                                                 f"{error.get('message')!r}")
+        elif expect.outcome == "error":
+            wanted = f" {expect.error_code!r}" if expect.error_code else ""
+            self.breach("outcome", basis, f"expected an error{wanted}, the tool succeeded: {_short(payload)}")
+
+    def answer(self, expect: Expect, response: Any, captures: dict[str, Any], outcome: bool = True) -> None:
+        """Everything an expect block asks of one answer, plus the wire rules every answer obeys."""
+        if response.structured is not None and response.text is not None:
+            try:
+                checks.structured_matches_text(response)
+            except CheckFailed as exc:
+                self.breach("structured_matches_text", MCP_STRUCTURED_TEXT, str(exc))
+        if outcome:
+            self.outcome(expect, response)
+        if expect.schema is not None:
+            self.schema(response.payload, expect.schema, expect.schema_basis or REGISTRY_ENVELOPE)
+        for check in expect.checks:
+            self.run_check(check, response, response.payload, captures)

@@ -1,38 +1,32 @@
-"""Target lifecycle: prepared workspaces with their servers, shared across scenarios when nothing mutates them."""
+"""Target lifecycle: prepared workspaces with their servers, shared across scenarios when nothing mutates them.
+
+A scenario asks for its target in one call, `Lifecycle.lease(scenario)`: a
+lease holds a workspace with the scenario's fixture and config, its leading
+workspace steps (edits, hooks, restarts before any call) already applied, the
+servers started on demand, and the clean-up.
+"""
 
 from __future__ import annotations
 
 import contextlib
-import json
 import shutil
 import threading
 from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Iterator
 
+import pytest
 from anyio.from_thread import start_blocking_portal
 
 from conformance.fuzz import reaper
+from conformance.model import Scenario, run_steps
 from conformance.target import Target, fill
-from conformance.wire import Connection, ServerFailure, free_port
+from conformance.wire import Connection, ServerFailure, WireDefect, free_port
 from conformance.workspace import Workspace, WorkspaceError
 
-# Steps that change the workspace, index or server: a scenario using one gets a private environment.
-MUTATING_STEPS = ("edit", "commit", "reindex", "restart", "hook")
 SHARED_ENVIRONMENTS = 2  # live shared environments kept at once (items are grouped, so 2 suffice)
 PREFETCH = 3  # environments prepared ahead of the scenario that runs
-
-
-def mutates(scenario: dict[str, Any]) -> bool:
-    """Whether a scenario changes its workspace or server (then it cannot share them)."""
-    return any(action in step for step in scenario.get("steps", []) for action in MUTATING_STEPS)
-
-
-def environment_key(scenario: dict[str, Any], default_fixture: str) -> str:
-    """What makes two scenarios' environments interchangeable: fixture, git and config."""
-    return json.dumps({"fixture": scenario.get("fixture", default_fixture), "git": bool(scenario.get("git")),
-                       "config": scenario.get("config") or {}}, sort_keys=True)
 
 
 class Environment:
@@ -46,7 +40,7 @@ class Environment:
         self.servers: dict[str, Connection] = {}
         self.workspace: Workspace | None = None
         self.start_failures: dict[str, ServerFailure] = {}
-        self.leading: tuple[int, BaseException | None] | None = None  # leading workspace steps applied, error
+        self.leading: tuple[int, BaseException | None] = (0, None)  # leading workspace steps applied, error
         self.origin = "(unnamed environment)"  # issue 17: the scenario it was prepared for, named by fail-fast messages
         self._starts = 0
         # One lock per transport: a background prefetch may be starting the server a scenario asks for.
@@ -54,7 +48,7 @@ class Environment:
         if self.target.fixed_url:
             return  # a running server: the runner prepares nothing
         if self.target.reuses_index():
-            self.workspace = Workspace(self.target, runner.template(fixture, git).path, config, git)
+            self.workspace = Workspace(self.target, None, config, git, template=runner.template(fixture, git))
             return
         self.workspace = Workspace(self.target, runner.fixture_path(fixture), config, git)
         try:
@@ -104,7 +98,8 @@ class Environment:
         url = spec["url"].format(port=port) if transport == "http" else None
         log = self.workspace.root / f"server-{transport}-{self._starts}.log"
         return Connection(self.runner.portal, transport, argv=argv, url=url, cwd=self.workspace.path,
-                          env=self.target.env, log_path=log, timeouts=timeouts).open()
+                          env=self.workspace.env(), log_path=log, timeouts=timeouts,
+                          defect_sink=self.runner.wire_defects).open()
 
     def restart(self, config: dict[str, Any] | None, prewarm: bool) -> None:
         """Stop every server, rewrite the config if given, and let the next call start them again."""
@@ -131,11 +126,10 @@ class Environment:
 class Lifecycle:
     """Session-wide owner of the event-loop portal and of the shared environments."""
 
-    def __init__(self, target: Target, fixtures_dir: Path, log_dir: Path, default_fixture: str,
-                 run_leading: Callable[[Environment, dict[str, Any]], None] | None = None) -> None:
+    def __init__(self, target: Target, fixtures_dir: Path, log_dir: Path, default_fixture: str) -> None:
         self.target = target
-        self.run_leading = run_leading  # applies a private scenario's leading workspace steps
         self.tools: dict[str, set[str]] = {}  # transport -> tool names tools/list answered
+        self.wire_defects: list[WireDefect] = []  # what any server of the session wrote that is not JSON-RPC
         self.fixtures_dir = fixtures_dir
         self.log_dir = log_dir
         self.default_fixture = default_fixture
@@ -200,39 +194,44 @@ class Lifecycle:
             raise found
         return found
 
-    def _prepare(self, scenario: dict[str, Any], transports: list[str] = ()) -> Environment:
-        environment = Environment(self, scenario.get("fixture", self.default_fixture), scenario.get("config") or {},
-                                  bool(scenario.get("git")))
-        environment.origin = scenario["id"]
-        if mutates(scenario) and self.run_leading is not None:
-            self.run_leading(environment, scenario)
-            if environment.leading and environment.leading[1] is not None:
+    def _prepare(self, scenario: Scenario, transports: list[str] = ()) -> Environment:
+        environment = Environment(self, scenario.fixture or self.default_fixture, dict(scenario.config), scenario.git)
+        environment.origin = scenario.id  # issue 17
+        if scenario.mutates():
+            # Leading workspace steps run before any server starts, so a server sees the state a hook
+            # produced from its first moment (a damaged segment must make prewarm fail).
+            count = scenario.leading_steps()
+            try:
+                run_steps(scenario.steps, Lease(environment, True, 0), stop=count)
+            except BaseException as exc:  # a skip too: the scenario re-raises it when it runs
+                environment.leading = (count, exc)
                 return environment  # the scenario reports the failed step; no server needed
+            environment.leading = (count, None)
         for transport in transports:
             self._start_quietly(environment, transport)
         return environment
 
-    def prefetch(self, upcoming: list[tuple[dict[str, Any], list[str]]], current: dict[str, Any]) -> None:
+    def prefetch(self, upcoming: list[tuple[Scenario, list[str]]], current: Scenario) -> None:
         """Prepare, in the background, the environments the next scenarios need while `current` runs.
 
         `upcoming` lists (scenario, transports it uses) in run order. Starting a server is the slow part of
         a scenario and mostly waiting, so up to PREFETCH environments get ready in parallel.
         """
-        claimed_keys = {environment_key(current, self.default_fixture)} if not mutates(current) else set()
+        claimed_keys = {current.environment_key(self.default_fixture)} if not current.mutates() else set()
         for scenario, transports in upcoming:
             if len(self._prefetched) >= PREFETCH:
                 return
-            if scenario["id"] in self._prefetched or any(t in self.dead for t in transports):
+            if scenario.id in self._prefetched or any(t in self.dead for t in transports):
                 continue  # issue 17: nothing is prepared for a dead target
-            if not mutates(scenario):
-                key = environment_key(scenario, self.default_fixture)
+            if not scenario.mutates():
+                key = scenario.environment_key(self.default_fixture)
                 shared = self._shared.get(key)
                 if isinstance(shared, Environment):
                     self._warm(shared, transports)
                 if key in self._shared or key in claimed_keys:
                     continue  # it will share an environment that exists or is being prepared
                 claimed_keys.add(key)
-            self._prefetched[scenario["id"]] = self._background.submit(self._prepare, scenario, transports)
+            self._prefetched[scenario.id] = self._background.submit(self._prepare, scenario, transports)
 
     def _warm(self, environment: Environment, transports: list[str]) -> None:
         """Start, in the background, the servers a shared environment will be asked for (a cross-transport scenario's)."""
@@ -249,9 +248,9 @@ class Lifecycle:
         except ServerFailure:
             pass  # kept in environment.start_failures for the scenario to report
 
-    def _claim(self, scenario: dict[str, Any]) -> Environment | None:
+    def _claim(self, scenario: Scenario) -> Environment | None:
         """The environment prefetched for `scenario`, if any (preparation errors propagate)."""
-        future = self._prefetched.pop(scenario["id"], None)
+        future = self._prefetched.pop(scenario.id, None)
         return future.result() if future is not None else None
 
     def _drop_prefetched(self, keep: set[str] = frozenset()) -> None:
@@ -263,11 +262,21 @@ class Lifecycle:
             except Exception:  # a failed preparation has nothing to close
                 pass
 
-    def acquire(self, scenario: dict[str, Any]) -> tuple[Environment, bool]:
+    @contextlib.contextmanager
+    def lease(self, scenario: Scenario) -> Iterator["Lease"]:
+        """A ready target for `scenario`: its environment with the leading steps applied; released on exit."""
+        environment, private = self._acquire(scenario)
+        try:
+            yield Lease(environment, private, environment.leading[0] if private else 0)
+        finally:
+            if private:
+                environment.close()
+
+    def _acquire(self, scenario: Scenario) -> tuple[Environment, bool]:
         """An environment for `scenario` and whether it is private (the caller must release it)."""
-        if mutates(scenario):
+        if scenario.mutates():
             return self._claim(scenario) or self._prepare(scenario), True
-        key = environment_key(scenario, self.default_fixture)
+        key = scenario.environment_key(self.default_fixture)
         if key in self._shared:
             self._shared.move_to_end(key)
             found = self._shared[key]
@@ -301,3 +310,39 @@ class Lifecycle:
         shutil.rmtree(self.log_dir, ignore_errors=True)
         reaper.reap()  # issue 17: a server whose close went wrong (or that a prefetch leaked) is killed here
         reaper.uninstall()
+
+
+class Lease:
+    """One scenario's hold on an environment: its servers, workspace and restart, and how far it is prepared."""
+
+    def __init__(self, environment: Environment, private: bool, first_step: int) -> None:
+        self.environment = environment
+        self.private = private
+        self.first_step = first_step  # steps before it were applied when the environment was prepared
+        self.transport = ""
+
+    @property
+    def target(self) -> Target:
+        """The target the environment runs."""
+        return self.environment.target
+
+    @property
+    def error(self) -> BaseException | None:
+        """The failure (or skip) of a leading step, for the scenario to report."""
+        return self.environment.leading[1] if self.private else None
+
+    def server(self, transport: str) -> Connection:
+        """The live server over `transport` (started on demand)."""
+        return self.environment.server(transport)
+
+    def workspace(self) -> Workspace:
+        """The workspace; a running server (--server-url) has none, and the scenario is skipped."""
+        if self.environment.workspace is None:
+            pytest.skip("the target is a running server (--server-url): the runner cannot change its workspace")
+        return self.environment.workspace
+
+    def restart(self, config: dict[str, Any] | None, prewarm: bool) -> None:
+        """Stop the servers, optionally rewriting the config; the next call starts them (without prewarm if asked)."""
+        if not prewarm and self.target.no_prewarm_args is None:
+            pytest.skip(f"target {self.target.name} has no no-prewarm variant (no_prewarm_args)")
+        self.environment.restart(config, prewarm)

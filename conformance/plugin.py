@@ -6,18 +6,18 @@ no profile is read and no server is started until the suite is collected.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from conformance import baseline, results_json
-from conformance.collect import LIFECYCLE_KEY, TARGET_KEY, SuiteFile, is_suite_anchor, lifecycle_for
+from conformance.collect import (
+    FINDING, LIFECYCLE_KEY, SCENARIO, STRICT_KEY, TARGET_KEY, ScenarioItem, SuiteFile, WireItem, is_suite_anchor, lifecycle_for,
+)
 from conformance.fuzz import plugin as fuzz_plugin  # issue 17: the fuzz phase (--fuzz), its own options and hooks
-from conformance.lifecycle import environment_key, mutates
 from conformance.report import ReportPlugin
-
-LEVELS = ("MUST", "SHOULD", "MAY")
 MARKERS = (
     "document(name): the spec document a scenario belongs to (-m \"document(name='agent-protocol')\")",
     "requirement(id): the spec requirement a scenario checks (-m \"requirement(id='AP-EXPLAIN')\")",
@@ -44,42 +44,33 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="fixture repositories (default: the bundled golden/fixtures/)")
     group.addoption("--conformance-report", metavar="FILE", default=None,
                     help="write a Markdown report: requirement x scenario x outcome, counts by level")
-    group.addoption("--gate-levels", metavar="LEVELS", default="MUST",
-                    help="comma-separated levels whose failures fail the run (default MUST; others are reported)")
-    group.addoption("--strict-levels", action="store_true", default=False,
-                    help="every level gates: same as --gate-levels MUST,SHOULD,MAY")
     baseline.add_options(parser)
     results_json.add_options(parser)
     fuzz_plugin.add_options(parser)
 
 
-def gating_levels(config: pytest.Config) -> set[str]:
-    """The levels whose failures fail the run."""
-    if config.getoption("strict_levels"):
-        return set(LEVELS)
-    chosen = {level.strip().upper() for level in str(config.getoption("gate_levels")).split(",") if level.strip()}
-    unknown = chosen - set(LEVELS)
-    if unknown:
-        raise pytest.UsageError(f"--gate-levels: unknown level(s) {', '.join(sorted(unknown))}; use MUST, SHOULD, MAY")
-    return chosen
-
-
 def pytest_configure(config: pytest.Config) -> None:
     for marker in MARKERS:
         config.addinivalue_line("markers", marker)
-    # Registered first: among trylast hooks pluggy calls the earliest-registered first, so the
-    # level gating settles the exit status before the JSON results record it.
+    # pytest's own --strict (its strict mode) also makes cruxgate's warnings fail: one switch for a strict run.
+    config.stash[STRICT_KEY] = bool(config.getoption("strict", False) or _ini_strict(config))
+    config.stash[results_json.TRANSPORT_KEY] = config.getoption("target")
     gate = GatePlugin(config)
     config.pluginmanager.register(gate, "cruxgate-gate")
-    config.stash[results_json.TRANSPORT_KEY] = config.getoption("target")
     baseline.register(config)
     results_json.register(config)
     fuzz_plugin.register(config)
     report_path = config.getoption("conformance_report")
     if report_path and not hasattr(config, "workerinput"):
-        config.pluginmanager.register(
-            ReportPlugin(config, report_path, lambda: describe_target(config), gate.gating),
-            "cruxgate-report")
+        config.pluginmanager.register(ReportPlugin(config, report_path, lambda: describe_target(config)),
+                                      "cruxgate-report")
+
+
+def _ini_strict(config: pytest.Config) -> bool:
+    try:
+        return bool(config.getini("strict"))
+    except (ValueError, KeyError):  # a pytest without the strict ini option
+        return False
 
 
 def describe_target(config: pytest.Config) -> dict[str, Any]:
@@ -102,13 +93,13 @@ LOOKAHEAD = 8  # items scanned for environments to prepare ahead
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> None:
     """While a scenario runs, prepare the next ones' workspaces and servers (starting a server is the slow part)."""
-    if not hasattr(item, "spec") or nextitem is None:
+    if not isinstance(item, ScenarioItem) or nextitem is None:
         return
     items = item.session.items
     position = items.index(item) if item in items else -1
     upcoming = []
     for later in items[position + 1:position + 1 + LOOKAHEAD]:
-        transports = later.needs_environment() if hasattr(later, "needs_environment") else []
+        transports = later.needs_environment() if isinstance(later, ScenarioItem) else []
         if transports:
             upcoming.append((later.spec, transports))
     if upcoming:
@@ -117,56 +108,57 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Group scenarios that can share a workspace and server, keeping the spec order otherwise."""
-    scenario_items = [item for item in items if hasattr(item, "spec")]
+    scenario_items = [item for item in items if isinstance(item, ScenarioItem)]
     if not scenario_items:
         return
-    groups: dict[str, list[pytest.Item]] = {}
+    groups: dict[str, list[ScenarioItem]] = {}
     for item in scenario_items:
-        key = item.nodeid if mutates(item.spec) else environment_key(item.spec, "")
+        key = item.nodeid if item.spec.mutates() else item.spec.environment_key("")
         groups.setdefault(key, []).append(item)
-    ordered = iter([item for group in groups.values() for item in group])
-    items[:] = [next(ordered) if hasattr(item, "spec") else item for item in items]
+    # The wire scenario goes last: it judges what every server of the run wrote to stdout.
+    ordered = iter(sorted((item for group in groups.values() for item in group), key=lambda i: isinstance(i, WireItem)))
+    items[:] = [next(ordered) if isinstance(item, ScenarioItem) else item for item in items]
 
 
 class GatePlugin:
-    """Decides which failures fail the run (by level) and says so in the terminal summary."""
+    """The run's verdict beyond single scenarios: a run that executed no scenario is not green; warnings listed."""
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
-        self.gating = gating_levels(config)
-        self.failures: dict[str, str | None] = {}  # nodeid -> level (None: not a scenario)
+        self.collected = 0
+        self.executed = 0
+        self.warnings: list[tuple[str, dict[str, Any]]] = []
 
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_runtest_setup(self, item: pytest.Item) -> None:
-        scenario = getattr(item, "scenario", None)
-        if isinstance(scenario, dict):
-            item.user_properties.append(("cruxgate_level", scenario.get("level")))
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        if not session.config.option.collectonly:
+            self.collected = sum(1 for item in session.items if isinstance(item, ScenarioItem))
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        if report.failed and not hasattr(report, "wasxfail"):
-            levels = [value for name, value in report.user_properties if name == "cruxgate_level"]
-            # A stale baseline entry gates at every level: the baseline file must only shrink.
-            stale = getattr(report, "cruxgate_stale_baseline", False)
-            self.failures[report.nodeid] = levels[0] if levels and not stale else None
+        if report.when != "call":
+            return
+        findings = [json.loads(value) for name, value in report.user_properties if name == FINDING]
+        if report.passed:  # a scenario's warnings, or a fuzz item's (issue 17)
+            self.warnings += [(report.nodeid, finding) for finding in findings]
+        if not any(name == SCENARIO for name, _ in report.user_properties):
+            return
+        if report.passed or report.failed or hasattr(report, "wasxfail"):
+            self.executed += 1
 
-    def quiet_failures(self) -> list[str]:
-        """Failures at a level that does not gate."""
-        return sorted(n for n, level in self.failures.items() if level is not None and level not in self.gating)
-
-    @pytest.hookimpl(trylast=True)  # after plugins that OR the original status back in (syrupy)
+    @pytest.hookimpl(tryfirst=True)  # before the reports record the exit status
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        if (self.failures and session.exitstatus == pytest.ExitCode.TESTS_FAILED
-                and len(self.quiet_failures()) == len(self.failures)):
-            session.exitstatus = pytest.ExitCode.OK
+        if self.collected and not self.executed and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        quiet = self.quiet_failures()
-        if quiet:
-            terminalreporter.write_sep("-", "cruxgate: failures below the gating levels (reported, not gating)")
-            for nodeid in quiet:
-                terminalreporter.write_line(f"  {self.failures[nodeid]}  {nodeid}")
-            terminalreporter.write_line(
-                f"  gating levels: {', '.join(sorted(self.gating))} (--strict-levels makes every level gate)")
+        if self.warnings:
+            terminalreporter.write_sep("-", f"cruxgate: {len(self.warnings)} warning(s) (not gating; --strict fails them)")
+            for _, finding in self.warnings:
+                step = f" step {finding['step']}" if finding["step"] is not None else ""
+                terminalreporter.write_line(f"  {finding['id']} [{finding['basis']['kind']} {finding['basis']['level']}]"
+                                            f"{step}: {finding['message'].splitlines()[0][:200]}")
+        if self.collected and not self.executed:
+            terminalreporter.write_sep("!", "cruxgate: no scenario was executed against the target, so it is not "
+                                            "judged conformant (every scenario was skipped; see the reasons)")
         report = self.config.getoption("conformance_report", None)
         if report and TARGET_KEY in self.config.stash:
             terminalreporter.write_line(f"cruxgate: Markdown report written to {report}")

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-OUTCOMES = ("passed", "failed", "expected-failure", "skipped", "informative")
+from conformance.expect import FINDING
+
+OUTCOMES = ("passed", "warned", "failed", "expected-failure", "skipped", "informative")
 
 
 def _first_line(text: str) -> str:
@@ -26,12 +29,12 @@ def _cell(text: str, limit: int = 160) -> str:
 class ReportPlugin:
     """Records each scenario's outcome and writes the Markdown report at session end."""
 
-    def __init__(self, config: pytest.Config, path: str, describe_target: Any, gating_levels: set[str]) -> None:
+    def __init__(self, config: pytest.Config, path: str, describe_target: Any) -> None:
         self.config = config
         self.path = Path(path)
         self.describe_target = describe_target
-        self.gating_levels = gating_levels
         self.rows: dict[str, dict[str, Any]] = {}
+        self.strict = bool(config.getoption("strict", False))
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
@@ -58,7 +61,9 @@ class ReportPlugin:
             row["outcome"] = "informative" if reason.startswith("informative:") else "skipped"
             row["detail"] = reason
         elif report.when == "call" and report.passed and row["outcome"] is None:
-            row["outcome"] = "passed"
+            findings = [json.loads(value) for name, value in report.user_properties if name == FINDING]
+            row["outcome"] = "warned" if findings else "passed"
+            row["findings"] = findings
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         if any(row["outcome"] for row in self.rows.values()):
@@ -72,11 +77,13 @@ class ReportPlugin:
         lines = ["# cruxgate conformance report", ""]
         lines += [f"- target: **{target['name']}** over **{target['transport']}**",
                   f"- server: {target.get('server') or 'unknown (no server was started)'}",
-                  f"- gating levels: {', '.join(sorted(self.gating_levels))} (a failure at another level is reported, not gating)",
+                  f"- strict: {'yes (warnings fail)' if self.strict else 'no (document MUSTs and the error registry fail; SHOULDs, MCP conventions and readings warn)'}",
                   f"- generated: {datetime.now(timezone.utc).isoformat(timespec='seconds')}", ""]
-        gating_failures = [r for r in rows if r["outcome"] == "failed" and r["level"] in self.gating_levels]
-        verdict = "FAIL" if gating_failures else "PASS"
-        lines += [f"**Verdict: {verdict}** ({len(gating_failures)} gating failure(s))", "", "## Counts by level", ""]
+        failures = [r for r in rows if r["outcome"] == "failed"]
+        executed = [r for r in rows if r["outcome"] in ("passed", "warned", "failed", "expected-failure")]
+        verdict = "FAIL" if failures or not executed else "PASS"
+        note = f"{len(failures)} failure(s)" if executed else "no scenario was executed"
+        lines += [f"**Verdict: {verdict}** ({note})", "", "## Counts by level", ""]
         lines += ["| level | " + " | ".join(OUTCOMES) + " | total |", "|---" * (len(OUTCOMES) + 2) + "|"]
         for level in ("MUST", "SHOULD", "MAY"):
             counts = [sum(1 for r in rows if r["level"] == level and r["outcome"] == o) for o in OUTCOMES]
@@ -86,9 +93,16 @@ class ReportPlugin:
         lines += ["## Requirements and scenarios", "", "| requirement | level | scenario | title | outcome | detail |",
                   "|---|---|---|---|---|---|"]
         for row in rows:
-            outcome = row["outcome"]
-            if outcome == "failed" and row["level"] not in self.gating_levels:
-                outcome = "failed (not gating)"
             lines.append(f"| {row['requirement']} | {row['level']} | {row['id']} | {_cell(row['title'], 80)} | "
-                         f"{outcome} | {_cell(row['detail'])} |")
+                         f"{row['outcome']} | {_cell(row['detail'])} |")
+        warned = [(row, finding) for row in rows for finding in row.get("findings", [])]
+        if warned:
+            lines += ["", "## Warnings", "", "Checks that did not hold on a basis that does not gate "
+                      "(a SHOULD, an MCP convention or a reading of ours); `--strict` fails them.", "",
+                      "| id | step | basis | message |", "|---|---|---|---|"]
+            for row, finding in warned:
+                basis = finding["basis"]
+                step = finding["step"] if finding["step"] is not None else "-"  # the wire scenario's, a fuzz item's
+                lines.append(f"| {finding['id']} | {step} | {basis['kind']} {basis['level']}: "
+                             f"{_cell(basis['ref'], 120)} | {_cell(finding['message'])} |")
         return "\n".join(lines) + "\n"

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from conformance.baseline import EXPECTED_FAILURE, scenario_id
+from conformance.expect import FINDING
 
 FORMAT_VERSION = 1
 SERVER_INFO_KEY = pytest.StashKey[dict]()
@@ -83,6 +84,7 @@ def _record_base(item: pytest.Item, default_transport: str | None) -> dict[str, 
         "skip_reason": None,
         "failure_message": None,
         "baseline_reason": None,
+        "findings": [],
         "duration": 0.0,
     }
 
@@ -108,6 +110,8 @@ class ResultsJsonPlugin:
         if record is None:
             return
         record["duration"] = round(record["duration"] + report.duration, 6)
+        if report.when == "call":
+            record["findings"] = [json.loads(value) for name, value in report.user_properties if name == FINDING]
         if getattr(report, "cruxgate_expected_failure", False):
             record["outcome"] = EXPECTED_FAILURE
             record["baseline_reason"] = report.wasxfail.removeprefix(f"{EXPECTED_FAILURE}: ")
@@ -115,6 +119,8 @@ class ResultsJsonPlugin:
         elif report.failed:
             record["outcome"] = "failed"
             record["failure_message"] = report.longreprtext
+        elif report.when == "call" and report.passed and record["findings"]:
+            record["outcome"] = "warned"
         elif report.skipped and record["outcome"] == "passed":
             informative = record["coverage"] == "informative"
             record["outcome"] = "informative" if informative else "skipped"

@@ -10,6 +10,7 @@ import jmespath
 import yaml
 from jsonschema.exceptions import best_match
 
+from conformance.model import DOCUMENT, STEP_KINDS, Basis, Requirement, Scenario, Step, ToolRule
 from conformance.paths import spec_dir as default_spec_dir
 from conformance.schema_registry import validator_for
 
@@ -133,7 +134,26 @@ def load_documents(spec_dir: Path | str | None = None) -> list[dict[str, Any]]:
     """Every spec/*.yaml document (sorted by file name), validated, ids unique across documents."""
     folder = Path(spec_dir) if spec_dir is not None else default_spec_dir()
     seen_ids: dict[str, str] = {}
-    return [load_file(file, seen_ids) for file in sorted(folder.glob("*.yaml"))]
+    documents = [load_file(file, seen_ids) for file in sorted(folder.glob("*.yaml"))]
+    _check_tools(folder, documents, seen_ids)
+    return documents
+
+
+def _check_tools(folder: Path, documents: list[dict[str, Any]], ids: dict[str, str]) -> None:
+    """Each tool is defined once, by an anchor of its document's sources, and its surface scenario exists."""
+    defined: set[str] = set()
+    for document in documents:
+        file = folder / f"{document['document']}.yaml"
+        refs = {source["ref"] for source in document["sources"]}
+        for index, rule in enumerate(document.get("tools", [])):
+            where = f"tools[{index}]"
+            if rule["name"] in defined:
+                raise SpecError(file, f"{where}.name", f"tool {rule['name']} is defined twice")
+            defined.add(rule["name"])
+            if rule["source"].split(" > ", 1)[0] not in refs:
+                raise SpecError(file, f"{where}.source", f"anchor {rule['source']!r} names a source the document does not list")
+            if rule.get("surface") and rule["surface"] not in ids:
+                raise SpecError(file, f"{where}.surface", f"no scenario {rule['surface']}")
 
 
 def iter_scenarios(documents: list[dict[str, Any]]) -> Iterator[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]]:
@@ -147,3 +167,63 @@ def iter_scenarios(documents: list[dict[str, Any]]) -> Iterator[tuple[dict[str, 
 def scenario_level(requirement: dict[str, Any], scenario: dict[str, Any]) -> str:
     """The scenario's normative level, defaulting to its requirement's."""
     return scenario.get("level", requirement["level"])
+
+
+# ------------------------------------------------------------------ the typed model
+
+
+def build_step(step: dict[str, Any], default: Basis) -> Step:
+    """One YAML step as its typed step kind (each kind parses its own body)."""
+    kind = next(key for key in step if key in STEP_KINDS)
+    return STEP_KINDS[kind].from_yaml(step, default)
+
+
+def _requirement(document: dict[str, Any], body: dict[str, Any]) -> Requirement:
+    return Requirement(id=body["id"], title=body["title"], source=body["source"], level=body["level"],
+                       statement=body["statement"], coverage=body["coverage"], document=document["document"],
+                       also=tuple(body.get("also", [])), reason=body.get("reason"), benchmark=body.get("benchmark"))
+
+
+def build_scenario(requirement: Requirement, body: dict[str, Any]) -> Scenario:
+    """One YAML scenario as the typed model."""
+    level = body.get("level", requirement.level)
+    basis = Basis(DOCUMENT, body["source"], level)
+    return Scenario(id=body["id"], title=body["title"], source=body["source"], level=level, when=body["when"],
+                    then=body["then"], coverage=body["coverage"], requirement=requirement,
+                    also=tuple(body.get("also", [])), tools=tuple(body.get("tools", [])),
+                    hooks=tuple(body.get("hooks", [])), transports=tuple(body.get("transports", [])),
+                    fixture=body.get("fixture"), git=bool(body.get("git")), config=body.get("config") or {},
+                    reason=body.get("reason"), benchmark=body.get("benchmark"),
+                    steps=tuple(build_step(step, basis) for step in body.get("steps", [])))
+
+
+def stand_in(requirement: Requirement) -> Scenario:
+    """The item a requirement without scenarios (informative or benchmark) is reported as."""
+    return Scenario(id=requirement.id, title=requirement.title, source=requirement.source, level=requirement.level,
+                    when="-", then=requirement.statement, coverage=requirement.coverage, requirement=requirement,
+                    reason=requirement.reason, benchmark=requirement.benchmark)
+
+
+def scenarios(documents: list[dict[str, Any]]) -> list[Scenario]:
+    """Every scenario of the documents as the typed model, in file order; a requirement without any as a stand-in."""
+    out: list[Scenario] = []
+    standing: list[Scenario] = []
+    for document in documents:
+        for body in document["requirements"]:
+            requirement = _requirement(document, body)
+            if body.get("scenarios"):
+                out += [build_scenario(requirement, scenario) for scenario in body["scenarios"]]
+            else:
+                standing.append(stand_in(requirement))
+    return out + standing
+
+
+def tool_rules(documents: list[dict[str, Any]]) -> dict[str, ToolRule]:
+    """{tool name: its rule} from every document's `tools` table."""
+    return {body["name"]: ToolRule(body["name"], body["source"], body.get("surface"), body.get("group"))
+            for document in documents for body in document.get("tools", [])}
+
+
+def load_scenarios(spec_dir: Path | str | None = None) -> list[Scenario]:
+    """The spec documents in `spec_dir` (default: the bundled spec/), validated and typed."""
+    return scenarios(load_documents(spec_dir))

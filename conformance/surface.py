@@ -96,38 +96,47 @@ def _type_set(schema: dict[str, Any]) -> set[str] | None:
     return {value} if isinstance(value, str) else set(value)
 
 
+def _documented(schema: Any) -> bool:
+    """Whether the documents name this property (its `x-basis` is a seed anchor, not `reading: ...`)."""
+    return not (isinstance(schema, dict) and str(schema.get("x-basis", "")).startswith("reading:"))
+
+
 def _lint_property(tool: str, path: str, want: dict[str, Any], got: Any) -> list[Finding]:
+    """A documented property: the target must accept every value the spec allows (accepting more is fine)."""
     if not isinstance(got, dict):
         return [Finding(tool, path, "property schema is not an object")]
     findings: list[Finding] = []
     want_types, got_types = _type_set(want), _type_set(got)
-    if want_types is not None and got_types != want_types:
-        findings.append(Finding(tool, f"{path}.type", f"type {sorted(got_types or [])} where the spec says {sorted(want_types)}"))
-    if "enum" in want:
-        if "enum" not in got:
-            findings.append(Finding(tool, f"{path}.enum", f"no enum; the spec allows exactly {want['enum']}"))
-        else:
-            missing = [v for v in want["enum"] if v not in got["enum"]]
-            extra = [v for v in got["enum"] if v not in want["enum"]]
-            if missing:
-                findings.append(Finding(tool, f"{path}.enum", f"missing enum value(s) {missing}"))
-            if extra:
-                findings.append(Finding(tool, f"{path}.enum", f"enum value(s) {extra} not in the spec"))
-    if "default" in want and got.get("default", want["default"]) != want["default"]:
-        findings.append(Finding(tool, f"{path}.default", f"default {got['default']!r} where the spec says {want['default']!r}"))
+    if want_types is not None and got_types is not None and not _accepts(got_types, want_types):
+        findings.append(Finding(tool, f"{path}.type", f"type {sorted(got_types)} where the spec says {sorted(want_types)}"))
+    if "enum" in want and "enum" in got:
+        missing = [v for v in want["enum"] if v not in got["enum"]]
+        if missing:
+            findings.append(Finding(tool, f"{path}.enum", f"missing enum value(s) {missing}"))
+    if "x-default-basis" in want and "default" in got and got["default"] != want.get("default"):
+        findings.append(Finding(tool, f"{path}.default", f"default {got['default']!r} where {want['x-default-basis']} "
+                                                         f"says {want.get('default')!r}"))
     if isinstance(want.get("properties"), dict):
         findings += _lint_object(tool, path, want, got, knobs=set())
     return findings
 
 
+def _accepts(got: set[str], want: set[str]) -> bool:
+    """Whether a property typed `got` takes every value of `want` (an integer is a number)."""
+    return all(kind in got or (kind == "integer" and "number" in got) for kind in want)
+
+
 def _lint_object(tool: str, path: str, want: dict[str, Any], got: dict[str, Any], knobs: set[str]) -> list[Finding]:
+    """Properties the documents name must be there and accept what the spec allows; our readings are not linted."""
     prefix = f"{path}." if path else ""
     findings: list[Finding] = []
     want_props: dict[str, Any] = want.get("properties", {}) or {}
     got_props: dict[str, Any] = got.get("properties", {}) or {}
     for name, sub in sorted(want_props.items()):
+        if not _documented(sub):
+            continue  # a name of ours: the target may call it otherwise (profile `names`)
         if name not in got_props:
-            findings.append(Finding(tool, f"{prefix}properties.{name}", "missing; the spec defines it"))
+            findings.append(Finding(tool, f"{prefix}properties.{name}", f"missing; {sub.get('x-basis', 'the spec')} names it"))
         elif isinstance(sub, dict):
             findings += _lint_property(tool, f"{prefix}properties.{name}", sub, got_props[name])
     for name in sorted(set(got_props) - set(want_props)):
@@ -135,11 +144,10 @@ def _lint_object(tool: str, path: str, want: dict[str, Any], got: dict[str, Any]
             findings.append(Finding(tool, f"{prefix}properties.{name}", "not in the spec (its schema allows no other properties)"))
         elif name in knobs:
             findings.append(Finding(tool, f"{prefix}properties.{name}", "a protocol input the spec does not give this tool"))
-    want_required, got_required = set(want.get("required", [])), set(got.get("required", []))
-    for name in sorted(got_required - want_required):
-        findings.append(Finding(tool, f"{prefix}required", f"{name} is required; the spec makes it optional"))
-    for name in sorted(want_required - got_required):
-        findings.append(Finding(tool, f"{prefix}required", f"{name} is optional; the spec requires it"))
+    got_required = set(got.get("required", []))
+    for name in sorted(got_required & set(want_props) - set(want.get("required", []))):
+        if _documented(want_props[name]):
+            findings.append(Finding(tool, f"{prefix}required", f"{name} is required; the spec makes it optional"))
     return findings
 
 
@@ -174,9 +182,10 @@ def lint_surface(
     """All findings for a tools/list answer; `required_tools` defaults to every tool in `expected`."""
     tools = normalize(tools_answer)["tools"]
     listed = {str(tool.get("name")): tool for tool in tools}
-    # A property the spec defines for some tool is a protocol knob: a tool the spec
-    # does not give it must not carry it (get_file_outline has no `compact`).
-    knobs = {name for schema in expected.values() for name in (schema.get("properties") or {})}
+    # A documented property the spec defines for some tool is a protocol knob: a tool the spec
+    # does not give it must not carry it (get_file_outline has no `compact`, seed 004).
+    knobs = {name for schema in expected.values() for name, sub in (schema.get("properties") or {}).items()
+             if _documented(sub)}
     findings: list[Finding] = []
     for name in sorted(set(expected if required_tools is None else required_tools) - set(listed)):
         findings.append(Finding(name, "", "not listed by tools/list; the spec names it"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import json
 import shlex
 import socket
@@ -106,7 +107,8 @@ def fetch_surface(args: argparse.Namespace) -> dict[str, Any]:
 
     if args.server_cmd:
         argv = shlex.split(args.server_cmd)
-        return surface.normalize(anyio.run(_list_all_tools, StdioServerParameters(command=argv[0], args=argv[1:]), 60.0))
+        params = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ))
+        return surface.normalize(anyio.run(_list_all_tools, params, 60.0))
     if args.url:
         return surface.normalize(anyio.run(_list_all_tools, args.url, 60.0))
 
@@ -131,7 +133,9 @@ def fetch_surface(args: argparse.Namespace) -> dict[str, Any]:
         argv = _fill(transport["command"], values)
         budget = float(timeouts["start"]) + float(timeouts["call"])
         if args.target == "stdio":
-            params = StdioServerParameters(command=argv[0], args=argv[1:], cwd=str(workspace))
+            # The caller's whole environment, as the runner's servers get it (the SDK's default passes a few
+            # variables only: a package found through PYTHONPATH was not the one listed).
+            params = StdioServerParameters(command=argv[0], args=argv[1:], cwd=str(workspace), env=dict(os.environ))
             return surface.normalize(anyio.run(_list_all_tools, params, budget))
         process = subprocess.Popen(argv, cwd=workspace, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:

@@ -39,6 +39,9 @@ class Target:
     env: dict[str, str] = field(default_factory=dict)
     no_prewarm_args: list[str] | None = None
     relocatable_index: bool = False
+    names: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)  # tool -> arguments/fields renames
+    setup: list[list[str]] = field(default_factory=list)     # run once per workspace, before indexing
+    teardown: list[list[str]] = field(default_factory=list)  # run when a workspace is removed
     fixed_url: str | None = None  # --server-url: a running server the runner neither starts nor prepares
 
     def reuses_index(self) -> bool:
@@ -86,6 +89,10 @@ def from_profile(data: dict[str, Any]) -> Target:
         env=dict(data.get("env") or {}),
         no_prewarm_args=data.get("no_prewarm_args"),
         relocatable_index=bool(data.get("relocatable_index", False)),
+        names={tool: {kind: dict(table) for kind, table in (spec or {}).items()}
+               for tool, spec in (data.get("names") or {}).items()},
+        setup=[list(argv) for argv in data.get("setup") or []],
+        teardown=[list(argv) for argv in data.get("teardown") or []],
     )
 
 
@@ -93,6 +100,10 @@ def resolve(transport: str, profile: str | None = None, server_cmd: str | None =
             server_url: str | None = None) -> Target:
     """The target the options name: a profile (default: the reference's), then --server-cmd / --server-url."""
     target = from_profile(load_profile(profile or default_profile_path()))
+    if server_cmd and not profile:
+        # The bundled profile lends its index command and hooks; the server is someone else's.
+        target.name = f"server-cmd: {' '.join(server_cmd.split())[:80]}"
+        target.tools = None  # the reference's claims are not the other server's: optional groups are skipped
     if server_cmd:
         # Only the launch command changes; index command, config and hooks stay the profile's.
         argv = shlex.split(server_cmd)
@@ -112,9 +123,14 @@ def resolve(transport: str, profile: str | None = None, server_cmd: str | None =
 
 
 def fill(template: list[str], values: dict[str, str]) -> list[str]:
-    """Substitute {python}, {workspace}, {config} and {port} in an argv template."""
+    """Substitute {python}, {workspace}, {config}, {state} and {port} in an argv template."""
+    return [fill_one(part, values) for part in template]
+
+
+def fill_one(text: str, values: dict[str, str]) -> str:
+    """Substitute the placeholders in one string (an argv part or an environment value)."""
     merged = {"python": sys.executable, **values}
     try:
-        return [part.format(**merged) for part in template]
+        return text.format(**merged)
     except (KeyError, IndexError, ValueError) as exc:
-        raise ProfileError(f"bad placeholder in {template!r}: {exc}") from None
+        raise ProfileError(f"bad placeholder in {text!r}: {exc}") from None

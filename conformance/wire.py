@@ -36,7 +36,8 @@ class ServerFailure(AssertionError):
         super().__init__(text)
         self.stderr_tail = stderr_tail
         # issue 17: what went wrong, for the fuzz checks (conformance/fuzz/calls.py) to judge without parsing text:
-        # start | hang | closed | rpc_error (then rpc_code) | unreadable | garbage | malformed | invalid_output.
+        # start | hang | closed | oversized | rpc_error (then rpc_code) | unreadable | malformed | invalid_output.
+        # (A stray line on stdout is no failure: it is a WireDefect, kept for the wire scenario.)
         self.kind = "start"
         self.rpc_code: int | None = None
 
@@ -55,6 +56,37 @@ class Response:
     text: str | None
     is_error: bool
     raw: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class WireDefect:
+    """Something on the server's stdout that is not a JSON-RPC message the client can take."""
+
+    kind: str    # "not_json" | "notification_reply" | "not_jsonrpc"
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.detail}"
+
+
+def wire_defect(exc: Exception) -> WireDefect:
+    """Classify what the client could not parse: a non-JSON line, a reply with id null, or other JSON.
+
+    `exc` is the pydantic error of validating one stdout line as a JSON-RPC message, as the runner's stdio
+    transport (conformance/fuzz/stdio_transport.py, which validates the line's bytes) or the SDK's (which
+    validates text) hands it to the message handler.
+    """
+    errors = exc.errors() if hasattr(exc, "errors") else []
+    if any(error.get("type") == "json_invalid" for error in errors):
+        line = next((error.get("input") for error in errors if error.get("type") == "json_invalid"), "")
+        if isinstance(line, (bytes, bytearray)):
+            line = bytes(line[:800]).decode("utf-8", errors="replace")
+        return WireDefect("not_json", f"a line that is not JSON: {str(line)[:200]!r}")
+    if any(error.get("loc", ())[:2] in (("JSONRPCResponse", "id"), ("JSONRPCError", "id"))
+           and error.get("input") is None for error in errors):
+        return WireDefect("notification_reply", "a response with id null: a reply to a notification "
+                          "(JSON-RPC forbids answering notifications/initialized or any other notification)")
+    return WireDefect("not_jsonrpc", f"a JSON line that is not a JSON-RPC message: {_describe(exc)[:300]}")
 
 
 def free_port() -> int:
@@ -95,7 +127,7 @@ class Connection:
 
     def __init__(self, portal: BlockingPortal, transport: str, *, argv: list[str] | None = None,
                  url: str | None = None, cwd: Path | None = None, env: dict[str, str] | None = None,
-                 log_path: Path, timeouts: dict[str, float]) -> None:
+                 log_path: Path, timeouts: dict[str, float], defect_sink: list["WireDefect"] | None = None) -> None:
         self.portal = portal
         self.transport = transport
         self.argv, self.url, self.cwd = argv, url, cwd
@@ -104,7 +136,8 @@ class Connection:
         self.timeouts = timeouts
         self.client: Any = None
         self.server_info: dict[str, Any] | None = None
-        self.garbage: list[str] = []
+        self.defects: list[WireDefect] = []
+        self.defect_sink = defect_sink  # the session's list, for the wire scenario
         self.oversized: Exception | None = None  # issue 17: the transport refused a message over its size cap
         self.broken = False
         self._process: subprocess.Popen[bytes] | None = None
@@ -144,21 +177,23 @@ class Connection:
     def _handshake(self, start: float) -> None:
         """Wait for the handshake and the first tools/list, or raise ServerFailure (closed)."""
         deadline = time.monotonic() + start + 10  # the task enforces `start`; this is a backstop
+        # Lines on stdout that are not JSON-RPC never fail a start by themselves (a server may log a line and then
+        # answer; the wire scenario reports it). A server that writes only such lines times out, and its failure
+        # says what it wrote.
         while not self._ready.wait(0.05):
-            if self.garbage:  # issue 17: a server that answers with garbage will not start; say so now, not at `start`
-                self.close()
-                raise self.fail(f"server wrote non-JSON-RPC output to stdout during the MCP handshake: {self._what()}: "
-                                f"{self.garbage[0]}")
             if self._future.done():
                 exc = self._future.exception()
                 self.close()
                 if isinstance(exc, TimeoutError):
-                    raise self.fail(f"server did not complete the MCP handshake within {start:g}s: {self._what()}")
-                raise self.fail(f"server failed to start or to complete the MCP handshake: {self._what()}\n{_describe(exc)}")
+                    raise self.fail(f"server did not complete the MCP handshake within {start:g}s: {self._what()}"
+                                    f"{self._defects_seen()}")
+                raise self.fail(f"server failed to start or to complete the MCP handshake: {self._what()}"
+                                f"{self._defects_seen()}\n{_describe(exc)}")
             if time.monotonic() > deadline:
                 self.close()
-                raise self.fail(f"server did not complete the MCP handshake within {start:g}s: {self._what()}")
-        # issue 17: a server that exits (or garbles stdout) right after `initialize` did not start either; its first
+                raise self.fail(f"server did not complete the MCP handshake within {start:g}s: {self._what()}"
+                                f"{self._defects_seen()}")
+        # issue 17: a server that exits (or stops answering) right after `initialize` did not start either; its first
         # tools/list tells (and is cached for the scenarios), so the runner can fail a dead target's scenarios at once.
         try:
             self.list_tools()
@@ -171,6 +206,13 @@ class Connection:
 
     def _what(self) -> str:
         return " ".join(self.argv) if self.argv else str(self.url)
+
+    def _defects_seen(self) -> str:
+        """What a failed start wrote to stdout that is not JSON-RPC ('' when nothing): the likely reason."""
+        if not self.defects:
+            return ""
+        return (f" (meanwhile it wrote {len(self.defects)} line(s) to stdout that are not JSON-RPC messages; "
+                f"the first: {self.defects[0]})")
 
     def _spawn_http(self, start: float) -> None:
         with self.log_path.open("wb") as log:
@@ -227,8 +269,11 @@ class Connection:
 
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, Exception):
-            # A line on stdout that is not JSON-RPC: the stdio transport is corrupted.
-            self.garbage.append(_describe(message)[:300])
+            # A line the client could not read as a JSON-RPC message. It is kept as a wire defect for the
+            # wire scenario to judge; the SDK skips the line, so every other scenario still gets its verdict.
+            self.defects.append(wire_defect(message))
+            if self.defect_sink is not None:
+                self.defect_sink.append(self.defects[-1])
 
     def close(self) -> None:
         """Stop the client session and the server process; bounded waits only."""
@@ -301,9 +346,6 @@ class Connection:
         except Exception as exc:  # pydantic validation of a malformed result, transport errors
             self.broken = True
             raise self.fail(f"{what}: unreadable answer: {_describe(exc)[:600]}").tagged("unreadable") from None
-        if self.garbage:
-            self.broken = True
-            raise self.fail(f"{what}: the server wrote non-JSON-RPC output to stdout: {self.garbage[0]}").tagged("garbage")
         return result
 
     def call_tool(self, name: str, arguments: dict[str, Any]) -> Response:

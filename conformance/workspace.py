@@ -6,13 +6,14 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from conformance.target import Target, fill
+from conformance.target import ProfileError, Target, fill, fill_one
 
 TAIL_CHARS = 2000
 
@@ -62,37 +63,51 @@ def render_config(config: dict[str, Any], fmt: str) -> str:
 
 
 class Workspace:
-    """A temp dir holding `workspace/` (the fixture copy) and the config file beside it."""
+    """A temp dir holding `workspace/` (the fixture copy), `state/` (the target's own) and the config file."""
 
-    def __init__(self, target: Target, fixture: Path | None, config: dict[str, Any], git: bool) -> None:
-        """Copy `fixture` (or an indexed template workspace, then `git` is already done) into a new temp dir."""
+    def __init__(self, target: Target, fixture: Path | None, config: dict[str, Any], git: bool,
+                 template: "Workspace | None" = None) -> None:
+        """Copy `fixture`, or an indexed `template` workspace with its state, into a new temp dir."""
         self.target = target
         self.root = Path(tempfile.mkdtemp(prefix="cruxgate-"))
         self.path = self.root / "workspace"
+        self.state = self.root / "state"
         self.config_path = self.root / target.config_filename
-        if fixture is not None:
+        if template is not None:
+            shutil.copytree(template.path, self.path, symlinks=True)
+            shutil.copytree(template.state, self.state, symlinks=True)
+        elif fixture is not None:
             shutil.copytree(fixture, self.path, symlinks=True)
         else:
             self.path.mkdir()
+        self.state.mkdir(exist_ok=True)
         self.write_config(config)
         if git and not (self.path / ".git").exists():
             self._git("init", "-q", "-b", "main")
             self._git("add", "-A")
             self._git("commit", "-q", "--allow-empty", "-m", "cruxgate fixture")
+        if template is None:
+            for number, argv in enumerate(target.setup, 1):
+                self.run(fill(argv, self.placeholders()), target.timeouts["index"], f"setup command {number}")
 
     def placeholders(self, port: int | str = "") -> dict[str, str]:
         """Values for the profile's argv templates."""
-        return {"workspace": str(self.path), "config": str(self.config_path), "port": str(port)}
+        return {"workspace": str(self.path), "config": str(self.config_path), "state": str(self.state),
+                "port": str(port)}
+
+    def env(self) -> dict[str, str]:
+        """The environment every command of the target gets: ours plus the profile's, placeholders filled."""
+        values = self.placeholders()
+        return {**os.environ, **{name: fill_one(value, values) for name, value in self.target.env.items()}}
 
     def write_config(self, config: dict[str, Any]) -> None:
         """(Re)write the config file in the profile's format."""
         self.config_path.write_text(render_config(config, self.target.config_format), encoding="utf-8")
 
     def run(self, argv: list[str], timeout: float, what: str) -> None:
-        """Run a profile command (index, hook) to completion or fail with its output tail."""
-        env = {**os.environ, **self.target.env}
+        """Run a profile command (setup, index, hook) to completion or fail with its output tail."""
         try:
-            done = subprocess.run(argv, cwd=self.path, env=env, stdin=subprocess.DEVNULL, capture_output=True,
+            done = subprocess.run(argv, cwd=self.path, env=self.env(), stdin=subprocess.DEVNULL, capture_output=True,
                                   text=True, errors="replace", timeout=timeout)
         except subprocess.TimeoutExpired as exc:
             out = (exc.stderr or b"").decode("utf-8", "replace") if isinstance(exc.stderr, bytes) else (exc.stderr or "")
@@ -145,5 +160,10 @@ class Workspace:
             raise WorkspaceError(f"git {' '.join(args)} failed: {tail(done.stderr)}")
 
     def remove(self) -> None:
-        """Delete the temp dir."""
+        """Run the profile's teardown commands, then delete the temp dir (a failing teardown is only logged)."""
+        for number, argv in enumerate(self.target.teardown, 1):
+            try:
+                self.run(fill(argv, self.placeholders()), self.target.timeouts["hook"], f"teardown command {number}")
+            except (WorkspaceError, ProfileError) as exc:
+                sys.stderr.write(f"cruxgate: {exc}\n")
         shutil.rmtree(self.root, ignore_errors=True)

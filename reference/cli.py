@@ -12,8 +12,8 @@ import sys
 COMMANDS = {
     "index": ("reference.index.command", "Index a workspace (tree-sitter -> SQLite + Tantivy)."),
     "hook": ("reference.index.hooks", "Put a workspace's index into a test state (conformance hooks)."),
-    "search": ("reference.query.command", "Search code in an indexed workspace (search_code)."),
-    "locate": ("reference.query.command", "Locate a symbol definition (locate_symbol)."),
+    "search": ("reference.protocol.command", "Search code in an indexed workspace (search_code)."),
+    "locate": ("reference.protocol.command", "Locate a symbol definition (locate_symbol)."),
     "serve-mcp": ("reference.server.command", "Serve the workspace over MCP (stdio or Streamable HTTP)."),
 }
 

@@ -9,7 +9,7 @@ from typing import Any
 
 EXPLAIN_LEVELS = ("off", "basic", "full")
 FRESHNESS_POLICIES = ("strict", "balanced", "best_effort")
-DETAIL_LEVELS = ("location", "signature", "context")
+DETAIL_LEVELS = ("location", "signature", "context")  # each adds fields to the one before (protocol/shaping.py)
 
 DEFAULT_EXPLAIN_LEVEL = "off"
 DEFAULT_FRESHNESS_POLICY = "balanced"
@@ -17,6 +17,18 @@ DEFAULT_DETAIL_LEVEL = "signature"
 DEFAULT_MAX_RESPONSE_BYTES = 65536  # seed 004: a hard-coded 64 KB default
 # Below this a response could not hold its own metadata; smaller values are clamped up.
 MIN_RESPONSE_BYTES = 1024
+SEMANTIC_MODES = ("off", "hybrid")
+
+
+@dataclass(frozen=True)
+class SemanticConfig:
+    """`[search.semantic]`: the semantic channel of search_code (docs/semantic.md has the measurements)."""
+
+    mode: str = "hybrid"
+    ratio: float = 0.75                   # weight of semantic similarity against lexical BM25, 0..1
+    semantic_limit_multiplier: int = 2    # x limit: nearest symbols asked of the semantic index
+    lexical_fanout_multiplier: int = 4    # x limit: lexical symbol candidates entering fusion
+    semantic_fanout_multiplier: int = 3   # x limit: semantic candidates entering fusion
 
 
 @dataclass(frozen=True)
@@ -27,6 +39,7 @@ class Config:
     freshness_policy: str = DEFAULT_FRESHNESS_POLICY
     default_detail_level: str = DEFAULT_DETAIL_LEVEL
     max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
+    semantic: SemanticConfig = field(default_factory=SemanticConfig)
     warnings: tuple[str, ...] = field(default=())
 
 
@@ -69,6 +82,35 @@ def _max_bytes(search: dict[str, Any], warnings: list[str]) -> int:
     return value
 
 
+def _semantic(search: dict[str, Any], warnings: list[str]) -> SemanticConfig:
+    """`search.semantic`: mode, ratio and the three fan-out multipliers; an invalid value -> its default + warning."""
+    table = search.get("semantic", {})
+    default = SemanticConfig()
+    if not isinstance(table, dict):
+        warnings.append("[search.semantic] is not a table; ignored")
+        return default
+    values: dict[str, Any] = {}
+    mode = table.get("mode", default.mode)
+    if isinstance(mode, str) and mode.strip().lower() in SEMANTIC_MODES:
+        values["mode"] = mode.strip().lower()
+    else:
+        warnings.append(f"search.semantic.mode={mode!r} is not one of {'|'.join(SEMANTIC_MODES)}; "
+                        f"using {default.mode!r}")
+    ratio = table.get("ratio", default.ratio)
+    if isinstance(ratio, bool) or not isinstance(ratio, (int, float)) or not 0.0 <= ratio <= 1.0:
+        warnings.append(f"search.semantic.ratio={ratio!r} is not a number from 0 to 1; using {default.ratio}")
+    else:
+        values["ratio"] = float(ratio)
+    for key in ("semantic_limit_multiplier", "lexical_fanout_multiplier", "semantic_fanout_multiplier"):
+        value = table.get(key, getattr(default, key))
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            warnings.append(f"search.semantic.{key}={value!r} is not a non-negative integer; "
+                            f"using {getattr(default, key)}")
+        else:
+            values[key] = value
+    return SemanticConfig(**values)
+
+
 def _table(doc: dict[str, Any], name: str, warnings: list[str]) -> dict[str, Any]:
     """A top-level table of the document; anything else is ignored with a warning."""
     value = doc.get(name, {})
@@ -91,6 +133,7 @@ def parse_config(doc: dict[str, Any]) -> Config:
         freshness_policy=freshness or DEFAULT_FRESHNESS_POLICY,
         default_detail_level=detail or DEFAULT_DETAIL_LEVEL,
         max_response_bytes=_max_bytes(search, warnings),
+        semantic=_semantic(search, warnings),
         warnings=tuple(warnings),
     )
 

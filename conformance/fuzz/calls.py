@@ -1,7 +1,9 @@
 """One fuzz call observed: the tool's answer (or why there is none), and whether a known-good call still answers after.
 
 Everything goes through the runner's Connection (the SDK client): a crash or hang breaks the connection,
-and the environment starts a fresh server for the next call.
+and the environment starts a fresh server for the next call. A line on stdout that is not JSON-RPC breaks
+nothing (the connection keeps it as a WireDefect); the ones written during a call are the call's. Arguments
+and answers are in our names; a target profile's `names` maps them on the wire, as for the scenarios.
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ from typing import Any
 from conformance.fuzz.odd_values import substitute
 from conformance.fuzz.validity import Validity
 from conformance.lifecycle import Environment
-from conformance.wire import Response, ServerFailure
+from conformance.names import NameMap
+from conformance.wire import Connection, Response, ServerFailure, WireDefect
 
 # Failures after which the server is gone or unusable; a known-good call is not tried then.
-FATAL = ("hang", "closed", "unreadable", "garbage", "oversized")
+FATAL = ("hang", "closed", "unreadable", "oversized")
 
 
 class TargetLost(BaseException):
@@ -43,6 +46,7 @@ class Observation:
     recovery: ServerFailure | None = None  # the known-good call after this one failed so
     elapsed: float = 0.0
     markers: tuple[str, ...] = ()  # text no answer may carry (file content from outside the workspace)
+    defects: tuple[WireDefect, ...] = ()  # what the server wrote to stdout during the call that is not JSON-RPC
 
     def answer_text(self) -> str:
         """Every byte of the answer a client saw, as text (for marker searches and reports)."""
@@ -81,7 +85,7 @@ class Caller:
     known_good: tuple[str, dict[str, Any]] | None  # a call that must keep answering (None: tools/list)
     markers: tuple[str, ...] = ()
 
-    def connection(self) -> Any:
+    def connection(self) -> Connection:
         """The live server, started again after a crash; TargetLost when it cannot start."""
         try:
             return self.environment.server(self.transport)
@@ -92,22 +96,28 @@ class Caller:
         """Call `tool` with `arguments`, then the known-good call unless the server is gone."""
         observation = Observation(tool, arguments, validity, markers=self.markers)
         connection = self.connection()
+        names = NameMap(self.environment.target.names)
+        seen = len(connection.defects)
         started = time.monotonic()
         try:
-            observation.response = connection.call_tool(tool, substitute(arguments, self.outside))
+            response = connection.call_tool(tool, names.arguments(tool, substitute(arguments, self.outside)))
+            response.payload = names.fields(tool, response.payload)
+            observation.response = response
         except ServerFailure as exc:
             observation.failure = exc
         observation.elapsed = time.monotonic() - started
         if observation.failure is None or observation.failure.kind not in FATAL:
-            observation.recovery = self._known_good(connection)
+            observation.recovery = self._known_good(connection, names)
+        observation.defects = tuple(connection.defects[seen:])
         return observation
 
-    def _known_good(self, connection: Any) -> ServerFailure | None:
+    def _known_good(self, connection: Connection, names: NameMap) -> ServerFailure | None:
         try:
             if self.known_good is None:
                 connection.list_tools(refresh=True)
             else:
-                connection.call_tool(*self.known_good)
+                tool, arguments = self.known_good
+                connection.call_tool(tool, names.arguments(tool, arguments))
         except ServerFailure as exc:
             if exc.kind in FATAL:
                 return exc

@@ -1,29 +1,60 @@
-"""The named checks on every fuzz answer, each with an id, a level and the basis it rests on.
+"""The named checks on every fuzz answer, each with an id and the basis it rests on (conformance.model.Basis).
 
 A check takes one Observation (conformance/fuzz/calls.py) and the tool's Context and returns None, or a
-one-line message saying what broke. Levels follow the gate: a MUST finding fails the run; a SHOULD
-finding (conventions, and rules we read into the documents) is a warning unless --gate-levels makes
-SHOULD gate. A basis is `seed <anchor>`, `registry: <file>`, `mcp: <rule>` (the MCP specification) or
-`reading: <why>` (a rule of ours, said why).
+one-line message saying what broke. Verdicts follow the gate's rule for every check: a basis that gates
+(a document MUST, the error registry) fails the fuzz item; any other (a SHOULD, an MCP rule, a reading of
+ours) is a warning, and pytest's `--strict` fails it too.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from jsonschema.exceptions import best_match
 
 from conformance.checks import CheckFailed, structured_matches_text
 from conformance.fuzz.calls import Observation
+from conformance.model import (
+    DOCUMENT,
+    MCP,
+    MCP_IS_ERROR,
+    MCP_STDIO,
+    MCP_STRUCTURED_TEXT,
+    READING,
+    REGISTRY,
+    REGISTRY_ENVELOPE,
+    Basis,
+)
 from conformance.schema_registry import validator_for
 
 ENVELOPE_ID = "https://cruxgate.dev/schemas/error-envelope.json"
 INVALID_PARAMS = -32602  # JSON-RPC "Invalid params": MCP's answer to arguments that break the input schema
-AP_ERRORS = "seed 000 > Requirement: Protocol error registry conformance is transport-consistent"
-AP_ERRORS_SCENARIO = "seed 000 > Scenario: Equivalent invalid input maps to same protocol error code"
+AP_ERRORS = "000 > Requirement: Protocol error registry conformance is transport-consistent"
+AP_ERRORS_SCENARIO = "000 > Scenario: Equivalent invalid input maps to same protocol error code"
+
+# The bases of the checks (docs/conformance.md, "The fuzz phase"; the readings are R22 in docs/readings.md).
+NO_ENVELOPE = Basis(DOCUMENT, f"{AP_ERRORS}: all MCP tool failures MUST emit the canonical error envelope "
+                    "(a crash, a hang or a JSON-RPC error in place of the tool result emits none)", "MUST")
+READABLE = Basis(REGISTRY, "error registry: a tool answers its payload or, on a hard failure, the envelope "
+                 "{error: {code, message, data?}} (seeds/README.md, 'Referenced but not provided'); an answer "
+                 "the client cannot read as either is neither", "MUST")
+OUTPUT_CONTRACT = Basis(DOCUMENT, "the document that defines the tool (spec/*.yaml tools); its payload contract "
+                        "is schemas/<tool>.output.schema.json", "MUST")
+MCP_OUTPUT_SCHEMA = Basis(MCP, "MCP specification, tools: a tool that declares an outputSchema MUST return "
+                          "structured results that conform to it", "MUST")
+MCP_VALIDATE = Basis(MCP, "MCP specification, tools, security: servers MUST validate all tool inputs", "MUST")
+MCP_ACCESS = Basis(MCP, "MCP specification, tools, security: servers MUST implement proper access controls "
+                   "(a path outside the workspace gets an error, never file content)", "MUST")
+NO_INTERNAL_ERROR = Basis(READING, "internal_error reports a fault of the server, which no input may trigger "
+                          "(Schemathesis' not_a_server_error); a bad input is invalid_input (R22)", "MUST")
+INVALID_INPUT_CODE = Basis(READING, f"the registry's validation code for bad arguments is invalid_input; "
+                           f"{AP_ERRORS_SCENARIO} asks only for one canonical code (R22)", "SHOULD")
+RECOVERS = Basis(READING, "one bad input must not poison the server for the next call (docs/server.md: the "
+                 "server keeps serving) (R22)", "MUST")
 
 
 @dataclass(frozen=True)
@@ -31,22 +62,26 @@ class Context:
     """What the checks know about the tool besides one observation."""
 
     output_schema: dict[str, Any] | None = None  # the spec's success payload schema, when it has one
+    output_basis: Basis | None = None  # the anchor of the document that defines the tool (FZ-OUTPUT's basis)
 
 
 @dataclass(frozen=True)
 class FuzzCheck:
-    """A named check: id, what it requires, its level and the basis of the rule."""
+    """A named check: id, what it requires, the basis of the rule, and the function that judges."""
 
     id: str
     title: str
-    level: str
-    basis: str
+    basis: Basis
     function: Callable[[Observation, Context], str | None]
     kind: Callable[[Observation], str] | None = None  # tells distinct bugs of this check apart (default: one)
 
     def __call__(self, observation: Observation, context: Context) -> str | None:
         """None when the observation passes, else what broke."""
         return self.function(observation, context)
+
+    def basis_in(self, context: Context) -> Basis:
+        """The basis for one tool: FZ-OUTPUT rests on the document that defines the tool, the others on their own."""
+        return context.output_basis if self.basis is OUTPUT_CONTRACT and context.output_basis else self.basis
 
     def signature(self, observation: Observation) -> str:
         """What makes a finding of this check a bug of its own: the id, plus the kind of failure where it tells."""
@@ -56,11 +91,11 @@ class FuzzCheck:
 FUZZ_CHECKS: dict[str, FuzzCheck] = {}
 
 
-def fuzz_check(check_id: str, title: str, level: str, basis: str,
+def fuzz_check(check_id: str, title: str, basis: Basis,
                kind: Callable[[Observation], str] | None = None) -> Callable[[Callable[..., str | None]], FuzzCheck]:
     """Register a check function under `check_id`."""
     def register(function: Callable[..., str | None]) -> FuzzCheck:
-        check = FuzzCheck(check_id, title, level, basis, function, kind)
+        check = FuzzCheck(check_id, title, basis, function, kind)
         FUZZ_CHECKS[check_id] = check
         return check
     return register
@@ -101,8 +136,7 @@ def _schema_problem(instance: Any, schema: Any) -> str | None:
     return f"at {where} (keyword {error.validator}): {error.message[:300]}"
 
 
-@fuzz_check("FZ-ALIVE", "The server neither dies nor hangs on a call", "MUST",
-            "mcp: every request gets a response (base protocol; lifecycle: timeouts)")
+@fuzz_check("FZ-ALIVE", "The server neither dies nor hangs on a call", NO_ENVELOPE)
 def alive(observation: Observation, context: Context) -> str | None:
     failure = observation.failure
     if failure is not None and failure.kind in ("hang", "closed"):
@@ -110,23 +144,41 @@ def alive(observation: Observation, context: Context) -> str | None:
     return None
 
 
-@fuzz_check("FZ-READABLE", "The answer is a readable tool result with one JSON payload", "MUST",
-            "mcp: tools/call answers a CallToolResult on a clean stdout; reading: the payload is structuredContent "
-            "or the JSON object of the first text item, equal when both (docs/conformance.md)")
+@fuzz_check("FZ-READABLE", "The answer is a readable tool result with one JSON object payload", READABLE)
 def readable(observation: Observation, context: Context) -> str | None:
     failure = observation.failure
-    if failure is not None and failure.kind in ("unreadable", "garbage", "malformed", "oversized"):
+    if failure is not None and failure.kind in ("unreadable", "malformed", "oversized"):
         return _first_line(failure)
-    if observation.response is not None:
-        try:
-            structured_matches_text(observation.response)
-        except CheckFailed as exc:
-            return str(exc)
     return None
 
 
+@fuzz_check("FZ-STRUCTURED-TEXT", "structuredContent and the text item carry the same object", MCP_STRUCTURED_TEXT)
+def structured_text(observation: Observation, context: Context) -> str | None:
+    response = observation.response
+    if response is None or response.structured is None or response.text is None:
+        return None
+    try:
+        structured_matches_text(response)
+    except CheckFailed as exc:
+        return str(exc)
+    return None
+
+
+def _defect_kind(observation: Observation) -> str:
+    return observation.defects[0].kind if observation.defects else ""
+
+
+@fuzz_check("FZ-WIRE", "The call leaves stdout clean: only JSON-RPC messages, no reply to a notification", MCP_STDIO,
+            kind=_defect_kind)
+def wire(observation: Observation, context: Context) -> str | None:
+    if not observation.defects:
+        return None
+    more = f" (and {len(observation.defects) - 1} more)" if len(observation.defects) > 1 else ""
+    return f"while answering, the server wrote {observation.defects[0].detail}{more}"
+
+
 @fuzz_check("FZ-NO-RPC-ERROR", "No JSON-RPC error in place of a tool result (-32602 only for schema-invalid input)",
-            "MUST", f"{AP_ERRORS} (transports add no protocol-level codes); mcp: -32602 for invalid arguments")
+            NO_ENVELOPE)
 def no_rpc_error(observation: Observation, context: Context) -> str | None:
     failure = observation.failure
     if failure is None or failure.kind != "rpc_error":
@@ -136,10 +188,9 @@ def no_rpc_error(observation: Observation, context: Context) -> str | None:
     return _first_line(failure)
 
 
-@fuzz_check("FZ-ENVELOPE", "A tool failure is the canonical error envelope with a registry code", "MUST",
-            "registry: schemas/error-envelope.schema.json, schemas/error-codes.schema.json")
+@fuzz_check("FZ-ENVELOPE", "A tool failure is the canonical error envelope with a registry code", REGISTRY_ENVELOPE)
 def envelope(observation: Observation, context: Context) -> str | None:
-    if not _is_error(observation):
+    if observation.response is None or not _is_error(observation):
         return None
     problem = _schema_problem(observation.response.payload, {"$ref": ENVELOPE_ID})
     if problem:
@@ -147,8 +198,7 @@ def envelope(observation: Observation, context: Context) -> str | None:
     return None
 
 
-@fuzz_check("FZ-ISERROR", "An error envelope comes with isError: true", "SHOULD",
-            "mcp: tool errors are reported in the result with isError (a convention the registry assumes)")
+@fuzz_check("FZ-ISERROR", "An error envelope comes with isError: true", MCP_IS_ERROR)
 def is_error_flag(observation: Observation, context: Context) -> str | None:
     response = observation.response
     if response is not None and isinstance(response.payload.get("error"), dict) and not response.is_error:
@@ -162,17 +212,15 @@ def _internal_error_kind(observation: Observation) -> str:
     return re.sub(r"\d+", "0", re.sub(r"'[^']*'|\"[^\"]*\"", "'…'", message))[:120]
 
 
-@fuzz_check("FZ-NO-INTERNAL-ERROR", "No input makes the server fail with internal_error", "MUST",
-            "reading: internal_error reports a fault of the server, which no input may trigger "
-            "(Schemathesis' not_a_server_error); a bad input is invalid_input", kind=_internal_error_kind)
+@fuzz_check("FZ-NO-INTERNAL-ERROR", "No input makes the server fail with internal_error", NO_INTERNAL_ERROR,
+            kind=_internal_error_kind)
 def no_internal_error(observation: Observation, context: Context) -> str | None:
-    if observation.error_code() == "internal_error":
+    if observation.response is not None and observation.error_code() == "internal_error":
         return f"internal_error: {observation.response.payload['error'].get('message')!r}"
     return None
 
 
-@fuzz_check("FZ-OUTPUT", "A success payload matches the spec's output schema for the tool", "MUST",
-            "seed: the payload contract, schemas/<tool>.output.schema.json")
+@fuzz_check("FZ-OUTPUT", "A success payload matches the spec's output schema for the tool", OUTPUT_CONTRACT)
 def output(observation: Observation, context: Context) -> str | None:
     if observation.response is None or _is_error(observation) or context.output_schema is None:
         return None
@@ -181,23 +229,22 @@ def output(observation: Observation, context: Context) -> str | None:
         if problem else None
 
 
-@fuzz_check("FZ-OUTPUT-ADVERTISED", "structuredContent matches the outputSchema the tool advertises", "MUST",
-            "mcp: a tool with an outputSchema MUST return structured results that conform to it")
+@fuzz_check("FZ-OUTPUT-ADVERTISED", "structuredContent matches the outputSchema the tool advertises", MCP_OUTPUT_SCHEMA)
 def output_advertised(observation: Observation, context: Context) -> str | None:
     failure = observation.failure
     return _first_line(failure) if failure is not None and failure.kind == "invalid_output" else None
 
 
-@fuzz_check("FZ-INVALID-REJECTED", "Schema-invalid input is refused, not answered as a success", "SHOULD",
-            f"mcp: servers MUST validate all tool inputs; {AP_ERRORS_SCENARIO}")
+@fuzz_check("FZ-INVALID-REJECTED", "Input the tool's own input schema rejects is refused, not answered as a success",
+            MCP_VALIDATE)
 def invalid_rejected(observation: Observation, context: Context) -> str | None:
-    if observation.validity.valid or observation.response is None or _is_error(observation):
+    # Only the schema the server publishes binds it here: a target may accept more than the spec's (R21).
+    if not observation.validity.rejected_by_own or observation.response is None or _is_error(observation):
         return None
-    return f"accepted an input the schemas reject ({observation.validity.describe()})"
+    return f"accepted an input its own input schema rejects ({observation.validity.describe()})"
 
 
-@fuzz_check("FZ-INVALID-CODE", "Schema-invalid input is refused with invalid_input", "SHOULD",
-            f"{AP_ERRORS_SCENARIO} (a wrong type, a missing argument, an unknown enum value: invalid_input)")
+@fuzz_check("FZ-INVALID-CODE", "Schema-invalid input is refused with invalid_input", INVALID_INPUT_CODE)
 def invalid_code(observation: Observation, context: Context) -> str | None:
     code = observation.error_code()
     if observation.validity.valid or code in (None, "invalid_input", "internal_error"):
@@ -206,8 +253,7 @@ def invalid_code(observation: Observation, context: Context) -> str | None:
            f"({observation.validity.describe()})"
 
 
-@fuzz_check("FZ-CONTAINED", "No file content from outside the workspace reaches an answer", "MUST",
-            f"{AP_ERRORS_SCENARIO} (a path outside the workspace: an error, never file content)")
+@fuzz_check("FZ-CONTAINED", "No file content from outside the workspace reaches an answer", MCP_ACCESS)
 def contained(observation: Observation, context: Context) -> str | None:
     text = observation.answer_text()
     leaked = [marker for marker in observation.markers if marker in text]
@@ -215,9 +261,7 @@ def contained(observation: Observation, context: Context) -> str | None:
         if leaked else None
 
 
-@fuzz_check("FZ-RECOVERS", "The server still answers a known-good call afterwards", "MUST",
-            "reading: one bad input must not poison the server for the next client call (docs/server.md: "
-            "the server keeps serving)")
+@fuzz_check("FZ-RECOVERS", "The server still answers a known-good call afterwards", RECOVERS)
 def recovers(observation: Observation, context: Context) -> str | None:
     return f"the known-good call after it failed: {_first_line(observation.recovery)}" \
         if observation.recovery is not None else None

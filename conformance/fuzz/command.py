@@ -23,15 +23,19 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--server-url", metavar="URL", default=None)
     parser.add_argument("--fixtures-dir", metavar="DIR", default=None)
     parser.add_argument("--spec-dir", metavar="DIR", default=None, help="the spec pytest collects (default: bundled)")
-    parser.add_argument("--fuzz-fixture", metavar="NAME", default=None, help=f"fixture repository (default {DEFAULT_FIXTURE})")
+    parser.add_argument("--fuzz-fixture", metavar="NAME", default=None,
+                        help=f"fixture repository (default {DEFAULT_FIXTURE})")
     parser.add_argument("--fuzz-call-timeout", metavar="SECONDS", type=float, default=None,
                         help=f"a call with no answer by then is a hang (default {defaults.CALL_TIMEOUT:g})")
-    parser.add_argument("--fuzz-examples", metavar="N", type=int, default=None, help=f"examples per tool (default {defaults.EXAMPLES})")
+    parser.add_argument("--fuzz-examples", metavar="N", type=int, default=None,
+                        help=f"examples per tool (default {defaults.EXAMPLES})")
     parser.add_argument("--fuzz-seed", metavar="SEED", type=int, default=None)
     parser.add_argument("--fuzz-phases", metavar="PHASES", default=None, help="coverage,fuzzing (default both)")
     parser.add_argument("--fuzz-exclude-checks", metavar="IDS", default=None, help="fuzz check ids not to run")
     parser.add_argument("--fuzz-out", metavar="DIR", default=None, help=f"output folder (default {defaults.OUT})")
     parser.add_argument("--tool", metavar="NAME", action="append", default=[], help="fuzz only this tool (repeatable)")
+    parser.add_argument("--strict", action="store_true", default=False,
+                        help="warnings fail too (pytest's --strict): SHOULDs, MCP rules and readings")
     parser.epilog = "Arguments after `--` go to pytest as they are (e.g. -- --junitxml reports/fuzz.xml)."
 
 
@@ -45,6 +49,8 @@ def pytest_arguments(args: argparse.Namespace) -> list[str]:
             words += ["--" + name.replace("_", "-"), str(value)]
     if args.tool:
         words += ["-k", " or ".join(f"fuzz[{tool}]" for tool in args.tool)]
+    if args.strict:
+        words.append("--strict")
     return words
 
 

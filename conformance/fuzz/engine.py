@@ -1,15 +1,16 @@
-"""Hypothesis over one tool: draw argument sets, call, run every check; gating findings are raised and shrunk.
+"""Hypothesis over one tool: draw argument sets, call, run every check; failing findings are raised and shrunk.
 
-A finding at a gating level raises an exception whose class is its check's own, so hypothesis tells
-distinct bugs apart and shrinks each to its minimal arguments. A finding below the gating levels is a
-warning: it is kept (the smallest example seen per check) without raising, so it does not cut the
-exploration short.
+A finding that fails the item (its basis gates: a document MUST or the registry; under `--strict`, any)
+raises an exception whose class is its check's own, so hypothesis tells distinct bugs apart and shrinks
+each to its minimal arguments. Any other finding is a warning: it is kept (the smallest example seen per
+check) without raising, so it does not cut the exploration short.
 """
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +21,7 @@ from conformance.fuzz.calls import Caller, Observation, TargetLost
 from conformance.fuzz.checks import FuzzCheck, run_checks
 from conformance.fuzz.session import Tool
 from conformance.fuzz.validity import Validity
+from conformance.model import Basis
 
 ANSWER_EXCERPT = 600
 
@@ -29,6 +31,7 @@ class Finding:
     """One check that broke, on the arguments that broke it."""
 
     check: FuzzCheck
+    basis: Basis  # the check's basis for this tool
     message: str
     tool: str
     arguments: dict[str, Any]
@@ -39,9 +42,9 @@ class Finding:
     flaky: bool = False
 
     @classmethod
-    def of(cls, check: FuzzCheck, message: str, observation: Observation) -> "Finding":
+    def of(cls, check: FuzzCheck, basis: Basis, message: str, observation: Observation) -> Finding:
         """A finding from an observation (the answer cut to an excerpt)."""
-        return cls(check, message, observation.tool, observation.arguments, observation.validity,
+        return cls(check, basis, message, observation.tool, observation.arguments, observation.validity,
                    observation.excerpt(ANSWER_EXCERPT), check.signature(observation), observation.stderr_tail())
 
     def size(self) -> int:
@@ -77,7 +80,7 @@ class Outcome:
     replayed: int = 0  # saved failing examples tried first
     calls: int = 0
     seconds: float = 0.0
-    findings: list[Finding] = field(default_factory=list)  # gating, shrunk by hypothesis
+    findings: list[Finding] = field(default_factory=list)  # failing the item, shrunk by hypothesis
     warnings: dict[str, Finding] = field(default_factory=dict)  # check id -> smallest example seen
     lost: TargetLost | None = None
 
@@ -85,19 +88,28 @@ class Outcome:
 PHASES = ("coverage", "fuzzing")
 
 
-def explore(tool: Tool, caller: Caller, gating: set[str], budget: int, fuzz_seed: int,
+def gates(basis: Basis) -> bool:
+    """The gate's default: a finding fails its item when its basis gates (a document MUST, the registry)."""
+    return basis.gates
+
+
+def explore(tool: Tool, caller: Caller, fails: Callable[[Basis], bool], budget: int, fuzz_seed: int,
             saved: list[dict[str, Any]] = (), phases: tuple[str, ...] = PHASES,
             excluded: frozenset[str] = frozenset()) -> Outcome:
-    """The saved failing examples, the coverage cases, then `budget` generated examples, shrinking what fails."""
+    """The saved failing examples, the coverage cases, then `budget` generated examples, shrinking what fails.
+
+    `fails(basis)`: whether a finding on that basis fails the item (`gates`; under --strict, every finding).
+    """
     outcome = Outcome(tool.name, budget, replayed=len(saved))
+    context = tool.context
 
     def test(arguments: dict[str, Any]) -> None:
         observation = caller.observe(tool.name, arguments, tool.judge(arguments))
         outcome.calls += 1
         first: Finding | None = None
-        for check, message in run_checks(observation, tool.context, excluded):
-            finding = Finding.of(check, message, observation)
-            if check.level in gating:
+        for check, message in run_checks(observation, context, excluded):
+            finding = Finding.of(check, check.basis_in(context), message, observation)
+            if fails(finding.basis):
                 first = first or finding
             elif check.id not in outcome.warnings or finding.size() < outcome.warnings[check.id].size():
                 outcome.warnings[check.id] = finding
@@ -141,7 +153,7 @@ def _fuzz(tool: Tool, test: Any, budget: int, fuzz_seed: int) -> list[Finding]:
         run()
     except TargetLost:
         raise
-    except BaseException as exc:  # noqa: BLE001 - anything but findings is re-raised below
+    except BaseException as exc:
         found = list(_findings(exc, flaky=False))
         if not found:
             raise

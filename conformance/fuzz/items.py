@@ -7,19 +7,23 @@ is dead for every scenario too (see conformance/lifecycle.py).
 
 from __future__ import annotations
 
+import json
 import warnings
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
-from conformance.collect import ensure_target, lifecycle_for
+from conformance.collect import STRICT_KEY, TOOL_RULES_KEY, CruxgateWarning, ensure_target, lifecycle_for
+from conformance.expect import FINDING
 from conformance.fuzz import defaults
 from conformance.fuzz.database import EXAMPLES, ExampleDatabase
-from conformance.fuzz.engine import PHASES, Outcome, explore
-from conformance.fuzz.report import render, rerun_line
+from conformance.fuzz.engine import PHASES, Outcome, explore, gates
+from conformance.fuzz.report import finding_record, render, rerun_line
 from conformance.fuzz.session import FuzzSession
-from conformance.spec_loader import DEFAULT_FIXTURE
+from conformance.model import Basis, ToolRule
+from conformance.spec_loader import DEFAULT_FIXTURE, SpecError, load_documents, tool_rules
 from conformance.wire import ServerFailure
 from conformance.workspace import WorkspaceError
 
@@ -28,24 +32,42 @@ OUTCOMES_KEY = pytest.StashKey[dict]()  # nodeid -> Outcome
 SEED_KEY = pytest.StashKey[int]()
 START_ITEM = "fuzz[tools/list]"
 REQUIREMENT = {"id": "FUZZ", "title": "Schema-driven fuzzing: every answer to generated arguments passes the FZ checks",
-               "source": "reading: issue 17", "level": "MUST", "coverage": "fuzz"}
+               "source": "docs/conformance.md > The fuzz phase (each FZ check names its basis)", "level": "MUST",
+               "coverage": "fuzz"}
 
 
-class FuzzWarning(UserWarning):
-    """A fuzz finding below the gating levels: reported, not failing."""
+class FuzzWarning(CruxgateWarning):
+    """A fuzz finding on a basis that does not gate: reported, not failing (unless --strict)."""
 
 
-def fuzz_session(config: pytest.Config) -> "FuzzSession | Exception":
+def fuzz_session(config: pytest.Config) -> FuzzSession | Exception:
     """The session's fuzz environment and server, started once; the failure when it cannot start."""
     if SESSION_KEY not in config.stash:
         ensure_target(config)
         try:
             config.stash[SESSION_KEY] = FuzzSession(lifecycle_for(config), config.getoption("target") or "stdio",
                                                     config.getoption("fuzz_call_timeout"),
-                                                    config.getoption("fuzz_fixture"), START_ITEM)
+                                                    config.getoption("fuzz_fixture"), START_ITEM, _rules(config))
         except (ServerFailure, WorkspaceError) as exc:
             config.stash[SESSION_KEY] = exc
     return config.stash[SESSION_KEY]
+
+
+def _rules(config: pytest.Config) -> dict[str, ToolRule]:
+    """The tools the spec's documents define (the scenarios' collection read them already, unless deselected)."""
+    if TOOL_RULES_KEY not in config.stash:
+        try:
+            config.stash[TOOL_RULES_KEY] = tool_rules(load_documents(config.getoption("spec_dir", None)))
+        except SpecError as exc:
+            raise pytest.UsageError(f"cruxgate: the spec does not load: {exc}") from None
+    return config.stash[TOOL_RULES_KEY]
+
+
+def failing(config: pytest.Config) -> Callable[[Basis], bool]:
+    """Which findings fail an item: those whose basis gates; under pytest's --strict, every one."""
+    if config.stash.get(STRICT_KEY, False):
+        return lambda basis: True
+    return gates
 
 
 def replay_options(config: pytest.Config) -> dict[str, Any]:
@@ -64,7 +86,8 @@ def phases(config: pytest.Config) -> tuple[str, ...]:
     chosen = tuple(p.strip() for p in str(config.getoption("fuzz_phases")).split(",") if p.strip())
     unknown = set(chosen) - set(PHASES)
     if unknown or not chosen:
-        raise pytest.UsageError(f"--fuzz-phases: use coverage, fuzzing or both (got {config.getoption('fuzz_phases')!r})")
+        got = config.getoption("fuzz_phases")
+        raise pytest.UsageError(f"--fuzz-phases: use coverage, fuzzing or both (got {got!r})")
     return chosen
 
 
@@ -119,28 +142,23 @@ class FuzzItem(pytest.Item):
         session = fuzz_session(self.config)
         if isinstance(session, Exception):
             raise session
-        from conformance.plugin import gating_levels  # the gate's own rule; imported late (it imports this package)
-
-        gating = gating_levels(self.config)
         tool = session.tools[self.tool]
         out = output_dir(self.config)
         database, target = ExampleDatabase(out), ensure_target(self.config).name
-        self.outcome = explore(tool, session.caller(), gating, self.config.getoption("fuzz_examples"),
+        self.outcome = explore(tool, session.caller(), failing(self.config), self.config.getoption("fuzz_examples"),
                                self.config.stash[SEED_KEY], database.examples(target, tool.name), phases(self.config),
                                excluded_checks(self.config))
         if self.outcome.lost is None:
             database.record(target, tool.name, [finding.arguments for finding in self.outcome.findings])
         self.config.stash.setdefault(OUTCOMES_KEY, {})[self.nodeid] = self.outcome
+        # Every finding as a scenario records one (conformance/expect.py): the reports read them alike.
+        for finding in [*self.outcome.findings, *self.outcome.warnings.values()]:
+            self.user_properties.append((FINDING, json.dumps(finding_record(finding, self.name), sort_keys=True)))
         for finding in self.outcome.warnings.values():
             # Attributed to the item, not to this line of the runner.
             warnings.warn_explicit(FuzzWarning(f"{self.name} " + render(finding, out, replay_options(self.config))),
                                    FuzzWarning, str(self.path), 0)
         if self.outcome.findings or self.outcome.lost is not None:
-            levels = {finding.check.level for finding in self.outcome.findings} or {"MUST"}
-            level = next(name for name in ("MUST", "SHOULD", "MAY") if name in levels)
-            # The gate reads the first cruxgate_level: the most severe finding's, not the item's default.
-            self.user_properties[:] = [p for p in self.user_properties if p[0] != "cruxgate_level"]
-            self.user_properties.append(("cruxgate_level", level))
             raise FuzzFailed(self.outcome)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
@@ -163,7 +181,7 @@ class FuzzItem(pytest.Item):
 
 
 class FuzzFailed(AssertionError):
-    """Gating findings (or a lost target) of one tool."""
+    """Findings that fail the item (or a lost target) of one tool."""
 
     def __init__(self, outcome: Outcome) -> None:
         super().__init__(f"{len(outcome.findings)} finding(s) on {outcome.tool}")

@@ -27,7 +27,8 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption("--fuzz-phases", metavar="PHASES", default="coverage,fuzzing",
                     help="coverage (each hostile value in each argument), fuzzing (hypothesis); default both")
     group.addoption("--fuzz-exclude-checks", metavar="IDS", default="",
-                    help="comma-separated fuzz check ids not to run (e.g. FZ-OUTPUT for a server with its own payloads)")
+                    help="comma-separated fuzz check ids not to run (e.g. FZ-OUTPUT for a server with its own "
+                         "payloads)")
     group.addoption("--fuzz-call-timeout", metavar="SECONDS", type=float, default=defaults.CALL_TIMEOUT,
                     help=f"a fuzz call with no answer by then is a hang (default {defaults.CALL_TIMEOUT:g})")
     group.addoption("--fuzz-fixture", metavar="NAME", default=DEFAULT_FIXTURE,

@@ -9,6 +9,7 @@ a second signal and the interpreter's exit kill whatever group is still tracked.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import signal
 import threading
@@ -73,17 +74,13 @@ def reap(grace: float = GRACE_SECONDS) -> list[int]:
 
 def _collect(pid: int) -> None:
     """Reap the zombie of a child nobody else waits for (a zombie still counts as alive to killpg)."""
-    try:
+    with contextlib.suppress(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)
-    except ChildProcessError:
-        pass
 
 
 def _kill(pgid: int, sig: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _on_signal(signum: int, frame: Any) -> None:

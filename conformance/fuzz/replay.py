@@ -3,7 +3,7 @@
 The one-line command each finding reports (like the curl line Schemathesis prints): it prepares the same
 environment the fuzz phase used (default fixture, default config, the canary beside the workspace),
 starts the target, calls the tool once and prints the answer and each check's verdict. Exit status 1
-when a MUST check fails, else 0.
+when a check whose basis gates fails (with --strict: any check), else 0.
 """
 
 from __future__ import annotations
@@ -35,12 +35,12 @@ def command_line(tool: str, arguments: str, options: dict[str, Any]) -> str:
 def replay(tool_name: str, arguments_ref: str, args: argparse.Namespace) -> int:
     """Replay one call (arguments: JSON or @FILE; args: the target options); print the answer and each verdict."""
     from conformance import paths
+    from conformance.fuzz import defaults
     from conformance.fuzz.calls import TargetLost
     from conformance.fuzz.checks import FUZZ_CHECKS
-    from conformance.fuzz import defaults
     from conformance.fuzz.session import FuzzSession
     from conformance.lifecycle import Lifecycle
-    from conformance.spec_loader import DEFAULT_FIXTURE
+    from conformance.spec_loader import DEFAULT_FIXTURE, SpecError, load_documents, tool_rules
     from conformance.target import ProfileError, resolve
     from conformance.wire import ServerFailure
     from conformance.workspace import WorkspaceError
@@ -51,12 +51,18 @@ def replay(tool_name: str, arguments_ref: str, args: argparse.Namespace) -> int:
     except (ValueError, OSError, ProfileError) as exc:
         print(f"cruxgate fuzz replay: {exc}", file=sys.stderr)
         return 2
+    try:
+        rules = tool_rules(load_documents(args.spec_dir))
+    except SpecError as exc:
+        print(f"cruxgate fuzz replay: the spec does not load: {exc}", file=sys.stderr)
+        return 2
     fixtures = Path(args.fixtures_dir) if args.fixtures_dir else paths.fixtures_dir()
     runner = Lifecycle(target, fixtures, Path(tempfile.mkdtemp(prefix="cruxgate-logs-")), DEFAULT_FIXTURE)
     session = None
     try:
         session = FuzzSession(runner, args.target, args.fuzz_call_timeout or defaults.CALL_TIMEOUT,
-                              args.fuzz_fixture or DEFAULT_FIXTURE, "cruxgate fuzz replay")
+                              args.fuzz_fixture or DEFAULT_FIXTURE, "cruxgate fuzz replay",
+                              rules)
         tool = session.tools.get(tool_name)
         if tool is None:
             print(f"cruxgate fuzz replay: the target does not list tool {tool_name!r} "
@@ -78,9 +84,12 @@ def replay(tool_name: str, arguments_ref: str, args: argparse.Namespace) -> int:
     print(f"answer: {observation.excerpt(2000)}  ({observation.elapsed * 1000:.0f} ms{flag})")
     if observation.stderr_tail():
         print("server stderr (tail):\n" + observation.stderr_tail())
+    context = tool.context
     for check in FUZZ_CHECKS.values():
-        message = check(observation, tool.context)
-        verdict = "ok" if not message else ("FAIL" if check.level == "MUST" else "warn")
+        message = check(observation, context)
+        basis = check.basis_in(context)
+        verdict = "ok" if not message else ("FAIL" if basis.gates or args.strict else "warn")
         failing += verdict == "FAIL"
-        print(f"  {verdict:4} {check.id} [{check.level}] {check.title}" + (f": {message}" if message else ""))
+        detail = f": {message}" if message else ""
+        print(f"  {verdict:4} {check.id} [{basis.kind} {basis.level}] {check.title}{detail}")
     return 1 if failing else 0

@@ -7,6 +7,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+from conformance import expect
 from conformance.fuzz.database import arguments_reference
 from conformance.fuzz.engine import Finding, Outcome
 from conformance.fuzz.replay import REPLAY_OPTIONS, command_line
@@ -17,18 +18,25 @@ def replay_line(finding: Finding, out: Path, options: dict[str, Any]) -> str:
     return command_line(finding.tool, arguments_reference(out, finding.tool, finding.arguments), options)
 
 
+def heading(finding: Finding) -> str:
+    """`FZ-ID [severity: kind LEVEL] title`: what broke and on what footing."""
+    basis = finding.basis
+    return f"{finding.check.id} [{basis.severity}: {basis.kind} {basis.level}] {finding.check.title}"
+
+
+def _arguments(finding: Finding, limit: int = 300) -> str:
+    text = json.dumps(finding.arguments, ensure_ascii=True)
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text):,} characters)"
+
+
 def render(finding: Finding, out: Path, options: dict[str, Any]) -> str:
     """A finding as the lines a failure or a warning shows."""
-    check = finding.check
-    arguments = json.dumps(finding.arguments, ensure_ascii=True)
-    if len(arguments) > 300:
-        arguments = arguments[:300] + f"... ({len(arguments):,} characters)"
-    lines = [f"{check.id} [{check.level}] {check.title}",
-             f"  call:   {finding.tool} {arguments}",
+    lines = [heading(finding),
+             f"  call:   {finding.tool} {_arguments(finding)}",
              f"  input:  {finding.validity.describe()}",
              f"  found:  {finding.message}",
              f"  answer: {finding.answer}",
-             f"  basis:  {check.basis}",
+             f"  basis:  {finding.basis}",
              f"  replay: {replay_line(finding, out, options)}"]
     if finding.stderr:
         lines += ["  server stderr (tail):", *("    " + line for line in finding.stderr.splitlines())]
@@ -37,13 +45,25 @@ def render(finding: Finding, out: Path, options: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def record(finding: Finding, gating: bool, out: Path, options: dict[str, Any]) -> dict[str, Any]:
-    """A finding as a findings.json record."""
-    check = finding.check
-    return {"tool": finding.tool, "check": check.id, "title": check.title, "level": check.level,
-            "basis": check.basis, "gating": gating, "arguments": finding.arguments,
-            "input": finding.validity.describe(), "message": finding.message, "answer": finding.answer,
-            "stderr": finding.stderr, "flaky": finding.flaky, "replay": replay_line(finding, out, options)}
+def as_finding(finding: Finding) -> expect.Finding:
+    """The gate's Finding (conformance/expect.py) of a fuzz finding: check id, basis, message with the call."""
+    message = f"{finding.message} (call: {finding.tool} {_arguments(finding, 200)}; {finding.validity.describe()})"
+    return expect.Finding(finding.check.id, finding.basis, message)
+
+
+def finding_record(finding: Finding, item: str) -> dict[str, Any]:
+    """The `cruxgate_finding` user property of a fuzz finding: the shape of every scenario finding."""
+    return as_finding(finding).as_record(item)
+
+
+def record(finding: Finding, failing: bool, out: Path, options: dict[str, Any]) -> dict[str, Any]:
+    """A finding as a findings.json record (`failing`: it failed its item)."""
+    check, basis = finding.check, finding.basis
+    return {"tool": finding.tool, "check": check.id, "title": check.title, "severity": basis.severity,
+            "basis": {"kind": basis.kind, "ref": basis.ref, "level": basis.level}, "failing": failing,
+            "arguments": finding.arguments, "input": finding.validity.describe(), "message": finding.message,
+            "answer": finding.answer, "stderr": finding.stderr, "flaky": finding.flaky,
+            "replay": replay_line(finding, out, options)}
 
 
 def summary_line(name: str, outcome: Outcome) -> str:

@@ -2,7 +2,8 @@
 workspace, and each tool the target lists with its advertised schema and the spec's schemas.
 
 The pytest items and `cruxgate fuzz replay` both work through it. Its environment is never shared with
-the scenarios: a fuzz run may reindex, sync or crash the server.
+the scenarios: a fuzz run may reindex, sync or crash the server. Schemas and arguments are in our names
+(a profile's `names` maps the advertised schemas back, as the surface lint does).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from conformance.fuzz.odd_values import SYSTEM_MARKERS, outside_files
 from conformance.fuzz.strategies import arguments_for
 from conformance.fuzz.validity import Judge
 from conformance.lifecycle import Environment, Lifecycle
+from conformance.model import DOCUMENT, Basis, ToolRule
+from conformance.names import NameMap
 from conformance.schema_registry import schema as spec_schema
 from conformance.surface import load_expected_inputs
 
@@ -33,6 +36,7 @@ class Tool:
     advertised: dict[str, Any] | None
     spec_input: dict[str, Any] | None
     spec_output: dict[str, Any] | None
+    rule: ToolRule | None = None  # the document that defines the tool, when the spec does
 
     @cached_property
     def judge(self) -> Judge:
@@ -47,13 +51,14 @@ class Tool:
     @property
     def context(self) -> Context:
         """What the checks need beyond one observation."""
-        return Context(output_schema=self.spec_output)
+        basis = Basis(DOCUMENT, self.rule.source, "MUST") if self.rule is not None else None
+        return Context(output_schema=self.spec_output, output_basis=basis)
 
 
 def _spec_output(tool: str) -> dict[str, Any] | None:
     try:
         return spec_schema(f"{tool}.output")
-    except Exception:  # the spec has no output schema for a tool of the target's own
+    except Exception:  # noqa: BLE001 - the spec has no output schema for a tool of the target's own
         return None
 
 
@@ -61,7 +66,7 @@ class FuzzSession:
     """A started server on a private environment, ready for fuzz calls to every tool it lists."""
 
     def __init__(self, runner: Lifecycle, transport: str, call_timeout: float, default_fixture: str,
-                 origin: str) -> None:
+                 origin: str, rules: dict[str, ToolRule] | None = None) -> None:
         self.transport = transport
         self.environment = Environment(runner, default_fixture, {}, False)
         self.environment.origin = origin
@@ -73,10 +78,11 @@ class FuzzSession:
             self.markers = outside_files(workspace.root)
         else:  # a running server (--server-url): no folder of ours lies outside its workspace
             self.outside, self.markers = tempfile.gettempdir(), SYSTEM_MARKERS
-        listed = self.environment.server(transport).list_tools()
-        inputs = load_expected_inputs()
+        listed = NameMap(target.names).tools(self.environment.server(transport).list_tools())
+        inputs, rules = load_expected_inputs(), rules or {}
         self.tools = {entry["name"]: Tool(entry["name"], entry.get("inputSchema"), inputs.get(entry["name"]),
-                                          _spec_output(entry["name"])) for entry in listed if entry.get("name")}
+                                          _spec_output(entry["name"]), rules.get(entry["name"]))
+                      for entry in listed if entry.get("name")}
 
     def caller(self) -> Caller:
         """A Caller over this session's environment; the known-good call is health_check when listed."""

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import os
 import signal
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable, TextIO
+from typing import Any, TextIO
 
 import anyio
 

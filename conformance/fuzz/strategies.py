@@ -49,7 +49,8 @@ def shape_of(*schemas: dict[str, Any] | None) -> Shape:
                 required.append([name])
         # anyOf [{required: [a]}, {required: [b]}]: only dropping a and b together breaks it.
         branches = schema.get("anyOf") or schema.get("oneOf") or []
-        group = sorted({name for branch in branches if isinstance(branch, dict) for name in branch.get("required") or []})
+        group = sorted({name for branch in branches if isinstance(branch, dict)
+                        for name in branch.get("required") or []})
         if group and group not in required:
             required.append(group)
     first = [name for group in required for name in group]
@@ -112,14 +113,15 @@ def _from_schema(schema: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]] | 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             strategy = from_schema(schema)
-    except Exception as exc:  # an unsupported or unsatisfiable schema: the other sources still generate
+    except Exception as exc:  # noqa: BLE001 - an unsupported or unsatisfiable schema: the other sources generate
         logging.getLogger(__name__).debug("cannot generate from %s: %s", schema, exc)
         return None
     # from_schema may yield a non-object for a schema without `type`; tools take objects.
     return strategy.filter(lambda value: isinstance(value, dict))
 
 
-def valid_arguments(advertised: dict[str, Any] | None, spec: dict[str, Any] | None) -> st.SearchStrategy[dict[str, Any]]:
+def valid_arguments(advertised: dict[str, Any] | None,
+                    spec: dict[str, Any] | None) -> st.SearchStrategy[dict[str, Any]]:
     """Argument sets drawn from both schemas together, then from each alone."""
     schemas = [generation_schema(s) for s in (advertised, spec) if usable(s)]
     sources = ([{"allOf": schemas}] if len(schemas) == 2 else []) + schemas

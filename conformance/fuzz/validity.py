@@ -1,7 +1,9 @@
 """Is an argument set valid? Judged against the tool's advertised input schema and against the spec's.
 
 The answer decides what the server may say: a valid input gets a success or a registry error; an
-input either schema rejects should get `invalid_input` (or JSON-RPC -32602).
+input either schema rejects should get `invalid_input` (or JSON-RPC -32602). Only the schema the server
+publishes binds it to refuse an input (a target may accept more than the spec's schema, R21); when it
+publishes none that judges anything, the spec's stands in.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ class Validity:
     """What the two schemas say about one argument set: no problems means valid for both."""
 
     problems: tuple[str, ...] = ()
+    rejected_by_own: bool = False  # the tool's own advertised schema (or, without one, the spec's) rejects it
 
     @property
     def valid(self) -> bool:
@@ -39,13 +42,15 @@ class Judge:
 
     def __call__(self, arguments: dict[str, Any]) -> Validity:
         """The problems each schema finds with `arguments` (the most relevant error of each)."""
-        problems = []
+        problems, own = [], False
+        binding = self.validators[0][0] if self.validators else ""  # "advertised" when usable, else "spec"
         for name, validator in self.validators:
             error = best_match(validator.iter_errors(arguments))
             if error is not None:
                 where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path) or "(root)"
                 problems.append(f"{name} schema at {where}: {error.message[:200]}")
-        return Validity(tuple(problems))
+                own = own or name == binding
+        return Validity(tuple(problems), own)
 
 
 def usable(schema: Any) -> bool:

@@ -18,11 +18,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .extract import FileExtract, content_hash, extract
+from .git import git_head
 from .languages import language_of
 from .resolve import Resolver
 from .scan import is_binary, scan
-from .state import (CURRENT, DATABASE, GENERATION_PREFIX, MANIFEST, SCHEMA_VERSION, STATE_DIR, read_state,
-                    write_atomic)
+from .semantic.build import SemanticIndexBuilder
+from .state import (CURRENT, DATABASE, GENERATION_PREFIX, LIVE_REF, MANIFEST, SCHEMA_VERSION, STATE_DIR,
+                    read_state, write_atomic)
 from .store import GenerationWriter
 
 TOOL_VERSION = "0.1.0"
@@ -154,28 +156,6 @@ class _PayloadCache:
             self.db.close()
 
 
-def git_head(workspace: Path) -> str | None:
-    """The commit the workspace's HEAD points to, read from .git without running git (None if not a repo)."""
-    git = workspace / ".git"
-    try:
-        head = (git / "HEAD").read_text(encoding="utf-8").strip()
-        if not head.startswith("ref: "):
-            return head or None
-        ref = head[5:].strip()
-        ref_file = git / ref
-        if ref_file.is_file():
-            return ref_file.read_text(encoding="utf-8").strip() or None
-        packed = git / "packed-refs"
-        if packed.is_file():
-            for line in packed.read_text(encoding="utf-8").splitlines():
-                sha, _, name = line.partition(" ")
-                if name == ref:
-                    return sha
-    except OSError:
-        return None
-    return None
-
-
 def _lock(state: Path):
     handle = open(state / "lock", "a+")  # noqa: SIM115 - held for the whole run
     fcntl.flock(handle, fcntl.LOCK_EX)
@@ -229,18 +209,22 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
         # The pool forks on entry, before the writer starts Tantivy's threads.
         with _extraction(tasks, workers) as results:
             writer = GenerationWriter(generation)
-            edges, summary_counts, hashes, problems = _write(root, previous, tasks, results, writer, progress)
+            semantic = SemanticIndexBuilder()
+            edges, summary_counts, hashes, problems = _write(root, previous, tasks, results, writer, semantic,
+                                                             progress)
         writer.finish()
+        cursor = hashlib.sha256("".join(f"{p}\0{h}\n" for p, h in hashes).encode()).hexdigest()
+        semantic.write(generation, cursor, previous)  # beside the lexical indices, so it flips with them
         manifest = {
             "schema_version": SCHEMA_VERSION,
             "status": "ready",
-            "cursor": hashlib.sha256("".join(f"{p}\0{h}\n" for p, h in hashes).encode()).hexdigest(),
-            "git_head": git_head(root),
+            "cursor": cursor,
+            "git_head": git_head(root) or None,  # none for a branch with no commit yet
             "file_count": writer.file_count,
             "symbol_count": writer.symbol_count,
             "indexed_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "tool_version": TOOL_VERSION,
-            "ref": "live",
+            "ref": LIVE_REF,
         }
         write_atomic(generation / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
         _before_flip(generation)
@@ -262,7 +246,8 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
 
 
 def _write(root: Path, previous: Path | None, tasks: list, results: Iterator[tuple], writer: GenerationWriter,
-           progress: Progress | None) -> tuple[list[tuple], dict[str, int], list[tuple[str, str]], list[str]]:
+           semantic: SemanticIndexBuilder, progress: Progress | None,
+           ) -> tuple[list[tuple], dict[str, int], list[tuple[str, str]], list[str]]:
     """Store each result as it arrives (in path order), then resolve and store the edges."""
     resolver = Resolver()
     stored: list[tuple[FileExtract, int]] = []  # texts dropped once written: only edges are needed later
@@ -296,6 +281,7 @@ def _write(root: Path, previous: Path | None, tasks: list, results: Iterator[tup
                 errors += 1
                 problems.append(f"{path}: {result.parse_errors} syntax error(s), indexed as far as it parses")
             _, first = writer.add(result, blob)
+            semantic.add_file(result.path, result.symbols)
             resolver.add_file(result, first)
             result.symbols, result.snippets, result.content_head = [], [], ""
             stored.append((result, first))

@@ -61,6 +61,22 @@ def corrupt_index_segment(workspace: Path) -> None:
         os.replace(tmp, path)
 
 
+def semantic_backend_failure(workspace: Path) -> None:
+    """Every file of the live semantic index is overwritten with garbage (lexical indices and manifest intact).
+
+    A server that opens the semantic index after this (the first semantic query of a generation does)
+    degrades search_code to lexical results with semantic_fallback and semantic_degraded true.
+    """
+    from .semantic import SEMANTIC_DIR
+
+    folder = _live_manifest(workspace).parent / SEMANTIC_DIR
+    for path in sorted(folder.iterdir()) if folder.is_dir() else ():
+        if path.is_file():
+            tmp = path.with_name(f".{path.name}.tmp")
+            tmp.write_bytes(b"\x93NUMPY garbage " * max(1, path.stat().st_size // 64 % 64))
+            os.replace(tmp, path)
+
+
 def legacy_status_idle(workspace: Path) -> None:
     """The manifest uses the legacy status `idle` (read as ready)."""
     _edit_manifest(workspace, status="idle")
@@ -73,7 +89,7 @@ def legacy_status_partial_available(workspace: Path) -> None:
 
 HOOKS: dict[str, Callable[[Path], None]] = {f.__name__: f for f in (
     corrupt_manifest, reindex_required, not_indexed, legacy_status_idle, legacy_status_partial_available,
-    corrupt_index_segment)}
+    corrupt_index_segment, semantic_backend_failure)}
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:

@@ -1,22 +1,26 @@
-"""The canonical symbol kinds and the roles they belong to (the only place they are written)."""
+"""The canonical symbol kinds and the roles they belong to: the one table every other module reads."""
 
 from __future__ import annotations
 
-KINDS: tuple[str, ...] = (
-    "class", "struct", "enum", "trait", "interface", "type_alias",
-    "function", "method",
-    "constant", "variable", "field",
-    "module",
-)
+ROLES: tuple[str, ...] = ("type", "callable", "value", "namespace", "alias")
 
-KINDS_OF_ROLE: dict[str, tuple[str, ...]] = {
-    "type": ("class", "struct", "enum", "trait", "interface", "type_alias"),
-    "callable": ("function", "method"),
-    "value": ("constant", "variable", "field"),
-    "namespace": ("module",),
-    "alias": (),  # import aliases: no kind produces them today
+# kind -> role, in the canonical kind order. `alias` (import aliases) has no kind today.
+ROLE_OF_KIND: dict[str, str] = {
+    "class": "type", "struct": "type", "enum": "type", "trait": "type", "interface": "type", "type_alias": "type",
+    "function": "callable", "method": "callable",
+    "constant": "value", "variable": "value", "field": "value",
+    "module": "namespace",
 }
 
-ROLE_OF_KIND: dict[str, str] = {kind: role for role, kinds in KINDS_OF_ROLE.items() for kind in kinds}
+KINDS: tuple[str, ...] = tuple(ROLE_OF_KIND)
 
-assert set(ROLE_OF_KIND) == set(KINDS), "every kind has exactly one role"
+KINDS_OF_ROLE: dict[str, tuple[str, ...]] = {
+    role: tuple(kind for kind, owner in ROLE_OF_KIND.items() if owner == role) for role in ROLES
+}
+
+assert set(ROLE_OF_KIND.values()) <= set(ROLES), "every kind's role is a role"
+
+
+def kinds_of(*roles: str) -> frozenset[str]:
+    """The kinds of the given roles."""
+    return frozenset(kind for role in roles for kind in KINDS_OF_ROLE[role])

@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import posixpath
+from operator import itemgetter
 
-from .extract import FileExtract
+from .extract import FileExtract, Symbol
+from .kinds import kinds_of
+from .languages import LANGUAGES
 
-CALLABLE_TARGETS = frozenset({"function", "method", "class", "struct", "enum", "interface", "trait", "type_alias"})
-CONTAINERS = frozenset({"class", "struct", "enum", "trait", "interface", "module", "type_alias"})
+CALLABLE_TARGETS = kinds_of("callable", "type")  # a call may construct a type
+CONTAINERS = kinds_of("type", "namespace")
 SELF_NAMES = frozenset({"self", "this", "cls", "Self"})
-JS_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+# What an extensionless relative import may name, tried in this order (TypeScript's files first).
+JS_EXTENSIONS = (*LANGUAGES["typescript"].grammars, *LANGUAGES["javascript"].grammars)
 # A table value when its key names more than one symbol: a target resolves only when it is unambiguous,
 # so a table keeps the one symbol id of a key or this mark, never the list of ids.
 AMBIGUOUS = -1
+# What a symbol is registered by. After FileExtract.loads symbols are plain tuples in Symbol field
+# order (fast to load), so the fields are taken by their positions in Symbol, all at once.
+_REGISTERED = itemgetter(*map(Symbol._fields.index, ("name", "qualified_name", "kind", "parent")))
 
 
 class Resolver:
@@ -44,10 +51,9 @@ class Resolver:
         del kinds[first_symbol:], parents[first_symbol:]
         by_qualified, top_level, children, containers = self.by_qualified, self.top_level, self.children, self.containers
         by_name, by_file_name, by_dir_name = self.by_name, self.by_file_name, self.by_dir_name
-        # Unpacked, not by attribute: after FileExtract.loads the symbols are plain tuples (fast to load).
         # `table.setdefault(key, sid) != sid`: the key already named another symbol.
         for sid, symbol in enumerate(result.symbols, first_symbol):
-            name, qualified, kind, parent_index = symbol[0], symbol[1], symbol[2], symbol[8]  # Symbol field order
+            name, qualified, kind, parent_index = _REGISTERED(symbol)
             parent = None if parent_index < 0 else first_symbol + parent_index
             kinds.append(kind)
             parents.append(parent)
@@ -79,13 +85,16 @@ class Resolver:
 
     # -- imports --------------------------------------------------------------------
     def _import_target(self, result: FileExtract, hint: tuple) -> int | None:
+        """The symbol an import hint ("import", target) or ("import", module source, name) names, if one."""
         lang = result.language or ""
         if lang == "python":
-            return _unique(self.by_qualified.get((lang, hint[1])))
+            _, target = hint
+            return _unique(self.by_qualified.get((lang, target)))
         if lang == "rust":
-            return _unique(self.by_qualified.get((lang, _rust_absolute(result.module, hint[1]))))
+            _, target = hint
+            return _unique(self.by_qualified.get((lang, _rust_absolute(result.module, target))))
         if lang in ("typescript", "javascript") and len(hint) == 3:
-            source, name = hint[1], hint[2]
+            _, source, name = hint
             if not name or name == "default" or not source.startswith("."):
                 return None
             base = posixpath.normpath(posixpath.join(posixpath.dirname(result.path), source))
@@ -146,7 +155,8 @@ class Resolver:
             if edge_type == "import":
                 target = imports[i]
             else:
-                target, renamed = self._call_target(result, hint[1], hint[2], source, bound)
+                _, callee, recv = hint  # ("call", callee, receiver | None)
+                target, renamed = self._call_target(result, callee, recv, source, bound)
                 if target is None and renamed:
                     to_name = renamed
             rows.append((source, path, line, edge_type, target, to_name))

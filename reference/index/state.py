@@ -17,6 +17,8 @@ DATABASE = "index.db"
 TANTIVY_DIR = "tantivy"
 TANTIVY_INDICES = ("symbols", "snippets", "files")
 GENERATION_PREFIX = "gen-"
+# The ref of the working tree, the only one an index holds (manifest `ref`, the edges' `ref`).
+LIVE_REF = "live"
 # Legacy manifest statuses that readers map to `ready` (seed 004).
 READY_STATUSES = frozenset({"ready", "idle", "partial_available"})
 
@@ -31,6 +33,18 @@ class IndexState:
     required_schema_version: int = SCHEMA_VERSION
     generation: Path | None = None
     reason: str = ""
+
+
+def read_small_text(path: str) -> str:
+    """A small file's UTF-8 text read with bare os calls (no buffered file objects: the server does it per call)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        chunks = []
+        while chunk := os.read(fd, 65536):
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+    return b"".join(chunks).decode("utf-8")
 
 
 def state_dir(workspace: Path | str) -> Path:

@@ -9,6 +9,7 @@ from pathlib import Path
 import tantivy
 
 from .extract import FileExtract
+from .state import LIVE_REF
 
 SQL_SCHEMA = """
 CREATE TABLE files(file_id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, language TEXT, size_bytes INTEGER,
@@ -37,7 +38,6 @@ CREATE INDEX edges_to ON symbol_edges(to_symbol_id);
 CREATE INDEX edges_from_path ON symbol_edges(from_path, edge_type, line);
 """
 REPO = "workspace"
-LIVE_REF = "live"
 WRITER_HEAP = 64_000_000  # per index; tantivy wants >= 15 MB per indexing thread
 
 

@@ -22,7 +22,8 @@ def ranking_reasons(hits: list[Any], level: str) -> list[dict[str, Any]] | None:
     if level == "off":
         return None
     if level == "basic":
-        views = [basic_view(clamp_all(signal_values(hit.signals)), hit.bm25_score, hit.semantic_similarity, index)
+        views = [basic_view(clamp_all(signal_values(hit.signals)), hit.bm25_score, hit.semantic_similarity, index,
+                            hit.semantic_score)
                  for index, hit in enumerate(hits)]
     else:
         # A hit without a breakdown (none was asked for) has nothing to say at `full`.

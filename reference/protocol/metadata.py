@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from reference.index.state import LIVE_REF, READY_STATUSES
+
 PROTOCOL_VERSION = "1"
 
 # Builder -> (indexing_status, result_completeness), seed 004 "Builder-to-canonical mapping".
@@ -23,12 +25,13 @@ SCHEMA_STATUS: dict[str, str] = {
     "corrupt_manifest": "corrupt_manifest",
 }
 
-# Legacy persisted values are read as `ready` and never written back or emitted.
-LEGACY_STATUS: dict[str, str] = {"idle": "ready", "partial_available": "ready"}
+# Legacy persisted values (the index's READY_STATUSES besides `ready`) are read as `ready`, never emitted.
+LEGACY_STATUS: dict[str, str] = {status: "ready" for status in sorted(READY_STATUSES - {"ready"})}
 
 FRESHNESS_STATUSES = ("fresh", "stale", "syncing")
 
-# Semantic retrieval is not part of the reference: the fields say so, deterministically (seed 000).
+# Seed 000's semantic fields for metadata built without a query engine (`semantic=True`), as mode off;
+# search_code's own come from its engine's channel (reference/query/semantic/channel.py).
 SEMANTIC_DISABLED: dict[str, Any] = {
     "semantic_mode": "off",
     "semantic_enabled": False,
@@ -60,7 +63,7 @@ def build_metadata(index_status: str | None, *, syncing: bool = False, freshness
         "freshness_status": "syncing" if builder == "syncing" and freshness == "fresh" else freshness,
         "indexing_status": indexing_status,
         "result_completeness": completeness,
-        "ref": ref or "live",
+        "ref": ref or LIVE_REF,
         "schema_status": SCHEMA_STATUS[status],
     }
     if semantic:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from reference.config import DETAIL_LEVELS
+
 # FR-102..FR-104: the fields each level adds to the one before. location is FR-102's five fields and
 # nothing else (about 50 tokens a result; SC-101). From signature on a result carries its identity,
 # `result_id` (for a symbol `symbol:<symbol_id>`, the handle find_references takes), and its score;
@@ -13,7 +15,6 @@ LEVEL_FIELDS: dict[str, tuple[str, ...]] = {
     "signature": ("result_id", "qualified_name", "signature", "language", "visibility"),
     "context": ("result_type", "symbol_id", "symbol_stable_id", "body_preview", "parent", "related_symbols"),
 }
-LEVEL_ORDER = ("location", "signature", "context")
 # compact keeps identity, location and score (FR-105a) and drops every other field: SC-102a asks for
 # <= 20% of the non-compact bytes. At location there is nothing heavy to drop: FR-102's five fields stay.
 COMPACT_KEEPS = frozenset(("result_id", "path", "line_start", "line_end"))
@@ -33,7 +34,7 @@ def without_nulls(value: Any) -> Any:
 def fields_for(detail_level: str) -> tuple[str, ...]:
     """Every descriptive field a level includes, in output order."""
     names: list[str] = []
-    for level in LEVEL_ORDER:
+    for level in DETAIL_LEVELS:  # each level adds to the ones before it
         names.extend(LEVEL_FIELDS[level])
         if level == detail_level:
             break

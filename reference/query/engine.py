@@ -1,8 +1,13 @@
-"""QueryEngine: search_code, locate_symbol, file_outline and find_references over one open index."""
+"""QueryEngine: search_code, locate_symbol, file_outline and find_references over one open index.
+
+Arguments arrive typed and checked (the protocol layer parses tool arguments against their input
+schemas), so the engine does not check them again.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -10,15 +15,14 @@ from typing import Any
 from . import retrieval
 from .dedup import top_k_unique
 from .details import HitDetailsLoader
-from .errors import QueryInputError
 from .filters import allowed_kinds
 from .hits import Hit, QueryResult, sort_key
 from .outline import Outline, file_outline
 from .ranking import QueryFeatures, breakdown, raw_signals
 from .references import References, find_references
-from .semantic import DisabledSemanticChannel, SemanticCandidate, SemanticChannel, enrich
+from .semantic import DisabledSemanticChannel, SemanticCandidate, SemanticChannel, SemanticOutcome, enrich, fuse
+from .semantic.channel import NO_MATCHES
 
-MAX_LIMIT = 500
 # Candidates fetched per channel before reranking: the boosts (exact name +5, kind, intent)
 # reorder BM25's list, so each channel looks further than the page it fills.
 SEARCH_FANOUT = (3, 30)   # symbols: max(limit * 3, 30)
@@ -34,24 +38,6 @@ _FILE_SQL = "SELECT file_id, path, language, line_count FROM files WHERE file_id
 # when many near-namesakes share their terms (`test__close` among hundreds of `test_close`).
 _EXACT_SQL = "SELECT symbol_id FROM symbols WHERE (name = ? OR qualified_name = ?){filters} ORDER BY symbol_id LIMIT ?"
 EXACT_LIMIT = 200
-
-
-def _check_query(value: Any, field: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise QueryInputError(field, f"{field} must be a non-empty string")
-    return value.strip()
-
-
-def _check_limit(limit: Any) -> int:
-    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
-        raise QueryInputError("limit", f"limit must be an integer from 1 to {MAX_LIMIT}")
-    return limit
-
-
-def _check_language(language: Any) -> str | None:
-    if language is not None and (not isinstance(language, str) or not language.strip()):
-        raise QueryInputError("language", "language must be a non-empty string")
-    return language
 
 
 def _spelled_as_asked(hit: Hit, text: str) -> bool:
@@ -80,32 +66,35 @@ class QueryEngine:
 
     # -- public API -----------------------------------------------------------------
 
-    def search_code(self, query: str, limit: int = 10, language: str | None = None, role: str | None = None,
-                    explain: bool = False, kind: str | None = None) -> QueryResult:
-        """Symbols, snippets and files for free text; with `role`, symbols of that role only."""
-        text = _check_query(query, "query")
-        limit = _check_limit(limit)
-        language = _check_language(language)
-        kinds = allowed_kinds(kind=kind, role=role, accepts_kind=False)
+    def search_code(self, query: str, limit: int, language: str | None = None, role: str | None = None,
+                    explain: bool = False, semantic: bool = False) -> QueryResult:
+        """Symbols, snippets and files for free text; with `role`, symbols of that role only.
+
+        `semantic=True` lets the configured semantic channel add and rerank symbols (search_code's tool
+        does; `search` and the CLI stay lexical).
+        """
+        text = query.strip()
+        kinds = allowed_kinds(role=role)
         q = QueryFeatures.of(text)
         terms = retrieval.query_terms(text)
+        outcome = self._semantic(text, limit, language, kinds) if semantic else None
         hits: list[Hit] = []
         if kinds != frozenset() and terms:
             fanout = max(limit * SEARCH_FANOUT[0], SEARCH_FANOUT[1])
+            if outcome is not None and outcome.budget is not None:
+                fanout = outcome.budget.lexical_fanout
             hits += self._symbols(q, terms, retrieval.SYMBOL_FIELD_BOOSTS, fanout, language, kinds)
             if kinds is None:  # snippets and files carry no role: a role query leaves them out
                 hits += self._snippets(q, terms, limit, language)
                 hits += self._files(q, terms, limit, language)
-        if self.semantic.enabled and kinds != frozenset():
-            hits += self._semantic(q, text, limit, language, kinds)
-        return self._page(q, hits, limit, explain, semantic=self.semantic.status())
+        if outcome is not None and outcome.triggered:
+            hits = fuse(q, hits, outcome.candidates, outcome.ratio)
+        return self._page(q, hits, limit, explain, semantic=outcome.metadata() if outcome else None)
 
-    def locate_symbol(self, name: str, limit: int = 10, language: str | None = None, kind: str | None = None,
+    def locate_symbol(self, name: str, limit: int, language: str | None = None, kind: str | None = None,
                       role: str | None = None, explain: bool = False) -> QueryResult:
         """Definitions named `name` (or whose qualified name ends with it); the closest names when none is exact."""
-        text = _check_query(name, "name")
-        limit = _check_limit(limit)
-        language = _check_language(language)
+        text = name.strip()
         kinds = allowed_kinds(kind=kind, role=role)
         q = QueryFeatures.of(text)
         terms = retrieval.query_terms(text)
@@ -124,20 +113,18 @@ class QueryEngine:
         # as asked comes before one that matches only case-insensitively; each tier keeps the ranking.
         return self._page(q, hits, limit, explain, tier=lambda h: 0 if _spelled_as_asked(h, text) else 1)
 
-    def file_outline(self, path: str, depth: str = "all", language: str | None = None) -> Outline:
-        """The nested symbol tree of one indexed file; shared between calls, so callers never mutate it.
+    def file_outline(self, path: str, depth: str, language: str | None = None) -> Outline:
+        """The nested symbol tree (`depth` top or all) of one indexed file; shared between calls, so never mutated.
 
         Reading 200 symbols' rows costs about as much as the rest of a get_file_outline call; an agent
         asks for the outline of the files it works on again and again, so the last ones are kept.
         """
-        if not all(isinstance(v, str) or v is None for v in (path, depth, language)):
-            return self._read_outline(path, depth, language)  # unhashable input: the reader reports it
         return self._outline(path, depth, language)
 
     def _read_outline(self, path: str, depth: str, language: str | None) -> Outline:
         return file_outline(self.db, path, depth, language)
 
-    def find_references(self, name_or_symbol_id: int | str, limit: int = 50) -> References:
+    def find_references(self, name_or_symbol_id: int | str, limit: int) -> References:
         """Resolved references to a symbol plus the unresolved edges that match its name."""
         return find_references(self.db, name_or_symbol_id, limit)
 
@@ -211,28 +198,21 @@ class QueryEngine:
                             signals=signals, language=r[2]))
         return hits
 
-    def _semantic(self, q: QueryFeatures, text: str, limit: int, language: str | None,
-                  kinds: frozenset[str] | None) -> list[Hit]:
-        """Semantic candidates, enriched by symbol_stable_id and ranked like any symbol (bm25 0)."""
-        hits = []
-        for c in enrich(self.semantic.search(text, limit), self.db):
+    def _semantic(self, text: str, limit: int, language: str | None,
+                  kinds: frozenset[str] | None) -> SemanticOutcome:
+        """The channel's outcome, its candidates enriched by symbol_stable_id, filtered and cut to the fan-out."""
+        outcome = self.semantic.run(text, limit, symbols=kinds != frozenset())
+        budget = outcome.budget
+        if not outcome.triggered or budget is None:  # a triggered outcome always carries its budget
+            return outcome
+        kept: list[SemanticCandidate] = []
+        for c in enrich(outcome.candidates, self.db):
             if (kinds is not None and c.kind not in kinds) or (language is not None and c.language != language):
-                continue
-            hits.append(self._semantic_hit(q, c))
-        return hits
-
-    @staticmethod
-    def _semantic_hit(q: QueryFeatures, c: SemanticCandidate) -> Hit:
-        path = c.path or ""
-        start = c.line_start or 0
-        # A candidate the index no longer holds has no symbol_id: its stable id is the only identity left.
-        handle = c.symbol_id if c.symbol_id is not None else c.symbol_stable_id
-        signals = raw_signals(q, "symbol", c.name, c.qualified_name, c.kind, path)
-        return Hit(result_type="symbol", result_id=f"symbol:{handle}", path=path, line_start=start,
-                   line_end=c.line_end or start, score=sum(signals), signals=signals,
-                   symbol_id=c.symbol_id, symbol_stable_id=c.symbol_stable_id, kind=c.kind, name=c.name,
-                   qualified_name=c.qualified_name, signature=c.signature, language=c.language,
-                   visibility=c.visibility, semantic_similarity=c.similarity)
+                continue  # a filter the index could not apply before enrichment told the kind and language
+            kept.append(c)
+            if len(kept) == budget.semantic_fanout:
+                break
+        return replace(outcome, candidates=kept) if kept else outcome.skip(NO_MATCHES)
 
     # -- assembly -------------------------------------------------------------------
 
@@ -246,5 +226,6 @@ class QueryEngine:
             hit.details = details
             if want_explain:  # from the signals ranking already computed, not computed again
                 hit.breakdown = breakdown(hit.signals, hit.bm25_score, result_index=index,
-                                          semantic_similarity=hit.semantic_similarity)
+                                          semantic_similarity=hit.semantic_similarity,
+                                          semantic_score=hit.semantic_score)
         return QueryResult(hits=page, suppressed_duplicate_count=suppressed, semantic=semantic or {})

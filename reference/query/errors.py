@@ -1,10 +1,13 @@
-"""The one error the query engine raises for bad arguments."""
+"""The engine's two errors: a value it cannot take, and a file or symbol the index does not hold."""
 
 from __future__ import annotations
 
 
 class QueryInputError(ValueError):
-    """An argument of a query tool is invalid; `field` names it (maps to `invalid_input`)."""
+    """A value no query may take (a path leaving the workspace); `field` names the argument (-> `invalid_input`).
+
+    Types, ranges and enums are the input schemas' to check (reference/protocol/arguments.py), not the engine's.
+    """
 
     def __init__(self, field: str, message: str) -> None:
         super().__init__(message)

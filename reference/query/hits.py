@@ -40,6 +40,7 @@ class Hit:
     visibility: str | None = None
     snippet: str | None = None
     semantic_similarity: float | None = None
+    semantic_score: float = 0.0  # similarity in BM25 units, part of `score` (semantic/fusion.py)
     signals: tuple[float, ...] = ()  # the raw ranking signals its score was built from (SIGNALS order)
     breakdown: Breakdown | None = None
     details: HitDetails | None = field(default=None, repr=False)

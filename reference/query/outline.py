@@ -6,10 +6,8 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import QueryInputError, QueryNotFound
+from .errors import QueryNotFound
 from .workspace_paths import relative_path
-
-DEPTHS = ("top", "all")
 
 _SYMBOLS_SQL = """SELECT s.symbol_id, s.symbol_stable_id, s.name, s.qualified_name, s.kind, s.line_start,
                          s.line_end, s.signature, s.visibility, s.language, r.parent_symbol_id
@@ -38,12 +36,8 @@ class Outline:
         return self.size
 
 
-def file_outline(db: sqlite3.Connection, path: str, depth: str = "all", language: str | None = None) -> Outline:
-    """The outline of indexed file `path`; `depth="top"` keeps only symbols without a parent."""
-    if depth not in DEPTHS:
-        raise QueryInputError("depth", f"depth must be one of {', '.join(DEPTHS)}, not {depth!r}")
-    if language is not None and (not isinstance(language, str) or not language.strip()):
-        raise QueryInputError("language", "language must be a non-empty string")
+def file_outline(db: sqlite3.Connection, path: str, depth: str, language: str | None = None) -> Outline:
+    """The outline of indexed file `path`; `depth` "top" keeps only symbols without a parent, "all" nests them all."""
     rel = relative_path(path)
     row = db.execute("SELECT file_id, language, line_count FROM files WHERE path = ?", (rel,)).fetchone()
     if row is None:

@@ -2,7 +2,9 @@
 
 total_boost = exact_match_boost + qualified_name_boost + kind_weight + query_intent_boost
               + definition_boost + path_affinity + test_file_penalty
-final_score = bm25_score + total_boost
+final_score = bm25_score + semantic_score + total_boost
+
+semantic_score is 0 unless search_code's semantic channel found the result (query/semantic/fusion.py).
 
 The engine keeps each hit's `raw_signals()` (its score is their sum plus BM25),
 so an explanation asked for is a `breakdown()` of values already computed, or for
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 from operator import le
 from typing import Any
 
-from reference.index.kinds import KINDS_OF_ROLE
+from reference.index.kinds import kinds_of
 
 EXACT_MATCH_BOOST = 5.0
 QUALIFIED_NAME_BOOST = 2.0
@@ -38,8 +40,8 @@ KIND_WEIGHTS: dict[str, float] = {
 }
 
 # Intent categories are the roles: a type query favours the type role, a callable query the callable role.
-TYPE_KINDS = frozenset(KINDS_OF_ROLE["type"])
-CALLABLE_KINDS = frozenset(KINDS_OF_ROLE["callable"])
+TYPE_KINDS = kinds_of("type")
+CALLABLE_KINDS = kinds_of("callable")
 
 # Test-file patterns, matched case-insensitively on the relative path (seed 000).
 TEST_PATH_PATTERNS = ("_test.", ".test.", ".spec.", "/test/", "/tests/", "test_")
@@ -173,6 +175,7 @@ class Breakdown:
     raw: tuple[float, ...]
     values: tuple[float, ...]
     semantic_similarity: float | None = None
+    semantic_score: float = 0.0
 
     @property
     def signals(self) -> dict[str, SignalValue]:
@@ -196,18 +199,20 @@ class Breakdown:
 
     @property
     def final_score(self) -> float:
-        """bm25_score + total_boost."""
-        return self.bm25_score + sum(self.values)
+        """bm25_score + semantic_score + total_boost."""
+        return self.bm25_score + self.semantic_score + sum(self.values)
 
     def at(self, result_index: int) -> Breakdown:
         """The same breakdown at another position of the emitted list (itself when already there)."""
         if result_index == self.result_index:
             return self
-        return Breakdown(result_index, self.bm25_score, self.raw, self.values, self.semantic_similarity)
+        return Breakdown(result_index, self.bm25_score, self.raw, self.values, self.semantic_similarity,
+                         self.semantic_score)
 
     def full(self) -> dict[str, Any]:
-        """The `full` view: the spec's fields plus each signal's raw / clamped / effective value."""
-        return {
+        """The `full` view: the spec's fields plus each signal's raw / clamped / effective value (and the
+        semantic similarity and score of a result the semantic channel found)."""
+        view = {
             "result_index": self.result_index,
             "exact_match_boost": self.effective("exact_match_boost"),
             "qualified_name_boost": self.effective("qualified_name_boost"),
@@ -222,22 +227,27 @@ class Breakdown:
             "final_score": self.final_score,
             "signals": {name: value.as_dict() for name, value in self.signals.items()},
         }
+        if self.semantic_similarity is not None:
+            view["semantic_similarity"] = self.semantic_similarity
+            view["semantic_score"] = self.semantic_score
+        return view
 
     def basic(self) -> dict[str, Any]:
         """The `basic` view: factors normalized to 0..1 (value / the signal's maximum) and the final score."""
-        return basic_view(self.values, self.bm25_score, self.semantic_similarity, self.result_index)
+        return basic_view(self.values, self.bm25_score, self.semantic_similarity, self.result_index,
+                          self.semantic_score)
 
 
 def basic_view(values: tuple[float, ...], bm25_score: float, semantic_similarity: float | None,
-               result_index: int) -> dict[str, Any]:
+               result_index: int, semantic_score: float = 0.0) -> dict[str, Any]:
     """The `basic` view of clamped signal values (`clamp_all`), without building a Breakdown."""
     return {
         "result_index": result_index,
         "exact_match": values[_EXACT] / EXACT_MATCH_BOOST,
         "path_boost": values[_PATH] / PATH_AFFINITY,
         "definition_boost": values[_DEFINITION] / DEFINITION_BOOST,
-        "semantic_similarity": semantic_similarity or 0.0,
-        "final_score": bm25_score + sum(values),
+        "semantic_similarity": min(max(semantic_similarity or 0.0, 0.0), 1.0),
+        "final_score": bm25_score + semantic_score + sum(values),
     }
 
 
@@ -259,10 +269,11 @@ def clamp_all(values: tuple[float, ...]) -> tuple[float, ...]:
 
 
 def breakdown(raw: tuple[float, ...] | dict[str, float], bm25_score: float, result_index: int = 0,
-              semantic_similarity: float | None = None) -> Breakdown:
+              semantic_similarity: float | None = None, semantic_score: float = 0.0) -> Breakdown:
     """A Breakdown from raw signal values (a tuple in `SIGNALS` order, or a dict by name; missing ones are 0.0)."""
     values = signal_values(raw)
-    return Breakdown(result_index, float(bm25_score), values, clamp_all(values), semantic_similarity)
+    return Breakdown(result_index, float(bm25_score), values, clamp_all(values), semantic_similarity,
+                     float(semantic_score))
 
 
 def explain(q: QueryFeatures, bm25_score: float, result_type: str, name: str | None,

@@ -6,8 +6,11 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import QueryInputError, QueryNotFound
+from .errors import QueryNotFound
 
+# SQLite's largest INTEGER: a larger symbol_id (the input schema sets no maximum) cannot name a row,
+# and binding it would raise OverflowError.
+_SQLITE_MAX_INTEGER = 2**63 - 1
 _SYMBOL_COLUMNS = "symbol_id, symbol_stable_id, name, qualified_name, kind, path, line_start, line_end"
 _RESOLVED_SQL = """SELECT e.edge_id, e.from_path, e.line, e.edge_type, e.to_symbol_id, e.to_name,
                           f.symbol_id, f.name, f.qualified_name, f.kind
@@ -37,16 +40,13 @@ def _like_suffix(separator: str, name: str) -> str:
 
 def _targets(db: sqlite3.Connection, target: int | str) -> tuple[list[tuple], str | None]:
     """The symbols `target` names (by symbol_id, symbol_stable_id or name) and the name to count by."""
-    if isinstance(target, bool) or not isinstance(target, (int, str)):
-        raise QueryInputError("name", "give a symbol name, a symbol_stable_id or an integer symbol_id")
     if isinstance(target, int):
-        rows = db.execute(f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE symbol_id = ?", (target,)).fetchall()
+        rows = [] if target > _SQLITE_MAX_INTEGER else db.execute(
+            f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE symbol_id = ?", (target,)).fetchall()
         if not rows:
             raise QueryNotFound("symbol_not_found", f"no symbol with symbol_id {target}")
         return rows, rows[0][2]
     text = target.strip()
-    if not text:
-        raise QueryInputError("name", "name must be a non-empty string")
     rows = db.execute(f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE symbol_stable_id = ?", (text,)).fetchall()
     if rows:
         return rows, rows[0][2]
@@ -55,10 +55,8 @@ def _targets(db: sqlite3.Connection, target: int | str) -> tuple[list[tuple], st
     return rows, text
 
 
-def find_references(db: sqlite3.Connection, target: int | str, limit: int = 50) -> References:
-    """References to `target`; raises QueryNotFound when neither a symbol nor an unresolved edge matches."""
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise QueryInputError("limit", "limit must be a positive integer")
+def find_references(db: sqlite3.Connection, target: int | str, limit: int) -> References:
+    """References to `target`, at most `limit` listed; QueryNotFound when no symbol and no unresolved edge matches."""
     rows, name = _targets(db, target)
     unresolved = db.execute(_UNRESOLVED_SQL, (name, _like_suffix(".", name), _like_suffix("::", name))).fetchone()[0]
     if not rows and not unresolved:

@@ -8,9 +8,9 @@ from pathlib import Path
 from .errors import QueryInputError
 
 
-def relative_path(path: object, field: str = "path") -> str:
+def relative_path(path: str, field: str = "path") -> str:
     """`path` as the index stores it (posix, relative, normalized); QueryInputError when it escapes the workspace."""
-    if not isinstance(path, str) or not path.strip():
+    if not path.strip():
         raise QueryInputError(field, f"{field} must be a non-empty relative path")
     text = path.strip().replace("\\", "/")
     if text.startswith("/") or (len(text) > 1 and text[1] == ":") or "\x00" in text:

@@ -10,9 +10,10 @@ import anyio.to_thread
 import mcp_types as types
 from mcp.server.lowlevel import Server
 
-from reference.protocol.arguments import tool_schemas, validate_arguments
+from reference.protocol.arguments import parse_arguments
 from reference.protocol.encoding import to_json, to_json_bytes
 from reference.protocol.errors import ToolError
+from reference.protocol.input_schemas import tool_schemas
 from reference.protocol.safety import apply_safety_limit
 
 from .runtime import Runtime
@@ -36,11 +37,11 @@ async def dispatch(rt: Runtime, name: str, arguments: Any) -> tuple[str, bool]:
         spec = TOOLS.get(name)
         if spec is None:
             raise ToolError("invalid_input", f"unknown tool {name!r}", {"field": "name", "tools": sorted(TOOLS)})
-        args = validate_arguments(name, arguments)
+        params = parse_arguments(name, arguments)
         if spec.blocking:
-            payload = await anyio.to_thread.run_sync(spec.handler, rt, args)
+            payload = await anyio.to_thread.run_sync(spec.handler, rt, params)
         else:
-            payload = spec.handler(rt, args)
+            payload = spec.handler(rt, params)
         encoded = spec.encode(payload)
         # The safety limit is measured on the very JSON that is sent; encoded again only when it cuts.
         if spec.list_key and len(encoded) > rt.config.max_response_bytes:
@@ -81,7 +82,7 @@ def build_server(rt: Runtime) -> Server[Any]:
     tools = tool_list()
     for name in TOOLS:  # compile validators now, not on the first call
         try:
-            validate_arguments(name, {})
+            parse_arguments(name, {})
         except ToolError:
             pass
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 from contextlib import closing
 from typing import Any
 
+from reference.index.state import TANTIVY_INDICES
 from reference.protocol.errors import ToolError
 
 from .runtime import Runtime, Snapshot
-
-TANTIVY_INDICES = ("symbols", "snippets", "files")
 
 
 def _grammar_check(languages: list[str]) -> dict[str, Any]:

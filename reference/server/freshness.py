@@ -8,42 +8,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from reference.index.git import git_head
+
 from .paths import PRIVATE_DIRS
-
-
-def read_small_text(path: str) -> str:
-    """A small file's UTF-8 text read with bare os calls (no buffered file objects: this runs on every call)."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-    try:
-        chunks = []
-        while chunk := os.read(fd, 65536):
-            chunks.append(chunk)
-    finally:
-        os.close(fd)
-    return b"".join(chunks).decode("utf-8")
-
-
-def git_head(workspace: Path) -> str | None:
-    """The commit HEAD points at, read from .git without running git (None when not a git workspace)."""
-    git = os.path.join(workspace, ".git")
-    try:
-        head = read_small_text(os.path.join(git, "HEAD")).strip()
-    except OSError:
-        return None
-    if not head.startswith("ref: "):
-        return head  # detached HEAD
-    ref = head[5:]
-    try:
-        return read_small_text(os.path.join(git, ref)).strip()
-    except OSError:
-        pass
-    try:  # refs packed by git gc
-        for line in read_small_text(os.path.join(git, "packed-refs")).splitlines():
-            if line.endswith(" " + ref):
-                return line.split(" ", 1)[0]
-    except OSError:
-        pass
-    return ""  # a branch with no commit yet
 
 
 def newer_than(root: Path, mtime_ns: int) -> bool:

@@ -7,6 +7,7 @@ import time
 import traceback
 from typing import Any
 
+from reference.index.state import TANTIVY_INDICES
 from reference.protocol.errors import ToolError
 
 from .checks import index_checks
@@ -80,12 +81,14 @@ def warm(runtime: Runtime) -> None:
     """Touch segment metadata of each index and run the query paths once so pages and caches are hot."""
     engine = runtime.engine()
     reader = engine.reader
-    for name in ("symbols", "snippets", "files"):
+    for name in TANTIVY_INDICES:
         reader.searcher(name).num_docs  # loads the segment readers (mmap) of each index
     for query in WARMUP_QUERIES:
         engine.search_code(query, limit=5, explain=True)
         engine.locate_symbol(query, limit=5)
+    # Opens the semantic index (a broken one is recorded by the channel, not raised) and maps its vectors.
+    engine.search_code("read the configuration from a file", limit=5, semantic=True)
     row = reader.db.execute("SELECT path FROM files ORDER BY file_id LIMIT 1").fetchone()
     if row is not None:
-        engine.file_outline(row[0])
+        engine.file_outline(row[0], depth="all")
     index_checks(runtime, runtime.snapshot())  # so that the first health_check is as cheap as the rest

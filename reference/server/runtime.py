@@ -12,14 +12,15 @@ from typing import Any
 
 from reference.config import Config
 from reference.index import SCHEMA_VERSION, IndexReader, read_state
+from reference.index.state import CURRENT, LIVE_REF, MANIFEST, STATE_DIR, read_small_text
 from reference.protocol.errors import ToolError
 from reference.protocol.metadata import build_metadata, canonical_status
 from reference.query.engine import QueryEngine
+from reference.query.semantic import channel_for
 
-from .freshness import StalenessCheck, read_small_text
+from .freshness import StalenessCheck
 from .jobs import JobRunner
 
-STATE_DIR = ".cruxgate"
 INDEX_TIMEOUT_SECONDS = 1800
 
 
@@ -37,7 +38,7 @@ class Snapshot:
     @property
     def ref(self) -> str:
         """The indexed ref (`live` for the working tree)."""
-        return str((self.manifest or {}).get("ref") or "live")
+        return str((self.manifest or {}).get("ref") or LIVE_REF)
 
 
 def _remediation(workspace: Path, force: bool) -> str:
@@ -67,11 +68,11 @@ class Runtime:
         """Cheap identity of the live index: CURRENT's content and the manifest's stat."""
         state = os.path.join(self.workspace, STATE_DIR)
         try:
-            current = read_small_text(os.path.join(state, "CURRENT")).strip()
+            current = read_small_text(os.path.join(state, CURRENT)).strip()
         except OSError:
             return ("none",)
         try:
-            info = os.stat(os.path.join(state, current, "manifest.json"))
+            info = os.stat(os.path.join(state, current, MANIFEST))
         except OSError:
             return (current, None)
         return (current, info.st_ino, info.st_size, info.st_mtime_ns)
@@ -123,7 +124,8 @@ class Runtime:
         self.require_ready(snap)
         with self._lock:
             if self._engine is None or self._engine_key != snap.key:
-                self._engine = QueryEngine(IndexReader.open(self.workspace))
+                reader = IndexReader.open(self.workspace)
+                self._engine = QueryEngine(reader, semantic=channel_for(self.config.semantic, reader.generation))
                 self._engine_key = snap.key
             return self._engine
 

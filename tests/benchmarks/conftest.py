@@ -1,4 +1,4 @@
-"""benchmarks/ is not a package: pytest imports its modules by their own names (`slo`, `sampling`), so do the same here."""
+"""benchmarks/ is not a package: pytest imports its modules by their own names (`slo`, `sampling`); so do we."""
 
 from __future__ import annotations
 

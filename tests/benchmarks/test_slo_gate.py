@@ -1,4 +1,4 @@
-"""--slo-gate: a measurement over our bar fails its test with measured vs limit; without the gate it is only reported."""
+"""--slo-gate: a measurement over our bar fails its test with measured vs limit; without the gate it is reported."""
 
 from __future__ import annotations
 

@@ -25,8 +25,8 @@ def test_every_benchmark_the_spec_names_exists_in_test_slo() -> None:
 
 
 def test_registry_carries_the_bars_of_issue_8() -> None:
-    def figure(slo_id: str, **kw: float) -> bool:
-        return REGISTRY[slo_id].bar.holds(Measurement(REGISTRY[slo_id], **kw))
+    def figure(slo_id: str, value: float, floor_p95: float | None = None) -> bool:
+        return REGISTRY[slo_id].bar.holds(Measurement(REGISTRY[slo_id], value=value, floor_p95=floor_p95))
 
     assert figure("SC-105", value=3.0, floor_p95=2.0) and not figure("SC-105", value=3.1, floor_p95=2.0)
     assert figure("SC-103", value=5.0, floor_p95=2.0) and not figure("SC-103", value=5.1, floor_p95=2.0)
@@ -42,6 +42,16 @@ def test_registry_carries_the_bars_of_issue_8() -> None:
     assert figure("SS-REASONS-04", value=90.0) and not figure("SS-REASONS-04", value=89.0)
     assert REGISTRY["SS-REASONS-04"].spec.holds(Measurement(REGISTRY["SS-REASONS-04"], value=80.1))
     assert not REGISTRY["SS-REASONS-04"].spec.holds(Measurement(REGISTRY["SS-REASONS-04"], value=80.0))  # "> 80%"
+
+
+def test_registry_carries_the_semantic_channel_bars() -> None:
+    def figure(slo_id: str, value: float, floor_p95: float | None = None) -> bool:
+        return REGISTRY[slo_id].bar.holds(Measurement(REGISTRY[slo_id], value=value, floor_p95=floor_p95))
+
+    for slo_id in ("search_code questions", "search_code questions, semantic off"):
+        assert figure(slo_id, value=22.0, floor_p95=2.0) and not figure(slo_id, value=22.5, floor_p95=2.0)
+    assert figure("semantic channel", value=9.9) and not figure("semantic channel", value=10.0)
+    assert REGISTRY["semantic channel"].spec is None  # our bar: the documents set none
 
 
 def test_verdict_separates_our_bar_from_the_spec() -> None:
@@ -62,13 +72,14 @@ def test_gate_message_states_measured_versus_limit() -> None:
     outline = gate_message(Measurement(REGISTRY["SC-103"], value=9.0, floor_p95=2.0))
     assert outline is not None and "measured floor + 7.00 ms" in outline and "<= floor + 3 ms" in outline
     tokens = gate_message(Measurement(REGISTRY["SC-101"], value=93.0))
-    assert tokens is not None and "measured 93.00 tokens, our bar <= 40 tokens; spec: <= 60 tokens (over spec)" in tokens
+    assert tokens is not None
+    assert "measured 93.00 tokens, our bar <= 40 tokens; spec: <= 60 tokens (over spec)" in tokens
 
 
 def test_floor_relative_limit_without_a_floor_is_an_error_not_a_pass() -> None:
     with pytest.raises(ValueError, match="floor"):
         REGISTRY["SC-105"].bar.holds(Measurement(REGISTRY["SC-105"], value=3.0))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="bad limit"):
         Limit(1.0, op="=~")
 
 
@@ -88,7 +99,8 @@ def test_match_reason_file_format_is_what_the_benchmark_reads(tmp_path: Path) ->
     fixture, cases = load_match_cases(path)
     results = [{"file": "a.py", "line": 1, "match_reason": "CodeContent"},
                {"file": "a.py", "line": 3, "match_reason": "FunctionName"},
-               {"file": "b.py", "line": 9, "match_reason": "Mixed"}, {"file": "b.py", "line": 1, "match_reason": "ClassName"}]
+               {"file": "b.py", "line": 9, "match_reason": "Mixed"},
+               {"file": "b.py", "line": 1, "match_reason": "ClassName"}]
     assert fixture == "polyglot"
     assert judged_reason(results, cases[0]) == "FunctionName"  # the line pins the judged result
     assert judged_reason(results, cases[1]) == "Mixed"  # no line: the first result in the file

@@ -20,9 +20,9 @@ def test_nearest_rank_is_a_measured_value_never_an_interpolation() -> None:
 
 
 def test_nearest_rank_refuses_nothing_to_rank() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="no samples"):
         nearest_rank([], 0.95)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="not in"):
         nearest_rank([1.0], 0.0)
 
 
@@ -46,7 +46,7 @@ def test_interleave_runs_the_given_orders_in_turn() -> None:
     calls = [lambda n, name=name: log.append((name, n)) for name in "fab"]
     interleave(calls, rounds=3, warmup=0, orders=[[0, 1, 2], [0, 2, 1]])
     assert log == [("f", 0), ("a", 0), ("b", 0), ("f", 1), ("b", 1), ("a", 1), ("f", 2), ("a", 2), ("b", 2)]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="every one of the 3 calls"):
         interleave(calls, rounds=1, warmup=0, orders=[[0, 1]])  # a round that skips a call
 
 
@@ -70,7 +70,7 @@ def test_counterbalanced_orders_lead_with_the_floor_and_balance_who_follows_whom
     compared = range(1, count)
     firsts = [order[1] for order in orders if count > 1]
     assert len({firsts.count(x) for x in compared} or {0}) == 1  # each compared call leads equally often
-    pairs = [pair for order in orders for pair in zip(order[1:], order[2:])]
+    pairs = [pair for order in orders for pair in itertools.pairwise(order[1:])]
     assert len({pairs.count(pair) for pair in itertools.permutations(compared, 2)} or {0}) == 1
 
 

@@ -20,6 +20,7 @@ CASES = {
     "sorted_descending": ({"path": [0.9, 0.5, 0.5, 0.1]}, {"path": [0.5, 0.9]}, "greater than"),
     "same_sequence": ({"a": ["x", "y"], "b": ["x", "y"]}, {"a": ["x", "y"], "b": ["y", "x"]}, "item 0 differs"),
     "equal": ({"a": "invalid_input", "b": "invalid_input"}, {"a": "invalid_input", "b": "internal_error"}, "!="),
+    "not_equal": ({"a": 1, "b": 2}, {"a": 2, "b": 2}, "both are 2"),
     "sum_equals": ({"total": 7.5, "parts": [5, [2, 0.5]]}, {"total": 8, "parts": [5, [2, 0.5]]}, "sum of parts"),
     "ratio_at_most": ({"a": 20, "b": 100, "limit": 0.2}, {"a": 21, "b": 100, "limit": 0.2}, "> 0.2"),
     "byte_ratio_at_most": ({"a": {"r": [1]}, "b": {"r": [1, 2, 3, 4, 5, 6]}, "limit": 0.6},

@@ -18,8 +18,8 @@ def test_pyargs_collects_one_item_per_scenario_named_by_its_id(tmp_path):
                            "--spec-dir", str(DATA / "spec"))
     assert code == 0, out
     ids = sorted(line.rsplit("::", 1)[1] for line in out.splitlines() if "suite.yaml::" in line)
-    assert ids == sorted(["HC-META-01", "HC-META-02", "HC-META-03", "HC-META-04", "SC-PERF"]
-                         + [f"SC-SEARCH-0{n}" for n in range(1, 10)])
+    assert ids == sorted(["HC-META-01", "HC-META-02", "HC-META-03", "HC-META-04", "SC-PERF", "MCP-WIRE-01"]
+                         + [f"SC-SEARCH-0{n}" for n in range(1, 10)])  # the wire scenario is built in
 
 
 def test_markers_select_by_level_tool_requirement_and_coverage(tmp_path):
@@ -50,4 +50,4 @@ def test_last_failed_reruns_only_the_failing_scenario(tmp_path):
     code, out = pytest_run(tmp_path, *common, "-k", "HC-META-01 or HC-META-02")
     assert code == 1 and "1 failed, 1 passed" in out, out
     code, out = pytest_run(tmp_path, *common, "--lf")
-    assert code == 1 and "1 failed, 13 deselected" in out, out
+    assert code == 1 and "1 failed, 14 deselected" in out, out

@@ -82,7 +82,8 @@ def test_a_case_replays_inline_or_from_a_file(tmp_path):
 
 
 def test_the_replay_command_is_one_shell_line_with_the_run_options():
-    line = replay.command_line("search_code", '{"query":""}', {"target": "stdio", "server_cmd": "python s.py {workspace}"})
+    options = {"target": "stdio", "server_cmd": "python s.py {workspace}"}
+    line = replay.command_line("search_code", '{"query":""}', options)
     assert "\n" not in line
     assert shlex.split(line) == ["cruxgate", "fuzz", "replay", "search_code", '{"query":""}',
                                  "--server-cmd", "python s.py {workspace}"]

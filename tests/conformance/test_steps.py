@@ -1,52 +1,75 @@
-"""Leading workspace steps run before a scenario's servers start; their failures are kept for the scenario."""
+"""The typed step model: each kind parses itself; leading workspace steps run before any server starts."""
 
 from __future__ import annotations
 
-from conformance.steps import StepFailed, leading_count, run_leading
+import pytest
+
+from conformance.model import DOCUMENT, STEP_KINDS, Basis, StepFailed, run_steps
+from conformance.spec_loader import build_scenario, build_step
+from conformance.model import Requirement
+
+BASIS = Basis(DOCUMENT, "000 > Scenario: x", "MUST")
+REQUIREMENT = Requirement("AP-X", "t", "000 > Requirement: x", "MUST", "s", "scenarios", "agent-protocol")
 
 
-class _Workspace:
+def scenario(*steps):
+    return build_scenario(REQUIREMENT, {"id": "AP-X-01", "title": "t", "source": "000 > Scenario: x", "when": "w",
+                                        "then": "t", "coverage": "executable", "steps": list(steps)})
+
+
+class _Context:
+    transport = "stdio"
+
     def __init__(self, fail_on: str | None = None):
-        self.done, self.fail_on = [], fail_on
+        self.done, self.fail_on, self.captures = [], fail_on, {}
+
+    def workspace(self):
+        return self
 
     def hook(self, name):
         if name == self.fail_on:
             raise RuntimeError(f"hook {name} exited with status 1")
         self.done.append(("hook", name))
 
-    def edit(self, spec):
-        self.done.append(("edit", spec["path"]))
+    def resolve(self, path):
+        raise AssertionError("no edit expected")
 
-
-class _Environment:
-    def __init__(self, workspace):
-        self.workspace, self.leading, self.started = workspace, None, []
-
-    def server(self, transport):
-        self.started.append(transport)
+    def call(self, tool, args, transport):
         raise AssertionError("no server may start during the leading steps")
 
 
-def test_leading_count_stops_at_the_first_step_that_needs_a_server():
-    steps = [{"hook": "corrupt_manifest"}, {"edit": {"path": "a", "append": "x"}}, {"call": "health_check"},
-             {"hook": "not_indexed"}]
-    assert leading_count(steps) == 2
-    assert leading_count([{"call": "health_check"}, {"hook": "x"}]) == 0
+def test_every_step_kind_parses_from_its_yaml_key():
+    steps = [{"call": "health_check", "args": {}, "capture": {"s": "status"}}, {"compare": {"check": "equal", "a": "$s", "b": "$s"}},
+             {"list_tools": {}}, {"edit": {"path": "a.py", "append": "x"}}, {"commit": "m"}, {"reindex": {}},
+             {"restart": {"prewarm": False}}, {"hook": "corrupt_manifest"},
+             {"wait": {"call": "health_check", "until": "status", "timeout": 1}}]
+    built = [build_step(step, BASIS) for step in steps]
+    assert [step.kind for step in built] == list(STEP_KINDS)
+    assert [step.mutates for step in built] == [False, False, False, True, True, True, True, True, False]
 
 
-def test_run_leading_applies_only_workspace_steps_and_records_them():
-    environment = _Environment(_Workspace())
-    run_leading(environment, {"steps": [{"hook": "corrupt_manifest"}, {"edit": {"path": "a.py", "append": "x"}},
-                                        {"call": "health_check"}]})
-    assert environment.leading == (2, None)
-    assert environment.workspace.done == [("hook", "corrupt_manifest"), ("edit", "a.py")]
-    assert environment.started == []
+def test_leading_steps_stop_at_the_first_step_that_needs_a_server():
+    spec = scenario({"hook": "corrupt_manifest"}, {"edit": {"path": "a", "append": "x"}}, {"call": "health_check"},
+                    {"hook": "not_indexed"})
+    assert spec.leading_steps() == 2 and spec.mutates()
+    assert scenario({"call": "health_check"}, {"hook": "x"}).leading_steps() == 0
 
 
-def test_a_failing_leading_step_is_kept_with_its_step_number():
-    environment = _Environment(_Workspace(fail_on="corrupt_manifest"))
-    run_leading(environment, {"steps": [{"edit": {"path": "a.py", "append": "x"}}, {"hook": "corrupt_manifest"},
-                                        {"call": "health_check"}]})
-    count, error = environment.leading
-    assert count == 2 and isinstance(error, StepFailed)
-    assert str(error).startswith("step 2 (hook corrupt_manifest): hook corrupt_manifest exited with status 1")
+def test_leading_steps_run_without_a_server_and_a_failure_names_its_step():
+    spec = scenario({"hook": "reindex_required"}, {"hook": "corrupt_manifest"}, {"call": "health_check"})
+    context = _Context()
+    run_steps(spec.steps, context, stop=spec.leading_steps())
+    assert context.done == [("hook", "reindex_required"), ("hook", "corrupt_manifest")]
+    with pytest.raises(StepFailed) as info:
+        run_steps(spec.steps, _Context(fail_on="corrupt_manifest"), stop=spec.leading_steps())
+    assert str(info.value).startswith("step 2 (hook corrupt_manifest): hook corrupt_manifest exited with status 1")
+
+
+def test_a_check_basis_defaults_to_the_scenario_and_can_be_named():
+    spec = scenario({"call": "search_code", "args": {"query": "x"}, "expect": {"checks": [
+        {"check": "unique", "path": "results"},
+        {"check": "unique", "path": "results", "basis": "reading: ids are the documents' identity handle"},
+        {"check": "unique", "path": "results", "basis": "mcp: tools/call results"}]}})
+    checks = spec.steps[0].expect.checks
+    assert [(c.basis.kind, c.basis.gates) for c in checks] == [("document", True), ("reading", False), ("mcp", False)]
+    assert checks[0].basis.ref == "000 > Scenario: x"

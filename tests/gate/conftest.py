@@ -7,7 +7,6 @@ import textwrap
 import pytest
 
 
-
 def pytest_configure(config: pytest.Config) -> None:
     # Not `pytest_plugins = ["pytester"]`: pytest refuses that outside the rootdir conftest.
     if not config.pluginmanager.has_plugin("pytester"):

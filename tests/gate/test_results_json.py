@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import jsonschema
 import pytest
@@ -22,7 +23,8 @@ def validator():
 
 
 def test_every_outcome_is_recorded_and_valid(pytester, scenarios, validator):
-    scenarios("AP-A-01 pass", "AP-A-02 fail", "AP-A-03 skip", "AP-A-04 informative", "AP-A-05 fail locate_symbol,search_code")
+    scenarios("AP-A-01 pass", "AP-A-02 fail", "AP-A-03 skip", "AP-A-04 informative",
+              "AP-A-05 fail locate_symbol,search_code")
     pytester.path.joinpath("base.yaml").write_text("- {id: AP-A-05, reason: known gap}\n")
     pytester.runpytest(*RUN, "--baseline", "base.yaml", "--conformance-json", "out/results.json")
     doc = json.loads(pytester.path.joinpath("out/results.json").read_text())
@@ -54,8 +56,9 @@ def test_every_outcome_is_recorded_and_valid(pytester, scenarios, validator):
 
 
 def test_schema_rejects_an_unknown_outcome(validator):
-    record = {"id": "X-1-01", "requirement": "X-1", "source": None, "level": "MUST", "tools": [],
-              "transport": None, "outcome": "flaky", "skip_reason": None, "failure_message": None, "duration": 0}
+    record: dict[str, Any] = {"id": "X-1-01", "requirement": "X-1", "source": None, "level": "MUST", "tools": [],
+                              "transport": None, "outcome": "flaky", "skip_reason": None, "failure_message": None,
+                              "duration": 0}
     doc = {"format_version": 1, "cruxgate_version": "0", "spec_revision": None, "target_profile": None,
            "server_info": None, "started_at": "2026-01-01T00:00:00+00:00", "exit_status": 0,
            "summary": {}, "scenarios": [record]}

@@ -53,11 +53,18 @@ def test_hooks_produce_their_state(workspace: Path, hook: str) -> None:
     assert done.returncode == 0, done.stderr
     expected = {"corrupt_manifest": "corrupt_manifest", "reindex_required": "reindex_required",
                 "not_indexed": "not_indexed", "legacy_status_idle": "ready",
-                "legacy_status_partial_available": "ready", "corrupt_index_segment": "ready"}[hook]
+                "legacy_status_partial_available": "ready", "corrupt_index_segment": "ready",
+                "semantic_backend_failure": "ready"}[hook]
     state = read_state(workspace)
     assert state.status == expected and done.stdout.strip() == f"{hook}: {expected}"
     if hook.startswith("legacy"):
         assert state.manifest["status"] == hook.removeprefix("legacy_status_")
+    if hook == "semantic_backend_failure":  # the lexical index stays whole; the semantic one cannot be opened
+        from reference.index.semantic import SemanticIndex, SemanticIndexError
+
+        assert state.generation is not None
+        with pytest.raises(SemanticIndexError):
+            SemanticIndex.open(state.generation)
 
 
 def test_hooks_on_a_workspace_without_an_index_build_one_first(workspace: Path) -> None:
@@ -73,7 +80,8 @@ class FakeTerminal(io.StringIO):
         return True
 
 
-@pytest.mark.parametrize(("terminal", "quiet", "bar"), [(True, False, True), (True, True, False), (False, False, False)])
+@pytest.mark.parametrize(("terminal", "quiet", "bar"),
+                         [(True, False, True), (True, True, False), (False, False, False)])
 def test_progress_bar_only_on_a_terminal(workspace: Path, monkeypatch: pytest.MonkeyPatch,
                                          capsys: pytest.CaptureFixture, terminal: bool, quiet: bool,
                                          bar: bool) -> None:

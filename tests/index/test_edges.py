@@ -40,7 +40,8 @@ def test_parse_config_references_all_resolve(db: sqlite3.Connection) -> None:
 
 
 def test_edges_record_the_calling_symbol(db: sqlite3.Connection) -> None:
-    rows = db.execute("""SELECT f.qualified_name, e.line FROM symbol_edges e JOIN symbols f ON f.symbol_id = e.from_symbol_id
+    rows = db.execute("""SELECT f.qualified_name, e.line
+                         FROM symbol_edges e JOIN symbols f ON f.symbol_id = e.from_symbol_id
                          WHERE e.to_name = 'parse_config' ORDER BY e.from_path""").fetchall()
     assert rows == [("auth.handler.AuthHandler.__init__", 13), ("settings.config.config", 21)]
     file_level = db.execute("SELECT from_symbol_id FROM symbol_edges WHERE from_path = 'src/db/client.ts' AND "

@@ -126,7 +126,8 @@ def test_signatures_visibility_and_docs(db: sqlite3.Connection) -> None:
         "('auth.tokens.validate_token', 'auth.tokens._revoked', 'app::config::Config::new', 'app::config::GREETING',"
         " 'Server.Handle', 'createUserService', 'UserServiceFactory.options')")}
     assert rows["auth.tokens.validate_token"] == (
-        "def validate_token(token: str) -> bool", "public", "Return True when the token is well formed and not revoked.")
+        "def validate_token(token: str) -> bool", "public",
+        "Return True when the token is well formed and not revoked.")
     assert rows["auth.tokens._revoked"][1] == "private"
     assert rows["app::config::Config::new"][:2] == ("pub fn new() -> Self", "public")
     assert rows["app::config::GREETING"][1] == "private"

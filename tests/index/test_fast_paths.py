@@ -7,9 +7,10 @@ import re
 
 import pytest
 
-from reference.index.extract import _expand_qualified, _Source, _strip_quotes, extract
+from reference.index.extract import _expand_qualified, extract
+from reference.index.languages.python import _strip_quotes
+from reference.index.source import Source
 from reference.index.tokens import _CAMEL, _HUMP, _camel_findall, camel_runs, expand, with_humps
-
 
 # The substitution _strip_quotes replaced: a literal's prefix and opening quote, or its closing quote.
 QUOTES = re.compile(r"^[rRbBuUfF]*(?:\"\"\"|\'\'\'|\"|')|(?:\"\"\"|\'\'\'|\"|')$")
@@ -52,17 +53,17 @@ def test_expand_of_long_text_is_the_regex_expansion(text: str) -> None:
 
 
 def test_expand_on_random_text() -> None:
-    alphabet = list("aAzZ09 _-.\n") + ["é", "\u00ff", "\ud800", "xY", "ABc", "v2C"]
+    alphabet = [*"aAzZ09 _-.\n", "é", "\u00ff", "\ud800", "xY", "ABc", "v2C"]
     for text in random_texts(alphabet, 20000, 120, 11):
         assert expand(text) == plain_expand(text), repr(text)
 
 
 def test_source_slices_are_the_joined_lines() -> None:
     data = "first line\nsecond fooBar line\n\nfourth é line\nlast".encode()
-    src = _Source(data)
+    src = Source(data)
     lines = data.decode().split("\n")
     for start in range(1, 8):
-        for end in range(0, 8):
+        for end in range(8):
             joined = "\n".join(lines[start - 1:end])
             assert src.line_text(start, end) == joined
             for cap in (0, 3, 12, 100):
@@ -92,7 +93,7 @@ def plain_run_lines(data: bytes) -> list[int]:
     b"", b"noRunsHere" b"\n" * 3, b"\n\nendRun",
 ])
 def test_run_lines_are_counted_lines(data: bytes) -> None:
-    src = _Source(data)
+    src = Source(data)
     src.line_text(1, 1)  # loads the lines and runs
     assert list(src.run_lines) == plain_run_lines(data)
     assert list(src.run_words) == [run for _, run in camel_runs(data)]

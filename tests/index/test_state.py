@@ -41,6 +41,7 @@ def test_ready_manifest_has_the_documented_fields(indexed: Path) -> None:
     state = read_state(indexed)
     assert state.status == "ready" and state.current_schema_version == SCHEMA_VERSION
     m = state.manifest
+    assert m is not None
     assert set(m) == {"schema_version", "status", "cursor", "git_head", "file_count", "symbol_count", "indexed_at",
                       "tool_version", "ref"}
     assert (m["status"], m["ref"], m["git_head"], m["tool_version"]) == ("ready", "live", None, "0.1.0")

@@ -36,7 +36,8 @@ def test_legacy_debug_flag_maps_deterministically(tmp_path: Path, legacy: str, e
 
 
 def test_explicit_level_beats_legacy_flag(tmp_path: Path) -> None:
-    config = load_config(write(tmp_path, '[search]\nranking_explain_level = "basic"\n[debug]\nranking_reasons = true\n'))
+    config = load_config(write(tmp_path,
+                               '[search]\nranking_explain_level = "basic"\n[debug]\nranking_reasons = true\n'))
     assert config.ranking_explain_level == "basic"
 
 
@@ -71,3 +72,25 @@ def test_broken_toml_does_not_crash(tmp_path: Path) -> None:
 
 def test_case_and_space_are_normalized(tmp_path: Path) -> None:
     assert load_config(write(tmp_path, '[search]\nranking_explain_level = " FULL "\n')).ranking_explain_level == "full"
+
+
+def test_semantic_defaults_and_values(tmp_path: Path) -> None:
+    from reference.config import SemanticConfig
+
+    assert load_config(None).semantic == SemanticConfig(mode="hybrid", ratio=0.75, semantic_limit_multiplier=2,
+                                                        lexical_fanout_multiplier=4, semantic_fanout_multiplier=3)
+    config = load_config(write(tmp_path, '[search.semantic]\nmode = "OFF"\nratio = 0.5\nsemantic_limit_multiplier = 7\n'
+                                         'lexical_fanout_multiplier = 0\nsemantic_fanout_multiplier = 9\n'))
+    assert config.semantic == SemanticConfig("off", 0.5, 7, 0, 9) and config.warnings == ()
+
+
+def test_invalid_semantic_values_fall_back_with_warnings(tmp_path: Path) -> None:
+    from reference.config import SemanticConfig
+
+    config = load_config(write(tmp_path, '[search.semantic]\nmode = "vectors"\nratio = 1.5\n'
+                                         'semantic_limit_multiplier = -1\nlexical_fanout_multiplier = 2.5\n'
+                                         'semantic_fanout_multiplier = true\n'))
+    assert config.semantic == SemanticConfig()
+    assert len(config.warnings) == 5 and all(w.startswith("search.semantic.") for w in config.warnings)
+    assert load_config(write(tmp_path, '[search]\nsemantic = 3\n')).warnings == (
+        "[search.semantic] is not a table; ignored",)

@@ -39,7 +39,7 @@ def test_freshness_and_ref() -> None:
     assert build_metadata("ready", freshness="stale", ref="main")["freshness_status"] == "stale"
     assert build_metadata("ready", syncing=True)["freshness_status"] == "syncing"
     assert build_metadata("ready")["ref"] == "live"
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="non-canonical freshness_status"):
         build_metadata("ready", freshness="old")
 
 
@@ -63,5 +63,5 @@ def test_error_envelope_uses_registry_codes_only() -> None:
     assert ToolError("index_stale", "stale").envelope({"x": 1}) == {
         "error": {"code": "index_stale", "message": "stale"}, "metadata": {"x": 1}}
     assert "internal_error" in REGISTRY
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="not a registry error code"):
         ToolError("oops", "not a code")

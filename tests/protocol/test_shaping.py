@@ -38,6 +38,7 @@ class Hit:
     bm25_score: float = 0.0
     signals: tuple[float, ...] = ()
     semantic_similarity: float | None = None
+    semantic_score: float = 0.0
     breakdown: Any = None
 
 
@@ -104,7 +105,8 @@ def test_explain_views_are_indexed_by_the_emitted_position() -> None:
     assert {"result_index", "exact_match_boost", "qualified_name_boost", "path_affinity", "definition_boost",
             "kind_match", "bm25_score", "final_score"} <= set(full)
     assert full["result_index"] == 0 and "signals" not in full
-    assert full["kind_match"] == 2.0 and full["final_score"] == pytest.approx(3.25 + 5.0 + 2.0 + 1.5 + 0.5 + 1.0 + 0.0 - 0.5)
+    assert full["kind_match"] == 2.0
+    assert full["final_score"] == pytest.approx(3.25 + 5.0 + 2.0 + 1.5 + 0.5 + 1.0 + 0.0 - 0.5)
 
 
 def test_basic_reasons_read_off_the_signals_equal_the_breakdowns_basic_view() -> None:

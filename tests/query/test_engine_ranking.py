@@ -20,6 +20,7 @@ def test_final_score_is_bm25_plus_the_sum_of_signals(polyglot: QueryEngine) -> N
     assert {h.result_type for h in hits} == {"symbol", "snippet", "file"}
     for hit in hits:
         b = hit.breakdown
+        assert b is not None
         assert b.final_score == pytest.approx(b.bm25_score + sum(v.effective for v in b.signals.values()))
         assert hit.score == pytest.approx(b.final_score)
 
@@ -63,13 +64,13 @@ def test_class_then_struct_then_function(polyglot: QueryEngine) -> None:
 
 
 def test_intent_stacks_with_kind_weight_to_3(polyglot: QueryEngine) -> None:
-    hit = polyglot.locate_symbol("Config", explain=True).hits[0]
+    hit = polyglot.locate_symbol("Config", limit=10, explain=True).hits[0]
     assert (hit.kind, hit.breakdown.effective("kind_weight"), hit.breakdown.effective("query_intent_boost")) == \
         ("class", 2.0, 1.0)
 
 
 def test_constant_outranks_module(polyglot: QueryEngine) -> None:
-    hits = polyglot.search_code("utils", explain=True).hits
+    hits = polyglot.search_code("utils", limit=10, explain=True).hits
     const, module = by(hits, name="UTILS"), by(hits, name="utils")
     assert (const.kind, module.kind) == ("constant", "module")
     assert const.breakdown.kind_match - module.breakdown.kind_match == pytest.approx(0.2)
@@ -77,12 +78,12 @@ def test_constant_outranks_module(polyglot: QueryEngine) -> None:
 
 
 def test_field_kind_weighs_nothing(polyglot: QueryEngine) -> None:
-    hits = polyglot.locate_symbol("debug", explain=True).hits
+    hits = polyglot.locate_symbol("debug", limit=10, explain=True).hits
     assert hits and all(h.kind == "field" and h.breakdown.effective("kind_weight") == 0.0 for h in hits)
 
 
 def test_test_file_ranks_exactly_half_a_point_lower(polyglot: QueryEngine) -> None:
-    hits = polyglot.locate_symbol("Serve", explain=True).hits
+    hits = polyglot.locate_symbol("Serve", limit=10, explain=True).hits
     plain, test = by(hits, path="pkg/handler.go"), by(hits, path="pkg/handler_test.go")
     assert (plain.breakdown.effective("test_file_penalty"), test.breakdown.effective("test_file_penalty")) == \
         (0.0, -0.5)
@@ -98,13 +99,13 @@ def test_test_file_ranks_exactly_half_a_point_lower(polyglot: QueryEngine) -> No
     ("Attest", "src/attestation.go", 0.0),  # "test" inside a word matches no pattern
 ])
 def test_test_file_patterns(polyglot: QueryEngine, name: str, path: str, penalty: float) -> None:
-    hit = polyglot.locate_symbol(name, explain=True).hits[0]
+    hit = polyglot.locate_symbol(name, limit=10, explain=True).hits[0]
     assert hit.path == path
     assert hit.breakdown.effective("test_file_penalty") == penalty
 
 
 def test_exact_match_in_a_test_file_still_ranks_first(polyglot: QueryEngine) -> None:
-    top = polyglot.search_code("HandlerTest", explain=True).hits[0]
+    top = polyglot.search_code("HandlerTest", limit=10, explain=True).hits[0]
     assert (top.name, top.path) == ("HandlerTest", "src/api/handler.test.ts")
     assert top.breakdown.effective("test_file_penalty") == -0.5 and top.breakdown.total_boost == 10.5
 
@@ -115,7 +116,7 @@ def test_name_match_outranks_body_match(polyglot: QueryEngine) -> None:
 
 
 def test_path_affinity(polyglot: QueryEngine) -> None:
-    hit = polyglot.locate_symbol("Attest", explain=True).hits[0]
+    hit = polyglot.locate_symbol("Attest", limit=10, explain=True).hits[0]
     assert hit.breakdown.effective("path_affinity") == 1.0  # "attest" is in src/attestation.go
 
 
@@ -125,11 +126,11 @@ def test_snippets_and_files_get_no_definition_boost(polyglot: QueryEngine) -> No
 
 
 def test_explain_off_builds_no_breakdown(polyglot: QueryEngine) -> None:
-    assert all(h.breakdown is None for h in polyglot.search_code("Config").hits)
-    assert all(h.breakdown is None for h in polyglot.locate_symbol("Config").hits)
+    assert all(h.breakdown is None for h in polyglot.search_code("Config", limit=10).hits)
+    assert all(h.breakdown is None for h in polyglot.locate_symbol("Config", limit=10).hits)
 
 
 def test_result_index_follows_emitted_order(polyglot: QueryEngine) -> None:
-    hits = polyglot.search_code("Config", explain=True).hits
+    hits = polyglot.search_code("Config", limit=10, explain=True).hits
     assert [h.breakdown.result_index for h in hits] == list(range(len(hits)))
     assert [h.breakdown.basic()["result_index"] for h in hits] == list(range(len(hits)))

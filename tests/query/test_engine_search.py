@@ -1,4 +1,4 @@
-"""Retrieval on a real index: code-aware terms, syntax-proof queries, determinism, dedup and the semantic seam."""
+"""Retrieval on a real index: code-aware terms, syntax-proof queries, determinism, dedup (semantic: test_semantic)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,7 @@ from hypothesis import strategies as st
 
 from reference.index import IndexReader
 from reference.query.engine import QueryEngine
-from reference.query.errors import QueryInputError
 from reference.query.retrieval import query_terms
-from reference.query.semantic import SemanticCandidate
 
 
 def names(hits) -> list[str | None]:
@@ -25,7 +23,7 @@ def test_identifiers_are_found_by_their_parts(polyglot: QueryEngine, query: str)
 
 
 def test_qualified_names_are_found_by_their_parts(polyglot: QueryEngine) -> None:
-    top = polyglot.search_code("app::config::Config").hits[0]
+    top = polyglot.search_code("app::config::Config", limit=10).hits[0]
     assert (top.qualified_name, top.kind) == ("app::config::Config", "struct")
 
 
@@ -42,19 +40,16 @@ def test_query_terms_drop_syntax() -> None:
 
 @pytest.mark.parametrize("query", ['"', "(", "a:b", "AND", "+-", "title:", "^2", "*", "~", "[1 TO 2]", "!!!", "_"])
 def test_query_syntax_never_raises(polyglot: QueryEngine, query: str) -> None:
-    polyglot.search_code(query)
-    polyglot.locate_symbol(query)
+    polyglot.search_code(query, limit=10)
+    polyglot.locate_symbol(query, limit=10)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.text(min_size=1, max_size=40))
-def test_any_text_is_answered_or_rejected_as_input(polyglot: QueryEngine, text: str) -> None:
-    try:
-        result = polyglot.search_code(text, explain=True)
-    except QueryInputError as err:
-        assert err.field == "query" and not text.strip()
-        return
-    assert len(result.hits) <= 10
+def test_any_text_is_answered(polyglot: QueryEngine, text: str) -> None:
+    # Blank text never gets here over the wire (the input schema wants a non-space character); it finds nothing.
+    result = polyglot.search_code(text, limit=10, explain=True)
+    assert len(result.hits) <= 10 and (text.strip() or not result.hits)
 
 
 def test_same_query_same_answer(polyglot: QueryEngine, polyglot_workspace: Path) -> None:
@@ -74,14 +69,14 @@ def test_ties_are_broken_by_the_documented_key(polyglot: QueryEngine) -> None:
 
 
 def test_locate_returns_exact_names_first_and_only(polyglot: QueryEngine) -> None:
-    hits = polyglot.locate_symbol("config").hits
+    hits = polyglot.locate_symbol("config", limit=10).hits
     assert {(h.name, h.kind, h.language) for h in hits} == {
         ("Config", "class", "python"), ("config", "variable", "python"), ("Config", "struct", "rust"),
         ("config", "module", "rust")}
 
 
 def test_locate_puts_the_exact_spelling_first(polyglot: QueryEngine) -> None:
-    hits = polyglot.locate_symbol("config", explain=True).hits
+    hits = polyglot.locate_symbol("config", limit=10, explain=True).hits
     assert [h.name for h in hits] == ["config", "config", "Config", "Config"]
     for tier in (hits[:2], hits[2:]):  # each tier keeps the ranking order
         assert [h.score for h in tier] == sorted((h.score for h in tier), reverse=True)
@@ -89,12 +84,12 @@ def test_locate_puts_the_exact_spelling_first(polyglot: QueryEngine) -> None:
 
 
 def test_locate_falls_back_to_nearest_names(polyglot: QueryEngine) -> None:
-    hits = polyglot.locate_symbol("UserServ").hits  # no symbol has this name: the closest ones come back
+    hits = polyglot.locate_symbol("UserServ", limit=10).hits  # no symbol has this name: the closest ones come back
     assert "UserService" in names(hits)
 
 
 def test_hits_carry_identity_and_location(polyglot: QueryEngine) -> None:
-    hit = polyglot.locate_symbol("validate_token").hits[0]
+    hit = polyglot.locate_symbol("validate_token", limit=10).hits[0]
     assert hit.result_id == f"symbol:{hit.symbol_id}" and hit.symbol_stable_id
     assert (hit.path, hit.line_start, hit.line_end, hit.kind, hit.language) == \
         ("src/auth/tokens.py", 7, 9, "function", "python")
@@ -103,38 +98,11 @@ def test_hits_carry_identity_and_location(polyglot: QueryEngine) -> None:
 
 
 def test_context_fields_load_lazily(polyglot: QueryEngine) -> None:
-    method = polyglot.locate_symbol("build").hits[0]
+    method = polyglot.locate_symbol("build", limit=10).hits[0]
     assert method.parent["name"] == "UserServiceFactory"
-    cls = polyglot.locate_symbol("UserServiceFactory").hits[0]
+    cls = polyglot.locate_symbol("UserServiceFactory", limit=10).hits[0]
     assert [r["name"] for r in cls.related_symbols] == ["options", "constructor", "build"]
     assert cls.parent is None
-
-
-class FakeSemantic:
-    """A semantic channel returning fixed candidates."""
-
-    enabled = True
-
-    def __init__(self, candidates: list[SemanticCandidate]) -> None:
-        self.candidates = candidates
-
-    def search(self, query: str, limit: int) -> list[SemanticCandidate]:
-        return list(self.candidates)
-
-    def status(self) -> dict:
-        return {"semantic_enabled": True, "semantic_mode": "hybrid"}
-
-
-def engine_with(workspace: Path, candidates: list[SemanticCandidate]) -> QueryEngine:
-    return QueryEngine(IndexReader.open(workspace), semantic=FakeSemantic(candidates))
-
-
-def test_semantic_duplicate_of_a_lexical_hit_is_suppressed(polyglot: QueryEngine, polyglot_workspace: Path) -> None:
-    config = polyglot.locate_symbol("Config").hits[0]
-    engine = engine_with(polyglot_workspace, [SemanticCandidate(config.symbol_stable_id, 0.9)])
-    result = engine.search_code("Config", limit=50)
-    assert [h.result_id for h in result.hits].count(config.result_id) == 1
-    assert result.suppressed_duplicate_count == polyglot.search_code("Config", limit=50).suppressed_duplicate_count + 1
 
 
 def test_symbol_and_snippet_of_one_region_are_one_result(polyglot: QueryEngine) -> None:
@@ -144,31 +112,6 @@ def test_symbol_and_snippet_of_one_region_are_one_result(polyglot: QueryEngine) 
     assert result.suppressed_duplicate_count > 0
 
 
-def test_semantic_only_result_is_enriched_then_ranked(polyglot: QueryEngine, polyglot_workspace: Path) -> None:
-    mode = polyglot.locate_symbol("Mode").hits[0]
-    engine = engine_with(polyglot_workspace, [SemanticCandidate(mode.symbol_stable_id, 0.75)])
-    hit = next(h for h in engine.search_code("Speed", limit=10, explain=True).hits
-               if h.symbol_stable_id == mode.symbol_stable_id)
-    assert (hit.kind, hit.name, hit.path) == ("enum", "Mode", "src/app/config.rs")
-    assert hit.breakdown.effective("kind_weight") == 1.8
-    assert hit.breakdown.effective("query_intent_boost") == 1.0  # "Speed" is a type query
-    assert hit.breakdown.bm25_score == 0.0
-    assert hit.breakdown.basic()["semantic_similarity"] == 0.75
-
-
-def test_semantic_only_result_that_cannot_be_enriched_gets_no_kind_signals(polyglot_workspace: Path) -> None:
-    engine = engine_with(polyglot_workspace, [SemanticCandidate("no-such-symbol", 0.5)])
-    hit = next(h for h in engine.search_code("Speed", explain=True).hits if h.symbol_stable_id == "no-such-symbol")
-    assert hit.kind is None
-    assert hit.breakdown.effective("kind_weight") == 0.0
-    assert hit.breakdown.effective("query_intent_boost") == 0.0
-
-
-def test_semantic_channel_is_disabled_by_default(polyglot: QueryEngine) -> None:
-    status = polyglot.search_code("Config").semantic
-    assert status["semantic_enabled"] is False and status["semantic_skipped_reason"]
-
-
 def test_explain_off_never_calls_the_explainer(polyglot: QueryEngine, monkeypatch: pytest.MonkeyPatch) -> None:
     import reference.query.engine as engine_module
 
@@ -176,7 +119,7 @@ def test_explain_off_never_calls_the_explainer(polyglot: QueryEngine, monkeypatc
         raise AssertionError("a breakdown was built with explain off")
 
     monkeypatch.setattr(engine_module, "breakdown", refuse)
-    assert polyglot.search_code("Config").hits and polyglot.locate_symbol("Config").hits
+    assert polyglot.search_code("Config", limit=10).hits and polyglot.locate_symbol("Config", limit=10).hits
 
 
 def test_explanations_reuse_the_ranking_signals(polyglot: QueryEngine) -> None:

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-import pytest
-
 from reference.index.kinds import KINDS, KINDS_OF_ROLE
 from reference.query.dedup import top_k_unique
-from reference.query.errors import QueryInputError
 from reference.query.filters import allowed_kinds
 
 
@@ -30,20 +27,6 @@ def test_role_only_is_every_kind_of_the_role() -> None:
 def test_kind_and_role_intersect() -> None:
     assert allowed_kinds(kind="struct", role="type") == {"struct"}
     assert allowed_kinds(kind="function", role="type") == frozenset()
-
-
-def test_search_code_rejects_kind() -> None:
-    with pytest.raises(QueryInputError) as err:
-        allowed_kinds(kind="struct", accepts_kind=False)
-    assert err.value.field == "kind" and "role" in str(err.value)
-
-
-@pytest.mark.parametrize(("args", "field"), [({"role": "types"}, "role"), ({"kind": "klass"}, "kind"),
-                                             ({"kind": "Struct"}, "kind")])
-def test_unknown_values_name_the_field(args: dict, field: str) -> None:
-    with pytest.raises(QueryInputError) as err:
-        allowed_kinds(**args)
-    assert err.value.field == field
 
 
 def test_every_kind_has_exactly_one_role() -> None:

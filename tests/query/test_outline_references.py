@@ -9,7 +9,7 @@ from reference.query.errors import QueryInputError, QueryNotFound
 
 
 def test_outline_nests_members_under_their_class(polyglot: QueryEngine) -> None:
-    outline = polyglot.file_outline("src/auth/handler.py")
+    outline = polyglot.file_outline("src/auth/handler.py", depth="all")
     top = {n["name"]: n for n in outline.symbols}
     assert set(top) == {"AuthHandler", "make_handler"}
     members = [c["name"] for c in top["AuthHandler"]["children"]]
@@ -26,43 +26,37 @@ def test_outline_top_depth_has_only_parentless_symbols(polyglot: QueryEngine) ->
 
 
 def test_outline_of_200_symbols(polyglot: QueryEngine) -> None:
-    assert polyglot.file_outline("src/big_module.py").count() == 200
+    assert polyglot.file_outline("src/big_module.py", depth="all").count() == 200
 
 
 def test_outline_of_a_file_without_grammar_is_empty(polyglot: QueryEngine) -> None:
-    outline = polyglot.file_outline("config/settings.ini")
+    outline = polyglot.file_outline("config/settings.ini", depth="all")
     assert outline.symbols == [] and outline.count() == 0
 
 
 def test_outline_language_filter(polyglot: QueryEngine) -> None:
-    assert polyglot.file_outline("src/auth/handler.py", language="rust").symbols == []
+    assert polyglot.file_outline("src/auth/handler.py", depth="all", language="rust").symbols == []
 
 
 def test_outline_normalizes_the_path(polyglot: QueryEngine) -> None:
-    assert polyglot.file_outline("./src//auth/handler.py").path == "src/auth/handler.py"
+    assert polyglot.file_outline("./src//auth/handler.py", depth="all").path == "src/auth/handler.py"
 
 
 @pytest.mark.parametrize("path", ["/etc/passwd", "../outside.py", "src/../../x.py", "", "C:/x.py", "."])
 def test_outline_paths_never_escape(polyglot: QueryEngine, path: str) -> None:
     with pytest.raises(QueryInputError) as err:
-        polyglot.file_outline(path)
+        polyglot.file_outline(path, depth="all")
     assert err.value.field == "path"
 
 
 def test_outline_of_an_unknown_file(polyglot: QueryEngine) -> None:
     with pytest.raises(QueryNotFound) as err:
-        polyglot.file_outline("src/nope.py")
+        polyglot.file_outline("src/nope.py", depth="all")
     assert err.value.code == "file_not_found"
 
 
-def test_outline_rejects_a_bad_depth(polyglot: QueryEngine) -> None:
-    with pytest.raises(QueryInputError) as err:
-        polyglot.file_outline("src/auth/handler.py", depth="deep")
-    assert err.value.field == "depth"
-
-
 def test_create_pool_three_resolved_five_unresolved(polyglot: QueryEngine) -> None:
-    refs = polyglot.find_references("createPool")
+    refs = polyglot.find_references("createPool", limit=50)
     assert refs.unresolved_count == 5
     assert refs.total == 3
     assert [(r["path"], r["line"], r["edge_type"]) for r in refs.references] == [
@@ -71,7 +65,7 @@ def test_create_pool_three_resolved_five_unresolved(polyglot: QueryEngine) -> No
 
 
 def test_zero_unresolved_is_explicit(polyglot: QueryEngine) -> None:
-    refs = polyglot.find_references("parse_config")
+    refs = polyglot.find_references("parse_config", limit=50)
     assert refs.unresolved_count == 0 and refs.total >= 1
 
 
@@ -81,25 +75,32 @@ def test_limit_caps_the_list_not_the_total(polyglot: QueryEngine) -> None:
 
 
 def test_by_symbol_id_and_stable_id_agree(polyglot: QueryEngine) -> None:
-    target = polyglot.locate_symbol("createPool").hits[0]
-    by_name = polyglot.find_references("createPool")
-    assert polyglot.find_references(target.symbol_id).references == by_name.references
-    assert polyglot.find_references(target.symbol_stable_id).references == by_name.references
+    target = polyglot.locate_symbol("createPool", limit=10).hits[0]
+    assert target.symbol_id is not None and target.symbol_stable_id is not None
+    by_name = polyglot.find_references("createPool", limit=50)
+    assert polyglot.find_references(target.symbol_id, limit=50).references == by_name.references
+    assert polyglot.find_references(target.symbol_stable_id, limit=50).references == by_name.references
 
 
 def test_unknown_symbol(polyglot: QueryEngine) -> None:
     with pytest.raises(QueryNotFound) as err:
-        polyglot.find_references("noSuchSymbolAnywhere")
+        polyglot.find_references("noSuchSymbolAnywhere", limit=50)
     assert err.value.code == "symbol_not_found"
     with pytest.raises(QueryNotFound):
-        polyglot.find_references(10**9)
-    with pytest.raises(QueryInputError):
-        polyglot.find_references("  ")
+        polyglot.find_references(10**9, limit=50)
+
+
+@pytest.mark.parametrize("symbol_id", [2**63 - 1, 2**63, 2**64 + 5, 10**40])
+def test_a_symbol_id_beyond_sqlite_integers_is_not_found(polyglot: QueryEngine, symbol_id: int) -> None:
+    # The input schema allows any integer >= 1; SQLite stores at most 2**63 - 1, so a larger id names no symbol.
+    with pytest.raises(QueryNotFound) as err:
+        polyglot.find_references(symbol_id, limit=50)
+    assert err.value.code == "symbol_not_found" and str(symbol_id) in err.value.message
 
 
 def test_outline_is_read_once_per_engine_and_never_holds_none(polyglot: QueryEngine) -> None:
-    outline = polyglot.file_outline("src/big_module.py")
-    assert polyglot.file_outline("src/big_module.py") is outline  # the generation never changes: kept
+    outline = polyglot.file_outline("src/big_module.py", depth="all")
+    assert polyglot.file_outline("src/big_module.py", depth="all") is outline  # the generation never changes: kept
     assert polyglot.file_outline("src/big_module.py", depth="top") is not outline
 
     def walk(nodes: list) -> int:

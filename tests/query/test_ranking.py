@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from reference.query import ranking
 from reference.query.ranking import QueryFeatures, boost, breakdown, explain, kind_weight, query_intent
 
 
-def signals_of(query: str, **result: object) -> dict[str, float]:
+def signals_of(query: str, **result: str | None) -> dict[str, float]:
     """Each signal's raw value for one result, by name."""
-    args = {"result_type": "symbol", "name": None, "qualified_name": None, "kind": None, "path": "src/a.py"}
+    args: dict[str, Any] = {"result_type": "symbol", "name": None, "qualified_name": None, "kind": None,
+                            "path": "src/a.py"}
     args.update(result)
-    return dict(zip(ranking.SIGNALS, ranking.raw_signals(QueryFeatures.of(query), **args)))
+    return dict(zip(ranking.SIGNALS, ranking.raw_signals(QueryFeatures.of(query), **args), strict=True))
 
 
 def test_signals_compose_additively_to_8_5() -> None:
@@ -87,7 +90,7 @@ def test_class_then_struct_then_function_with_equal_scores() -> None:
     q = QueryFeatures.of("Handler")
     kinds = ("function", "struct", "class")
     scores = {kind: 1.0 + boost(q, "symbol", f"{kind}X", None, kind, "a.go") for kind in kinds}
-    assert sorted(scores, key=scores.get, reverse=True) == ["class", "struct", "function"]
+    assert sorted(scores, key=scores.__getitem__, reverse=True) == ["class", "struct", "function"]
     assert kind_weight("class") > kind_weight("struct") > kind_weight("function")
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from reference.query.scored import ScoredSearch
+from reference.query.scored.search import ScoredSearch
 
 FIXTURE = Path(__file__).resolve().parents[2] / "golden" / "fixtures" / "polyglot"
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from reference.query import scored_files
-from reference.query.scored_files import WorkspaceFiles
-from reference.query.scored_symbols import FactsStore, SymbolRow
+from reference.query.scored import files as scored_files
+from reference.query.scored.facts import FactsStore, SymbolRow
+from reference.query.scored.files import WorkspaceFiles
 
 
 def settled(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -96,8 +96,13 @@ def index_db() -> CountingConnection:
     return CountingConnection(conn)
 
 
+def facts_store(db: CountingConnection) -> FactsStore:
+    """A FactsStore reading through the counting connection (it calls only execute(), which that has)."""
+    return FactsStore(db)  # type: ignore[arg-type]
+
+
 def test_facts_hold_the_symbols_over_each_span_and_the_files_import_lines(index_db: CountingConnection) -> None:
-    facts = FactsStore(index_db).facts([("a.py", 6, 7), ("a.py", 10, 11), ("b.py", 1, 1), ("c.py", 1, 5)])
+    facts = facts_store(index_db).facts([("a.py", 6, 7), ("a.py", 10, 11), ("b.py", 1, 1), ("c.py", 1, 5)])
     assert [s.name for s in facts[("a.py", 6, 7)].symbols] == ["Outer", "inner"]
     assert facts[("a.py", 6, 7)].symbols[1] == SymbolRow(2, "inner", "Outer.inner", "method", 5, 9, "Inner doc.")
     assert [s.name for s in facts[("a.py", 10, 11)].symbols] == ["Outer"]
@@ -108,7 +113,7 @@ def test_facts_hold_the_symbols_over_each_span_and_the_files_import_lines(index_
 
 
 def test_facts_are_read_in_one_statement_per_table_and_kept(index_db: CountingConnection) -> None:
-    store = FactsStore(index_db)
+    store = facts_store(index_db)
     spans = [("a.py", line, line) for line in range(1, 21)] + [("b.py", 2, 2)]
     first = store.facts(spans)
     assert index_db.statements == 2
@@ -119,7 +124,7 @@ def test_facts_are_read_in_one_statement_per_table_and_kept(index_db: CountingCo
 def test_many_spans_are_read_in_batches(index_db: CountingConnection) -> None:
     # More spans than one statement takes (the pool is at most 100 hits, but the store must not care).
     spans = [("a.py", line, line + 1000) for line in range(1, 451)]
-    facts = FactsStore(index_db).facts(spans)
+    facts = facts_store(index_db).facts(spans)
     assert index_db.statements == 3 + 1  # 450 spans in statements of 200, one for the import lines
     assert [s.name for s in facts[("a.py", 450, 1450)].symbols] == []
     assert [s.name for s in facts[("a.py", 7, 1007)].symbols] == ["Outer", "inner", "later"]
@@ -129,6 +134,7 @@ def test_the_server_keeps_nothing_of_a_generation_for_the_next(tmp_path: Path) -
     # What the index answered is kept per open index: after a re-index the new generation's symbols count.
     from reference.config import Config
     from reference.index import index_workspace
+    from reference.protocol.arguments import parse_arguments
     from reference.server.prewarm import Prewarm
     from reference.server.runtime import Runtime
     from reference.server.tools.search_scored import search
@@ -138,7 +144,7 @@ def test_the_server_keeps_nothing_of_a_generation_for_the_next(tmp_path: Path) -
     index_workspace(tmp_path)
     rt = Runtime(tmp_path, Config())
     rt.prewarm = Prewarm(rt, enabled=False)
-    args = {"query": "parse_token", "include_scores": True}
+    args = parse_arguments("search", {"query": "parse_token", "include_scores": True})
     assert [r["match_reason"] for r in search(rt, args)["results"]] == ["CodeContent"]
     source.write_text("def parse_token():\n    return check()\n", encoding="utf-8")
     index_workspace(tmp_path)

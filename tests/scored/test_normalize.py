@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.query.scored_normalize import (
+from reference.query.scored.normalize import (
     BANDS,
     EPSILON,
     HALF_SCORE_RAW,
@@ -40,7 +42,7 @@ def test_score_is_monotone_in_raw_inside_a_band(strength: Strength, a: float, b:
 def test_a_stronger_match_always_outscores_a_weaker_one(a: float, b: float) -> None:
     # However large the raw score of a body-only hit, it stays below a doc, a partial name, an exact name.
     ordered = [Strength.CODE, Strength.TEXT, Strength.PARTIAL_NAME, Strength.EXACT_NAME]
-    for weaker, stronger in zip(ordered, ordered[1:]):
+    for weaker, stronger in pairwise(ordered):
         assert normalize(weaker, a) < normalize(stronger, b)
 
 
@@ -67,7 +69,7 @@ def test_page_scores_break_ties_made_by_rounding() -> None:
 
 def test_a_full_pool_of_equal_weakest_results_has_no_tie_and_no_zero() -> None:
     scores = page_scores([(Strength.CODE, -1.0)] * MAX_POOL)
-    assert all(a > b for a, b in zip(scores, scores[1:])) and scores[-1] > 0.0
+    assert all(a > b for a, b in pairwise(scores)) and scores[-1] > 0.0
 
 
 @settings(database=None)  # keep the checkout free of .hypothesis/
@@ -77,7 +79,7 @@ def test_ranked_page_scores_strictly_decrease_in_unit_range(pairs: list[tuple[St
     ranked = sorted(pairs, key=lambda p: rank_key(p[0], p[1], "f", 1, 0, ""))
     scores = page_scores(ranked)
     assert all(0.0 < s < 1.0 for s in scores)
-    assert all(a > b for a, b in zip(scores, scores[1:]))
+    assert all(a > b for a, b in pairwise(scores))
 
 
 def test_rank_key_is_strength_then_raw_then_file_line_type_id() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.query.scored_preview import CUT, MAX_LINE_CHARS, excerpt, matching_line
-from reference.query.scored_terms import compact, squeeze, words
+from reference.query.scored.preview import CUT, MAX_LINE_CHARS, excerpt, matching_line
+from reference.query.scored.terms import compact, squeeze, words
 
 FIVE = "Line 1\nLine 2\nLine 3\nLine 4\nLine 5"
 
@@ -48,7 +48,8 @@ def test_long_lines_are_clipped_around_the_match() -> None:
 
 
 @settings(database=None)  # keep the checkout free of .hypothesis/
-@given(st.lists(st.text(alphabet="abc xyz_", max_size=30), min_size=1, max_size=40), st.text(alphabet="abcxyz", min_size=1, max_size=4))
+@given(st.lists(st.text(alphabet="abc xyz_", max_size=30), min_size=1, max_size=40),
+       st.text(alphabet="abcxyz", min_size=1, max_size=4))
 def test_excerpt_has_two_to_three_content_lines(lines: list[str], query: str) -> None:
     content = "\n".join(lines)
     n = len(content.splitlines())

@@ -13,8 +13,9 @@ from typing import Any
 
 import yaml
 
-from reference.query.scored import ScoredSearch, ScoredSearchParams
-from reference.query.scored_reasons import MatchReason
+from reference.protocol.arguments import parse_arguments
+from reference.query.scored.reasons import MatchReason
+from reference.query.scored.search import ScoredSearch
 
 LABELS = Path(__file__).resolve().parents[2] / "golden" / "scored-search" / "match-reasons.yaml"
 MIN_ACCURACY = 0.9
@@ -47,11 +48,12 @@ def test_match_reason_accuracy(scored_polyglot: ScoredSearch) -> None:
     cases = load_cases()
     wrong = []
     for case in cases:
-        params = ScoredSearchParams.from_args({"query": case["query"], "limit": 20, "include_scores": True})
+        params = parse_arguments("search", {"query": case["query"], "limit": 20, "include_scores": True})
         result = judged(scored_polyglot.run(params)["results"], case)
         got = None if result is None else result["match_reason"]
         if got != case["reason"]:
             where = f"{case['file']}:{case.get('line', '*')}"
             wrong.append(f"{case['query']!r} {where}: labeled {case['reason']}, got {got or 'no such result'}")
     accuracy = 1 - len(wrong) / len(cases)
-    assert accuracy >= MIN_ACCURACY, f"accuracy {accuracy:.1%} < {MIN_ACCURACY:.0%}; misclassified:\n" + "\n".join(wrong)
+    assert accuracy >= MIN_ACCURACY, (f"accuracy {accuracy:.1%} < {MIN_ACCURACY:.0%}; misclassified:\n"
+                                      + "\n".join(wrong))

@@ -6,29 +6,32 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.query.scored_reasons import MatchReason, QueryText, classify, defs_in_hit, is_comment, is_import, reasons
-from reference.query.scored_symbols import FileFacts, SymbolRow
+from reference.query.scored.facts import FileFacts, SymbolRow
+from reference.query.scored.reasons import MatchReason, QueryText, classify, defs_in_hit, is_comment, is_import, reasons
 
 
 def sym(sid: int, name: str, kind: str, start: int, end: int, doc: str | None = None) -> SymbolRow:
     return SymbolRow(sid, name, name, kind, start, end, doc)
 
 
-def reason_of(query: str, defs: list[SymbolRow], text: str, first: int = 1, imports: frozenset[int] = frozenset()) -> MatchReason:
+def reason_of(query: str, defs: list[SymbolRow], text: str, first: int = 1,
+              imports: frozenset[int] = frozenset()) -> MatchReason:
     lines = list(enumerate(text.splitlines(), start=first))
     return classify(reasons(QueryText(query), defs, lines, imports))
 
 
 def test_function_name() -> None:
     fn = sym(1, "authenticate", "function", 10, 11)
-    assert reason_of("authenticate", [fn], "pub fn authenticate(user: &str) -> bool {\n}", 10) is MatchReason.FUNCTION_NAME
+    text = "pub fn authenticate(user: &str) -> bool {\n}"
+    assert reason_of("authenticate", [fn], text, 10) is MatchReason.FUNCTION_NAME
     method = sym(2, "validateToken", "method", 3, 4)
     assert reason_of("validate token", [method], "validateToken(raw) {\n}", 3) is MatchReason.FUNCTION_NAME
 
 
 @pytest.mark.parametrize("kind", ["class", "struct", "enum", "interface", "trait"])
 def test_class_name(kind: str) -> None:
-    assert reason_of("AuthMiddleware", [sym(1, "AuthMiddleware", kind, 1, 3)], "x AuthMiddleware {\n}\n") is MatchReason.CLASS_NAME
+    defs = [sym(1, "AuthMiddleware", kind, 1, 3)]
+    assert reason_of("AuthMiddleware", defs, "x AuthMiddleware {\n}\n") is MatchReason.CLASS_NAME
 
 
 def test_type_definition() -> None:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 
-from reference.query.scored import MIN_POOL, ScoredSearch, ScoredSearchParams
+from reference.protocol.arguments import parse_arguments
+from reference.query.scored.search import MIN_POOL, ScoredSearch
 
 NAME_REASONS = {"FunctionName", "ClassName", "TypeDefinition"}
 # Queries that name no variable, constant, field or module: here a CodeContent result matched body code only.
@@ -13,10 +16,10 @@ QUERIES = ["validate_token", "createPool", "retry backoff jitter", "UserServiceF
 
 
 def search(scored: ScoredSearch, query: str, **args: object) -> list[dict]:
-    return scored.run(ScoredSearchParams.from_args({"query": query, "include_scores": True, **args}))["results"]
+    return scored.run(parse_arguments("search", {"query": query, "include_scores": True, **args}))["results"]
 
 
-@pytest.mark.parametrize("query, file, line", [
+@pytest.mark.parametrize(("query", "file", "line"), [
     ("validate_token", "src/auth/tokens.py", 7),
     ("UserServiceFactory", "src/services/user_service.ts", 20),
     ("ParseCrontab", "src/sched/cron.go", 23),
@@ -49,7 +52,7 @@ def test_a_query_that_names_no_definition_scores_below_0_8(scored_polyglot: Scor
 def test_scores_strictly_decrease_and_pages_are_prefixes(scored_polyglot: ScoredSearch, query: str) -> None:
     wide = search(scored_polyglot, query, limit=MIN_POOL)
     scores = [r["score"] for r in wide]
-    assert all(0.0 < s < 1.0 for s in scores) and all(a > b for a, b in zip(scores, scores[1:]))
+    assert all(0.0 < s < 1.0 for s in scores) and all(a > b for a, b in pairwise(scores))
     for limit in (1, 3, 20):
         assert search(scored_polyglot, query, limit=limit) == wide[:limit]
     assert search(scored_polyglot, query, limit=MIN_POOL) == wide  # deterministic

@@ -4,18 +4,13 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
 
-from reference.query.scored import (
-    MAX_LIMIT,
-    MIN_POOL,
-    ScoredSearch,
-    ScoredSearchInputError,
-    ScoredSearchParams,
-    preview_params,
-)
+from reference.protocol.arguments import parse_arguments
+from reference.query.scored.search import MIN_POOL, ScoredSearch
 
 SOURCE = '''import hashlib
 
@@ -83,9 +78,12 @@ def scored(tmp_path: Path) -> ScoredSearch:
         CREATE TABLE symbol_relations(symbol_id INTEGER PRIMARY KEY, parent_symbol_id INTEGER);
         CREATE TABLE symbol_edges(edge_id INTEGER PRIMARY KEY, repo TEXT, "ref" TEXT, from_symbol_id INTEGER,
             from_path TEXT, line INTEGER, edge_type TEXT, to_symbol_id INTEGER, to_name TEXT);
-        INSERT INTO symbols VALUES (1, 'a', 1, 'auth.py', 'python', 'TokenValidator', 'TokenValidator', 'class', 4, 10, NULL, NULL, 'Checks bearer tokens with validate_token.');
-        INSERT INTO symbols VALUES (2, 'b', 1, 'auth.py', 'python', 'validate_token', 'TokenValidator.validate_token', 'method', 7, 10, NULL, NULL, 'Validate a raw token.');
-        INSERT INTO symbols VALUES (3, 'c', 1, 'auth.py', 'python', 'helper', 'helper', 'function', 13, 14, NULL, NULL, NULL);
+        INSERT INTO symbols VALUES (1, 'a', 1, 'auth.py', 'python', 'TokenValidator', 'TokenValidator', 'class',
+            4, 10, NULL, NULL, 'Checks bearer tokens with validate_token.');
+        INSERT INTO symbols VALUES (2, 'b', 1, 'auth.py', 'python', 'validate_token', 'TokenValidator.validate_token',
+            'method', 7, 10, NULL, NULL, 'Validate a raw token.');
+        INSERT INTO symbols VALUES (3, 'c', 1, 'auth.py', 'python', 'helper', 'helper', 'function',
+            13, 14, NULL, NULL, NULL);
         INSERT INTO symbol_relations VALUES (2, 1);
         INSERT INTO symbol_edges VALUES (1, 'r', 'live', NULL, 'auth.py', 1, 'import', NULL, 'hashlib');
         """
@@ -94,7 +92,7 @@ def scored(tmp_path: Path) -> ScoredSearch:
 
 
 def run(scored: ScoredSearch, **args: object) -> dict:
-    return scored.run(ScoredSearchParams.from_args({"query": "validate_token", **args}))
+    return scored.run(parse_arguments("search", {"query": "validate_token", **args}))
 
 
 def test_plain_call_is_backward_compatible(scored: ScoredSearch) -> None:
@@ -111,7 +109,7 @@ def test_plain_call_is_backward_compatible(scored: ScoredSearch) -> None:
 def test_scores_sorted_strictly_descending_in_unit_range(scored: ScoredSearch) -> None:
     scores = [r["score"] for r in run(scored, include_scores=True)["results"]]
     assert all(0.0 <= s <= 1.0 for s in scores)
-    assert all(a > b for a, b in zip(scores, scores[1:]))
+    assert all(a > b for a, b in pairwise(scores))
     assert scores[0] > 0.8  # the exact definition
 
 
@@ -129,7 +127,7 @@ def test_match_reasons_come_with_scores_only(scored: ScoredSearch) -> None:
 
 
 def test_import_hit_reason(scored: ScoredSearch) -> None:
-    out = scored.run(ScoredSearchParams.from_args({"query": "hashlib", "include_scores": True}))["results"]
+    out = scored.run(parse_arguments("search", {"query": "hashlib", "include_scores": True}))["results"]
     assert [r["match_reason"] for r in out if r["line"] == 1] == ["ImportStatement"]
 
 
@@ -150,41 +148,19 @@ def test_preview_mode_replaces_content_with_the_excerpt(scored: ScoredSearch) ->
     out = run(scored, preview_mode=True)["results"]
     top = out[0]
     assert top["preview"] == top["content"]
-    assert top["content"] == '    def validate_token(self, raw):\n        """Validate a raw token."""\n        digest = hashlib.sha256(raw)\n...'
+    assert top["content"] == ('    def validate_token(self, raw):\n        """Validate a raw token."""\n'
+                              '        digest = hashlib.sha256(raw)\n...')
 
 
 def test_search_preview_is_search_with_the_flags(scored: ScoredSearch) -> None:
     for args in ({"query": "validate_token"}, {"query": "validate_token", "limit": 3, "min_score": 0.2}):
-        shortcut = scored.run(preview_params(args))
-        full = scored.run(ScoredSearchParams.from_args({
+        shortcut = scored.run(parse_arguments("search_preview", args).as_search())
+        full = scored.run(parse_arguments("search", {
             "limit": 20, "min_score": 0.5, **args,
             "include_scores": True, "preview_mode": True, "include_context": True,
         }))
         shortcut.pop("search_time_ms"), full.pop("search_time_ms")
         assert shortcut == full
-
-
-def test_search_preview_defaults() -> None:
-    p = preview_params({"query": "q"})
-    assert (p.limit, p.min_score, p.include_scores, p.preview_mode, p.include_context) == (20, 0.5, True, True, True)
-
-
-@pytest.mark.parametrize("args, bad", [
-    ({}, "query"), ({"query": "  "}, "query"), ({"query": 3}, "query"),
-    ({"query": "q", "limit": 0}, "limit"), ({"query": "q", "limit": MAX_LIMIT + 1}, "limit"),
-    ({"query": "q", "limit": True}, "limit"), ({"query": "q", "limit": 2.5}, "limit"),
-    ({"query": "q", "min_score": 1.5}, "min_score"), ({"query": "q", "min_score": "high"}, "min_score"),
-    ({"query": "q", "preview_mode": "yes"}, "preview_mode"), ({"query": "q", "bogus": 1}, "bogus"),
-])
-def test_invalid_arguments_name_the_field(args: dict, bad: str) -> None:
-    with pytest.raises(ScoredSearchInputError) as err:
-        ScoredSearchParams.from_args(args)
-    assert err.value.field == bad
-
-
-def test_search_preview_rejects_search_only_flags() -> None:
-    with pytest.raises(ScoredSearchInputError):
-        preview_params({"query": "q", "preview_mode": False})
 
 
 def test_every_limit_up_to_the_pool_scores_the_same_pool(scored: ScoredSearch) -> None:

@@ -1,6 +1,10 @@
 """Invalid tool calls and the argument each must name in an `invalid_input` error."""
 
-BAD_CALLS = [
+from __future__ import annotations
+
+from typing import Any
+
+BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
     ("search_code", {}, "query"),
     ("search_code", {"query": ""}, "query"),
     ("search_code", {"query": 42}, "query"),

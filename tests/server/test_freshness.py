@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from reference.server.freshness import git_head, is_stale, read_small_text
+from reference.index.git import git_head
+from reference.index.state import read_small_text
+from reference.server.freshness import is_stale
 
 
 def manifest_at(root: Path, head: str | None) -> tuple[dict, int]:
@@ -112,5 +114,5 @@ def test_read_small_text_reads_whole_files_and_raises_oserror(tmp_path: Path) ->
     big = "ä" * 70_000  # more than one read's worth of bytes
     (tmp_path / "big").write_text(big, encoding="utf-8")
     assert read_small_text(str(tmp_path / "big")) == big
-    with pytest.raises(OSError):
+    with pytest.raises(FileNotFoundError):
         read_small_text(str(tmp_path / "missing"))

@@ -14,7 +14,8 @@ def test_settle_freezes_what_exists_and_raises_the_young_threshold() -> None:
         assert gc.get_threshold() == (YOUNG_THRESHOLD, *before[1:])
         frozen = gc.get_freeze_count()
         assert frozen > 0
-        kept = [[] for _ in range(100)]  # containers made after start-up are frozen by the warm step
+        # containers made after start-up are frozen by the warm step
+        kept: list[list[object]] = [[] for _ in range(100)]
         settle_warm()
         assert gc.get_freeze_count() >= frozen + len(kept)
     finally:

@@ -9,6 +9,7 @@ import pytest
 
 from reference.config import Config
 from reference.protocol.errors import ToolError
+from reference.protocol.params import IndexRepoParams, NoParams
 from reference.server.prewarm import Prewarm
 from reference.server.runtime import Runtime
 from reference.server.tools.indexing import index_repo, sync_repo
@@ -24,13 +25,13 @@ def runtime(tmp_path: Path) -> tuple[Runtime, threading.Event]:
 
 def test_sync_then_sync_in_progress_then_index_in_progress(runtime: tuple[Runtime, threading.Event]) -> None:
     rt, gate = runtime
-    started = sync_repo(rt, {})
+    started = sync_repo(rt, NoParams())
     assert started["job"]["status"] == "running" and started["metadata"]["indexing_status"] == "indexing"
     with pytest.raises(ToolError) as again:
-        sync_repo(rt, {})
+        sync_repo(rt, NoParams())
     assert again.value.code == "sync_in_progress" and again.value.data["job"]["job_id"] == started["job"]["job_id"]
     with pytest.raises(ToolError) as index:
-        index_repo(rt, {"force": True})
+        index_repo(rt, IndexRepoParams(force=True))
     assert index.value.code == "index_in_progress"
     with pytest.raises(ToolError) as query:
         rt.require_ready(rt.snapshot())
@@ -42,6 +43,6 @@ def test_sync_then_sync_in_progress_then_index_in_progress(runtime: tuple[Runtim
 def test_index_repo_waits_and_reports(runtime: tuple[Runtime, threading.Event]) -> None:
     rt, gate = runtime
     gate.set()
-    done = index_repo(rt, {"force": True})
+    done = index_repo(rt, IndexRepoParams(force=True))
     assert done["job"]["status"] == "completed" and done["job"]["summary"] == {"force": True}
     assert done["startup_checks"]["index"]["status"] == "not_indexed"  # the stand-in built nothing

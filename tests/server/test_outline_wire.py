@@ -46,7 +46,8 @@ def test_wire_outlines_keep_nodes_and_json_per_outline() -> None:
                 for i in range(3)]
     first = kept.nodes(outlines[0])
     assert kept.nodes(outlines[0]) is first  # the same outline again: the same wire nodes
-    assert json.loads(kept.encoded(first)) == first
+    encoded = kept.encoded(first)
+    assert encoded is not None and json.loads(encoded) == first
     assert kept.encoded(list(first)) is None  # an equal list it did not hand out has no kept JSON
     kept.nodes(outlines[1])
     kept.nodes(outlines[2])  # evicts the least recently used (outline 0)

@@ -52,7 +52,9 @@ def test_search_code_ranks_and_carries_metadata(stdio_server: Connection) -> Non
     assert scores == sorted(scores, reverse=True)
     meta = payload["metadata"]
     assert meta["indexing_status"] == "ready" and meta["result_completeness"] == "complete"
-    assert meta["semantic_enabled"] is False and "ranking_reasons" not in meta
+    assert "ranking_reasons" not in meta
+    # Hybrid is on by default; an identifier is the lexical channel's to answer.
+    assert meta["semantic_enabled"] is True and meta["semantic_skipped_reason"] == "identifier_query"
 
 
 def test_detail_levels(stdio_server: Connection) -> None:
@@ -137,7 +139,8 @@ def test_scored_search_and_preview(stdio_server: Connection) -> None:
     assert preview["results"] == scored["results"]
     assert scored["results"][0]["score"] > 0.8
     assert error(stdio_server, "search", {"query": "x", "min_score": 2})["data"]["field"] == "min_score"
-    assert error(stdio_server, "search_preview", {"query": "x", "preview_mode": False})["data"]["field"] == "preview_mode"
+    preview_off = error(stdio_server, "search_preview", {"query": "x", "preview_mode": False})
+    assert preview_off["data"]["field"] == "preview_mode"
 
 
 def test_stream_of_invalid_calls_then_valid_ones(stdio_server: Connection) -> None:
@@ -152,6 +155,12 @@ def test_stream_of_invalid_calls_then_valid_ones(stdio_server: Connection) -> No
 def test_absent_file_is_file_not_found(stdio_server: Connection) -> None:
     assert error(stdio_server, "get_file_outline", {"path": "src/does_not_exist.py"})["code"] == "file_not_found"
     assert error(stdio_server, "find_references", {"name": "NoSuchSymbolAnywhere"})["code"] == "symbol_not_found"
+    # Above SQLite's largest integer (2**63 - 1): still an id that names no symbol, not an internal error.
+    assert error(stdio_server, "find_references", {"symbol_id": 2**63})["code"] == "symbol_not_found"
+    # A name far longer than any symbol's: refused by the input schema (maxLength), not a failed SQLite LIKE.
+    assert error(stdio_server, "find_references", {"name": "x" * 50_000})["code"] == "invalid_input"
+    # An integral float is a JSON Schema integer: an id like any other (found by the fuzz phase: internal_error).
+    assert error(stdio_server, "find_references", {"symbol_id": 1e308})["code"] == "symbol_not_found"
     assert error(stdio_server, "get_file_outline", {"path": "src", "ref": "feature-x"})["code"] == "ref_not_indexed"
 
 

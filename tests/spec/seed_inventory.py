@@ -64,7 +64,7 @@ def _join_wrapped(lines: list[str]) -> list[str]:
 def _json_tool_inputs(text: str) -> list[str]:
     """'Input <tool>.<arg>' for each JSON tool definition in a ```json fence."""
     anchors = []
-    for block in re.findall(r"```json\n(.*?)```", text, flags=re.S):
+    for block in re.findall(r"```json\n(.*?)```", text, flags=re.DOTALL):
         try:
             data = json.loads(block)
         except ValueError:

@@ -91,7 +91,7 @@ def duplicate_requirement_source(document: dict) -> None:
     document["requirements"].append(clone)
 
 
-@pytest.mark.parametrize("change, problem", [
+@pytest.mark.parametrize(("change", "problem"), [
     (drop_requirement, "missing: 001 > FR-117"),
     (cite_unknown_anchor, "dangling: PROP-CONTEXT cites '001 > FR-999'"),
     (duplicate_requirement_source, "duplicated: '001 > FR-102' is the source of requirements FR-102 and FR-102-COPY"),
@@ -135,10 +135,11 @@ def test_seed_counts_are_the_ones_the_sources_state() -> None:
     """Spot checks of the independent reader against counts a person can verify in the seeds."""
     text = {p.name[:3]: p.read_text(encoding="utf-8") for p in SEEDS.glob("0*.txt")}
     inv = {ref: inventory(ref, SEEDS / next(p.name for p in SEEDS.glob(f"{ref}_*.txt"))) for ref in text}
-    assert sum(a.split(" > ")[1].startswith("Requirement: ") for a in inv["000"]) == text["000"].count("### Requirement:") == 14
+    requirements = sum(a.split(" > ")[1].startswith("Requirement: ") for a in inv["000"])
+    assert requirements == text["000"].count("### Requirement:") == 14
     assert sum(a.split(" > ")[1].startswith("Scenario: ") for a in inv["000"]) == text["000"].count("#### Scenario:")
     assert sum(a.split(" > ")[1].startswith("Requirement: ") for a in inv["003"]) == 6
-    assert [a for a in inv["001"] if a.startswith("001 > FR-")] and len([a for a in inv["001"] if a.startswith("001 > FR-")]) == 27
+    assert len([a for a in inv["001"] if a.startswith("001 > FR-")]) == 27
     assert len([a for a in inv["001"] if a.startswith("001 > SC-")]) == 8
     assert len([a for a in inv["001"] if a.startswith("001 > Edge case: ")]) == 6
     assert len([a for a in inv["002"] if a.startswith("002 > Acceptance: ")]) == text["002"].count("- [ ]") == 11

@@ -25,12 +25,15 @@ FULL = {"result_index": 0, "exact_match_boost": 5.0, "qualified_name_boost": 2.0
 BASIC = {"result_index": 0, "exact_match": 1.0, "path_boost": 0.0, "definition_boost": 1.0,
          "semantic_similarity": 0.0, "final_score": 17.5}
 # Seed 002's example response, with the metadata every cruxgate tool adds.
+SEED_002_RESULT = {
+    "file": "src/auth/verify.rs", "line": 45,
+    "content": "pub async fn verify_authentication(token: &str) -> Result<Claims> {\n    // Verify JWT token\n    ...",
+    "score": 0.95, "match_reason": "FunctionName", "context": "verify_authentication",
+    "preview": "pub async fn verify_authentication(token: &str) -> Result<Claims> {\n    // Verify JWT token",
+}
 SEED_002_EXAMPLE = {
     "query": "authentication", "total_results": 1, "search_time_ms": 45, "metadata": META,
-    "results": [{"file": "src/auth/verify.rs", "line": 45,
-                 "content": "pub async fn verify_authentication(token: &str) -> Result<Claims> {\n    // Verify JWT token\n    ...",
-                 "score": 0.95, "match_reason": "FunctionName", "context": "verify_authentication",
-                 "preview": "pub async fn verify_authentication(token: &str) -> Result<Claims> {\n    // Verify JWT token"}],
+    "results": [SEED_002_RESULT],
 }
 
 
@@ -58,7 +61,8 @@ GOOD = [
     ("find_references.output", {"references": [{"path": "src/a.ts", "line": 3, "edge_type": "call"}],
                                 "unresolved_count": 0, "metadata": META}),
     ("health_check.output", {"status": "warming", "tantivy": {"status": "ok"}, "sqlite": {"status": "ok"},
-                             "grammars": {"status": "ok", "languages": {"python": True, "rust": True}}, "active_jobs": [],
+                             "grammars": {"status": "ok", "languages": {"python": True, "rust": True}},
+                             "active_jobs": [],
                              "prewarm": {"status": "warming"}, "metadata": META,
                              "startup_checks": {"index": {"status": "ready", "current_schema_version": 1,
                                                           "required_schema_version": 1}}}),
@@ -76,7 +80,7 @@ GOOD = [
 ]
 
 
-@pytest.mark.parametrize("schema_id, payload", GOOD, ids=[f"{i}-{s}" for i, (s, _) in enumerate(GOOD)])
+@pytest.mark.parametrize(("schema_id", "payload"), GOOD, ids=[f"{i}-{s}" for i, (s, _) in enumerate(GOOD)])
 def test_contract_examples_are_valid(schema_id: str, payload) -> None:
     errors = [e.message for e in validator_for(schema_id).iter_errors(payload)]
     assert errors == []
@@ -109,7 +113,8 @@ BAD = {
                             dict(META, ranking_reasons=[BASIC])),
     "full factors in basic mode": ("https://cruxgate.dev/schemas/metadata.json#/$defs/explain_basic",
                                    dict(META, ranking_reasons=[FULL])),
-    "basic reasons missing a factor": ("ranking-reasons-basic", [{k: v for k, v in BASIC.items() if k != "path_boost"}]),
+    "basic reasons missing a factor": ("ranking-reasons-basic",
+                                       [{k: v for k, v in BASIC.items() if k != "path_boost"}]),
     "full reasons missing kind_match": ("ranking-reasons-full", [{k: v for k, v in FULL.items() if k != "kind_match"}]),
     "exact match boost off the table": ("ranking-reasons-full", [dict(FULL, exact_match_boost=4.0)]),
     "location with a signature field": ("result-location", SIGNATURE),
@@ -127,13 +132,17 @@ BAD = {
     "unresolved_count omitted": ("find_references.output", {"references": [], "metadata": META}),
     "outline children at depth top": ("https://cruxgate.dev/schemas/get_file_outline.output.json#/$defs/top_only",
                                       {"symbols": [{"name": "A", "kind": "class", "line_start": 1, "line_end": 2,
-                                                    "children": [{"name": "b", "kind": "method", "line_start": 1, "line_end": 1}]}]}),
-    "score above 1": ("search.output", dict(SEED_002_EXAMPLE, results=[dict(SEED_002_EXAMPLE["results"][0], score=1.5)])),
-    "unknown match reason": ("search.output", dict(SEED_002_EXAMPLE, results=[dict(SEED_002_EXAMPLE["results"][0], match_reason="Name")])),
-    "null preview": ("search.output", dict(SEED_002_EXAMPLE, results=[dict(SEED_002_EXAMPLE["results"][0], preview=None)])),
+                                                    "children": [{"name": "b", "kind": "method",
+                                                                  "line_start": 1, "line_end": 1}]}]}),
+    "score above 1": ("search.output", dict(SEED_002_EXAMPLE, results=[dict(SEED_002_RESULT, score=1.5)])),
+    "unknown match reason": ("search.output",
+                             dict(SEED_002_EXAMPLE, results=[dict(SEED_002_RESULT, match_reason="Name")])),
+    "null preview": ("search.output", dict(SEED_002_EXAMPLE, results=[dict(SEED_002_RESULT, preview=None)])),
     "preview tool result without score": ("search_preview.output",
-                                          dict(SEED_002_EXAMPLE, results=[{k: v for k, v in SEED_002_EXAMPLE["results"][0].items() if k != "score"}])),
-    "success payload with error": ("search_code.output", dict(with_meta(), error={"code": "internal_error", "message": "x"})),
+                                          dict(SEED_002_EXAMPLE,
+                                               results=[{k: v for k, v in SEED_002_RESULT.items() if k != "score"}])),
+    "success payload with error": ("search_code.output",
+                                   dict(with_meta(), error={"code": "internal_error", "message": "x"})),
 }
 
 

@@ -63,20 +63,25 @@ def scenario(document: dict) -> dict:
 
 CASES = {
     "unknown level": (lambda d: d["requirements"][0].update(level="MUSTN'T"), "requirements[0].level"),
-    "informative without reason": (lambda d: scenario(d).update(coverage="informative"), "requirements[0].scenarios[0]"),
+    "informative without reason": (lambda d: scenario(d).update(coverage="informative"),
+                                   "requirements[0].scenarios[0]"),
     "unknown check": (lambda d: scenario(d)["steps"][0]["expect"]["checks"].append({"check": "looks_fine"}),
                       "requirements[0].scenarios[0].steps[0]"),
     "check missing its argument": (lambda d: scenario(d)["steps"][2]["compare"].pop("b"),
                                    "requirements[0].scenarios[0].steps[2]"),
     "unknown error code": (lambda d: scenario(d)["steps"][0]["expect"].update(outcome="error", error_code="oops"),
                            "requirements[0].scenarios[0].steps[0]"),
-    "capture used before it exists": (lambda d: scenario(d)["steps"].insert(0, {"compare": {"check": "equal", "a": "$ids", "b": "$ids"}}),
+    "capture used before it exists": (lambda d: scenario(d)["steps"].insert(
+                                          0, {"compare": {"check": "equal", "a": "$ids", "b": "$ids"}}),
                                       "requirements[0].scenarios[0].steps[0]"),
-    "scenario id outside its requirement": (lambda d: scenario(d).update(id="AP-OTHER-01"), "requirements[0].scenarios[0].id"),
-    "tool called but not listed": (lambda d: scenario(d).update(tools=[]), "requirements[0].scenarios[0].steps[0].call"),
+    "scenario id outside its requirement": (lambda d: scenario(d).update(id="AP-OTHER-01"),
+                                            "requirements[0].scenarios[0].id"),
+    "tool called but not listed": (lambda d: scenario(d).update(tools=[]),
+                                   "requirements[0].scenarios[0].steps[0].call"),
     "bad JMESPath": (lambda d: scenario(d)["steps"][0].update(capture={"x": "results[?"}),
                      "requirements[0].scenarios[0].steps[0].capture.x"),
-    "anchor of an unlisted source": (lambda d: d["requirements"][0].update(source="001 > FR-101"), "requirements[0].source"),
+    "anchor of an unlisted source": (lambda d: d["requirements"][0].update(source="001 > FR-101"),
+                                     "requirements[0].source"),
     "bad benchmark name": (lambda d: scenario(d).update(coverage="benchmark", benchmark="bench.py"),
                            "requirements[0].scenarios[0]"),
     "hook step not declared": (lambda d: scenario(d)["steps"].insert(0, {"hook": "corrupt_manifest"}),
@@ -103,7 +108,7 @@ def test_document_name_must_match_file_stem(tmp_path: Path) -> None:
 def test_ids_are_unique_across_documents(tmp_path: Path) -> None:
     write(tmp_path, MINIMAL)
     write(tmp_path, broken(lambda d: d.update(document="second")), name="second")
-    with pytest.raises(SpecError, match="already used in demo.yaml"):
+    with pytest.raises(SpecError, match=r"already used in demo\.yaml"):
         load_documents(tmp_path)
 
 

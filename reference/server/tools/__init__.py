@@ -13,14 +13,15 @@ from . import health, indexing, query, search_scored, structure
 
 @dataclass(frozen=True)
 class ToolSpec:
-    """One tool: `handler(runtime, validated_args) -> payload`, raising ToolError on failure.
+    """One tool: `handler(runtime, params) -> payload`, raising ToolError on failure.
 
+    `params` are the tool's typed parameters (`reference.protocol.params`), parsed once by dispatch;
     `list_key` names the list the payload safety limit may cut (query tools only); `encode` writes the
     payload's JSON (the text item), compact and equal to `to_json_bytes(payload)` as an object.
     """
 
     description: str
-    handler: Callable[[Any, dict[str, Any]], dict[str, Any]]
+    handler: Callable[[Any, Any], dict[str, Any]]
     blocking: bool = False
     list_key: str | None = None
     encode: Callable[[dict[str, Any]], bytes] = to_json_bytes

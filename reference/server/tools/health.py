@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from reference.protocol.params import NoParams
+
 from ..checks import index_checks
 from ..runtime import Runtime, Snapshot
+
 
 def _overall(rt: Runtime, snap: Snapshot, checks: dict[str, Any]) -> str:
     """ready | warming | not_indexed | error."""
@@ -25,7 +28,7 @@ def _jobs(rt: Runtime) -> list[dict[str, Any]]:
     return [active.as_dict()] if active is not None else []
 
 
-def health_check(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
+def health_check(rt: Runtime, params: NoParams) -> dict[str, Any]:
     """Server health in one cheap call."""
     snap = rt.snapshot()
     checks = index_checks(rt, snap)
@@ -40,7 +43,7 @@ def health_check(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def index_status(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
+def index_status(rt: Runtime, params: NoParams) -> dict[str, Any]:
     """The index's state: status, schema versions, counts from the manifest, jobs."""
     snap = rt.snapshot()
     manifest = snap.manifest or {}

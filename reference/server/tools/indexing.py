@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from reference.protocol.errors import ToolError
+from reference.protocol.params import IndexRepoParams, NoParams
 
 from ..runtime import Runtime
 
@@ -12,9 +13,9 @@ from ..runtime import Runtime
 INDEX_WAIT_SECONDS = 600
 
 
-def index_repo(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
+def index_repo(rt: Runtime, params: IndexRepoParams) -> dict[str, Any]:
     """Index the workspace and return the run's summary (runs in a worker thread)."""
-    job, started = rt.jobs.start("index", force=bool(args.get("force", False)))
+    job, started = rt.jobs.start("index", force=params.force)
     if not started:
         raise ToolError("index_in_progress", f"an index job ({job.kind} #{job.job_id}) is already running",
                         {"job": job.as_dict(), "remediation": "wait for it (index_status) and retry"})
@@ -24,7 +25,7 @@ def index_repo(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
     return {"job": job.as_dict(), "startup_checks": {"index": rt.startup_index_check()}, "metadata": rt.metadata()}
 
 
-def sync_repo(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
+def sync_repo(rt: Runtime, params: NoParams) -> dict[str, Any]:
     """Start an incremental re-index in the background and return at once."""
     job, started = rt.jobs.start("sync")
     if not started:

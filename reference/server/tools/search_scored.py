@@ -1,4 +1,4 @@
-"""`search` and `search_preview` (seed 002): the scored-search payload plus metadata and the error envelope."""
+"""`search` and `search_preview` (seed 002): the scored-search payload plus metadata."""
 
 from __future__ import annotations
 
@@ -6,9 +6,8 @@ import threading
 import weakref
 from typing import Any
 
-from reference.protocol.errors import invalid_input
-from reference.query.errors import QueryInputError
-from reference.query.scored import Kept, ScoredSearch, ScoredSearchInputError, ScoredSearchParams, preview_params
+from reference.protocol.params import SearchPreviewParams
+from reference.query.scored.search import Kept, ScoredSearch, ScoredSearchParams
 
 from ..runtime import Runtime
 
@@ -26,25 +25,14 @@ def _scored_search(rt: Runtime, engine: Any) -> ScoredSearch:
     return ScoredSearch(engine, engine.db, rt.workspace, kept=kept)
 
 
-def _run(rt: Runtime, tool: str, params_of: Any, args: dict[str, Any]) -> dict[str, Any]:
-    try:
-        params = params_of(args)
-    except ScoredSearchInputError as exc:
-        raise invalid_input(exc.field, f"{tool}: {exc}") from None
+def search(rt: Runtime, params: ScoredSearchParams) -> dict[str, Any]:
+    """Plain search, with scores / reasons / previews / context as the flags ask."""
     snap, engine, freshness = rt.for_query(None)
-    try:
-        payload = _scored_search(rt, engine).run(params)
-    except QueryInputError as exc:
-        raise invalid_input(exc.field, f"{tool}: {exc.message}") from None
+    payload = _scored_search(rt, engine).run(params)
     payload["metadata"] = rt.metadata(snap, freshness=freshness)
     return payload
 
 
-def search(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
-    """Plain search, with scores / reasons / previews / context as the flags ask."""
-    return _run(rt, "search", ScoredSearchParams.from_args, args)
-
-
-def search_preview(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
-    """`search` with include_scores, preview_mode and include_context on; limit 20, min_score 0.5."""
-    return _run(rt, "search_preview", preview_params, args)
+def search_preview(rt: Runtime, params: SearchPreviewParams) -> dict[str, Any]:
+    """`search` with include_scores, preview_mode and include_context on (its own limit and min_score defaults)."""
+    return search(rt, params.as_search())

@@ -6,10 +6,13 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+from reference.index.state import LIVE_REF
 from reference.protocol.encoding import to_json_bytes
 from reference.protocol.errors import ToolError, invalid_input
+from reference.protocol.params import FindReferencesParams, GetFileOutlineParams
 from reference.protocol.shaping import without_nulls
 from reference.query.errors import QueryInputError, QueryNotFound
+from reference.query.engine import OUTLINES_KEPT
 from reference.query.outline import Outline
 
 from ..paths import workspace_path
@@ -51,7 +54,7 @@ class WireOutlines:
     the engine's own cache hands back the same object for a repeated request.
     """
 
-    def __init__(self, size: int = 32) -> None:
+    def __init__(self, size: int = OUTLINES_KEPT) -> None:
         """Keep at most `size` outlines."""
         self._size = size
         self._lock = threading.Lock()
@@ -81,7 +84,7 @@ class WireOutlines:
             return self._by_nodes.get(id(nodes))
 
 
-WIRE_OUTLINES = WireOutlines()
+WIRE_OUTLINES = WireOutlines()  # as many as the engine keeps: its cache hands back the same Outline objects
 
 
 def encode_outline(payload: dict[str, Any]) -> bytes:
@@ -93,16 +96,16 @@ def encode_outline(payload: dict[str, Any]) -> bytes:
     return head[:-1] + b',"symbols":' + symbols + b"}"
 
 
-def get_file_outline(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
+def get_file_outline(rt: Runtime, params: GetFileOutlineParams) -> dict[str, Any]:
     """The file's symbol tree (empty `symbols` with file metadata when the file has no grammar)."""
-    relative, _ = workspace_path(rt.workspace, args["path"])  # bad paths fail before any index access
-    snap, engine, freshness = rt.for_query(args.get("freshness_policy"))
-    ref = args.get("ref")
-    if ref is not None and ref not in ("live", snap.ref):
+    relative, _ = workspace_path(rt.workspace, params.path)  # bad paths fail before any index access
+    snap, engine, freshness = rt.for_query(params.freshness_policy)
+    ref = params.ref
+    if ref is not None and ref not in (LIVE_REF, snap.ref):
         raise ToolError("ref_not_indexed", f"ref {ref!r} is not indexed (indexed: {snap.ref!r})",
                         {"indexed_refs": [snap.ref], "remediation": "omit ref or pass the indexed one"})
     try:
-        outline = engine.file_outline(relative, depth=args.get("depth", "all"), language=args.get("language"))
+        outline = engine.file_outline(relative, depth=params.depth, language=params.language)
     except (QueryInputError, QueryNotFound) as exc:
         raise _query_errors("get_file_outline", exc) from None
     payload = {
@@ -117,14 +120,13 @@ def get_file_outline(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
     return payload
 
 
-def find_references(rt: Runtime, args: dict[str, Any]) -> dict[str, Any]:
+def find_references(rt: Runtime, params: FindReferencesParams) -> dict[str, Any]:
     """Resolved references and `unresolved_count` (always present, 0 when none)."""
-    snap, engine, freshness = rt.for_query(args.get("freshness_policy"))
-    target = args.get("symbol_id", args.get("name"))
-    name_field = {"name": args["name"]} if "name" in args else {}
+    snap, engine, freshness = rt.for_query(params.freshness_policy)
+    name_field = {"name": params.name} if params.name is not None else {}
     try:
-        refs = engine.find_references(target, limit=args.get("limit", 50))
-    except (QueryInputError, QueryNotFound) as exc:
+        refs = engine.find_references(params.target, limit=params.limit)
+    except QueryNotFound as exc:
         raise _query_errors("find_references", exc) from None
     payload = {
         "targets": without_nulls(refs.targets),

@@ -11,7 +11,7 @@ form keeps the runner's own tests fast and proves the runner reads any
 implementation, not only SDK-built ones.
 
 Flaws: legacy_idle, missing_metadata, reasons_when_off, compact_order,
-bad_error_code, crash_on_bad_input, hang_on_bad_input, garbage_stdout,
+bad_error_code, crash_on_bad_input, hang_on_bad_input, garbage_stdout, log_stdout, notification_reply,
 no_clamp_warning (a SHOULD rule), crash_on_start.
 """
 
@@ -164,7 +164,11 @@ def serve_raw(tools: Tools, enabled: list[str]) -> None:
             continue
         message = json.loads(line)
         method, message_id, params = message.get("method"), message.get("id"), message.get("params") or {}
+        if tools.flaw == "log_stdout":  # a server that logs to stdout (as with RUST_LOG unset)
+            sys.stdout.write(f"INFO fake_server: handling {method}\n")
         if message_id is None:
+            if tools.flaw == "notification_reply" and method == "notifications/initialized":
+                reply(None, {})  # JSON-RPC forbids this: a notification gets no answer
             continue  # notifications (initialized, cancelled) need no answer
         if method == "initialize":
             reply(message_id, {"protocolVersion": params.get("protocolVersion"), "capabilities": {"tools": {}},

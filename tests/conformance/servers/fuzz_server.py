@@ -8,8 +8,9 @@ spec's input schemas, closed (`additionalProperties: false`), validated with jso
 
 Flaws: crash_on_empty_string (search_code exits on query ""), leak_outside (get_file_outline reads any
 path, even outside the workspace), internal_error_on_huge_limit (search_code limit over 2**31),
-no_is_error (error envelopes without isError: a SHOULD rule), breaks_output_schema (health_check
-advertises an outputSchema its structuredContent does not follow).
+no_is_error (error envelopes without isError: an MCP convention), breaks_output_schema (health_check
+advertises an outputSchema its structuredContent does not follow), log_stdout (search_code writes a log
+line to stdout for a query holding `*`, then answers: a wire defect).
 """
 
 from __future__ import annotations
@@ -61,6 +62,8 @@ class Server:
         return getattr(self, name)(**args)
 
     def search_code(self, query: str, limit: int = 10, **ignored: Any) -> dict[str, Any]:
+        if "*" in query and "log_stdout" in self.flaws:
+            sys.stdout.write("DEBUG fuzz server: a wildcard query\n")  # before the answer, on the same stream
         if limit > 2**31 and "internal_error_on_huge_limit" in self.flaws:
             raise OverflowError("limit does not fit a 32-bit integer")
         results = []
@@ -123,7 +126,7 @@ def serve(server: Server) -> None:
                 payload, is_error = server.call(params.get("name"), params.get("arguments") or {}), False
             except ToolError as exc:
                 payload, is_error = {"error": {"code": exc.code, "message": str(exc)}, "metadata": METADATA}, True
-            except Exception as exc:  # a bug must not take the server down
+            except Exception as exc:  # noqa: BLE001 - a bug must not take the server down
                 payload = {"error": {"code": "internal_error", "message": f"{type(exc).__name__}: {exc}"}}
                 is_error = True
             if is_error and "no_is_error" in server.flaws:

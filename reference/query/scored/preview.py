@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .scored_terms import compact, words
+from .terms import compact, words
 
 CUT = "..."
 # A preview line longer than this is cut around the match (minified code, data tables).

@@ -1,15 +1,9 @@
-"""The semantic channel seam and the enrichment rule for semantic-only results.
-
-No embedding backend ships today: `DisabledSemanticChannel` returns nothing and
-says so in the metadata it reports. A later channel only has to yield
-`SemanticCandidate`s; the engine enriches and ranks them with the same formula.
-"""
+"""What the semantic channel yields, and the enrichment rule for semantic-only results (seed 000)."""
 
 from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,32 +22,6 @@ class SemanticCandidate:
     language: str | None = None
     signature: str | None = None
     visibility: str | None = None
-
-
-class SemanticChannel(Protocol):
-    """What the engine asks of a semantic backend."""
-
-    enabled: bool
-
-    def search(self, query: str, limit: int) -> list[SemanticCandidate]: ...
-
-    def status(self) -> dict[str, Any]: ...
-
-
-class DisabledSemanticChannel:
-    """The channel when no semantic backend is configured: no candidates, an explicit reason."""
-
-    enabled = False
-
-    def search(self, query: str, limit: int) -> list[SemanticCandidate]:
-        """Nothing: semantic retrieval is off."""
-        return []
-
-    def status(self) -> dict[str, Any]:
-        """Semantic metadata for the response (seed 000's existing fields)."""
-        return {"semantic_mode": "off", "semantic_enabled": False, "semantic_triggered": False,
-                "semantic_ratio_used": 0.0, "semantic_fallback": False,
-                "semantic_skipped_reason": "semantic_disabled"}
 
 
 _ENRICH_SQL = """SELECT symbol_id, symbol_stable_id, kind, name, qualified_name, path, line_start, line_end,

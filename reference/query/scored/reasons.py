@@ -20,9 +20,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 from enum import Enum
 
-from .scored_normalize import Strength
-from .scored_symbols import FileFacts, SymbolRow
-from .scored_terms import compact, contains_phrase, name_words, spells_run, squeeze, words
+from reference.index.kinds import kinds_of
+
+from .facts import FileFacts, SymbolRow
+from .normalize import Strength
+from .terms import compact, contains_phrase, name_words, spells_run, squeeze, words
 
 
 class MatchReason(str, Enum):
@@ -37,14 +39,10 @@ class MatchReason(str, Enum):
     MIXED = "Mixed"
 
 
+# A callable's name is a FunctionName, a type's a ClassName, but for a type alias: a TypeDefinition.
 NAME_REASONS = {
-    "function": MatchReason.FUNCTION_NAME,
-    "method": MatchReason.FUNCTION_NAME,
-    "class": MatchReason.CLASS_NAME,
-    "struct": MatchReason.CLASS_NAME,
-    "enum": MatchReason.CLASS_NAME,
-    "interface": MatchReason.CLASS_NAME,
-    "trait": MatchReason.CLASS_NAME,
+    **dict.fromkeys(sorted(kinds_of("callable")), MatchReason.FUNCTION_NAME),
+    **dict.fromkeys(sorted(kinds_of("type") - {"type_alias"}), MatchReason.CLASS_NAME),
     "type_alias": MatchReason.TYPE_DEFINITION,
 }
 

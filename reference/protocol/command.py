@@ -1,4 +1,8 @@
-"""`cruxgate search QUERY` / `cruxgate locate NAME`: the query engine from the shell."""
+"""`cruxgate search QUERY` / `cruxgate locate NAME`: search_code and locate_symbol from the shell.
+
+The arguments are the tool's, parsed by its input schema (the same limits, enums and messages);
+the hits are printed for people or as JSON.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +11,13 @@ import json
 import sys
 from typing import Any
 
-from .errors import QueryInputError
-from .hits import Hit
+from reference.query.hits import Hit
+
+from .arguments import parse_arguments
+from .errors import ToolError
+from .input_schemas import tool_schemas
+
+TOOL_OF_COMMAND = {"search": "search_code", "locate": "locate_symbol"}
 
 HIT_FIELDS = ("result_type", "result_id", "symbol_id", "symbol_stable_id", "path", "line_start", "line_end",
               "kind", "name", "qualified_name", "signature", "language", "visibility", "score")
@@ -16,11 +25,14 @@ HIT_FIELDS = ("result_type", "result_id", "symbol_id", "symbol_stable_id", "path
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     """Arguments of `search` (QUERY) or `locate` (NAME)."""
+    inputs = tool_schemas()[TOOL_OF_COMMAND[name]]["properties"]
+    limit = inputs["limit"]
     parser.add_argument("text", metavar="QUERY" if name == "search" else "NAME")
     parser.add_argument("--workspace", default=".", help="indexed workspace (default: the current directory)")
-    parser.add_argument("--limit", type=int, default=10, help="number of results (default 10)")
+    parser.add_argument("--limit", type=int,
+                        help=f"number of results ({limit['minimum']}..{limit['maximum']}, default {limit['default']})")
     parser.add_argument("--language", help="only results in this language")
-    parser.add_argument("--role", help="type | callable | value | namespace | alias")
+    parser.add_argument("--role", help=" | ".join(inputs["role"]["enum"]))
     if name == "locate":
         parser.add_argument("--kind", help="only symbols of exactly this kind")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
@@ -57,8 +69,7 @@ def explain_line(hit: Hit) -> str:
 def run(args: argparse.Namespace) -> int:
     """Open the workspace's index, run the query and print the page."""
     from reference.index import IndexNotReady, IndexReader
-
-    from .engine import QueryEngine
+    from reference.query.engine import QueryEngine
 
     try:
         reader = IndexReader.open(args.workspace)
@@ -67,17 +78,21 @@ def run(args: argparse.Namespace) -> int:
         print(f"cruxgate: {args.workspace} has no usable index ({status}); run `cruxgate index {args.workspace}`",
               file=sys.stderr)
         return 1
-    engine = QueryEngine(reader)
+    search = args.command == "search"
+    given = {"limit": args.limit, "language": args.language, "role": args.role, "kind": getattr(args, "kind", None)}
+    arguments = {"query" if search else "name": args.text, **{k: v for k, v in given.items() if v is not None}}
     try:
-        if args.command == "search":
-            result = engine.search_code(args.text, limit=args.limit, language=args.language, role=args.role,
-                                        explain=args.explain)
-        else:
-            result = engine.locate_symbol(args.text, limit=args.limit, language=args.language, kind=args.kind,
-                                          role=args.role, explain=args.explain)
-    except QueryInputError as err:
-        print(f"cruxgate: invalid {err.field}: {err.message}", file=sys.stderr)
+        params = parse_arguments(TOOL_OF_COMMAND[args.command], arguments)
+    except ToolError as err:
+        print(f"cruxgate: invalid {err.data['field']}: {err.message}", file=sys.stderr)
         return 2
+    engine = QueryEngine(reader)
+    if search:
+        result = engine.search_code(params.query, limit=params.limit, language=params.language, role=params.role,
+                                    explain=args.explain)
+    else:
+        result = engine.locate_symbol(params.text, limit=params.limit, language=params.language, kind=params.kind,
+                                      role=params.role, explain=args.explain)
     if args.json:
         payload = {"results": [hit_dict(h, args.explain) for h in result.hits],
                    "suppressed_duplicate_count": result.suppressed_duplicate_count}

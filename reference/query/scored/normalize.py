@@ -6,8 +6,8 @@ one query can out-score the exact definition of another, so no fixed map of
 the raw score alone can say "above 0.8 means the definition you asked for".
 The score therefore has two parts:
 
-- the band, from what matched (the match-reason evidence, see
-  `scored_reasons.Strength`): a definition named exactly by the query
+- the band (`Strength`), from what matched (the match-reason evidence
+  `reasons.py` finds): a definition named exactly by the query
   [0.8, 1.0), a definition whose name the query names in part [0.65, 0.8),
   a doc comment or an import line [0.5, 0.65), code only [0.01, 0.5);
 - the position inside the band, from the raw score through the saturating

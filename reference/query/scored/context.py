@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from .scored_symbols import FileFacts, SymbolRow
+from reference.index.kinds import kinds_of
 
-# Kinds that make a context: the type and callable roles of reference/index/kinds.py.
-CONTEXT_KINDS = frozenset({"class", "struct", "enum", "trait", "interface", "type_alias", "function", "method"})
+from .facts import FileFacts, SymbolRow
+
+# Kinds that make a context: the type and callable roles.
+CONTEXT_KINDS = kinds_of("type", "callable")
 
 
 def enclosing(facts: FileFacts, line: int) -> list[SymbolRow]:

@@ -1,27 +1,26 @@
 """Scored search (seed 002): the engine's hits as `search` results with scores, reasons, previews and context.
 
-This layer turns arguments into a payload without `metadata`; the server's
-tool module adds the metadata and maps `ScoredSearchInputError` to the
-`invalid_input` error envelope.
+This layer turns typed parameters (parsed and checked by the protocol layer)
+into a payload without `metadata`; the server's tool module adds the metadata.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from reference.index.extract import CONTENT_HEAD
 
-from .hits import RESULT_TYPE_ORDER
-from .scored_context import context_name
-from .scored_files import WorkspaceFiles
-from .scored_normalize import Strength, page_scores, rank_key
-from .scored_preview import excerpt
-from .scored_reasons import (
+from ..hits import RESULT_TYPE_ORDER
+from .context import context_name
+from .files import WorkspaceFiles
+from .normalize import Strength, page_scores, rank_key
+from .preview import excerpt
+from .reasons import (
     MatchReason,
     QueryText,
     classify,
@@ -31,73 +30,26 @@ from .scored_reasons import (
     text_strength,
     with_docs,
 )
-from .scored_symbols import FactsStore, FileFacts, Span
+from .facts import FactsStore, FileFacts, Span
 
-MAX_LIMIT = 100
 # A call scores a pool of the engine's top max(limit, MIN_POOL) hits: the score
 # bands reorder hits inside the pool, and one pool for every limit up to
 # MIN_POOL keeps those pages prefixes of one another. Each pooled hit is
-# classified, so the pool is what a call costs.
-MIN_POOL = 30  # and MAX_LIMIT <= MAX_POOL: page_scores never ties within MAX_POOL results
+# classified, so the pool is what a call costs. The tools' largest limit is at
+# most MAX_POOL (a test holds it): page_scores never ties within MAX_POOL results.
+MIN_POOL = 30
 
 
-class ScoredSearchInputError(ValueError):
-    """An argument of `search` / `search_preview` is invalid; `field` names it."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ScoredSearchParams:
-    """The arguments of `search`, with the seed's defaults."""
+    """The arguments of `search` (the protocol layer parses and checks them; defaults are the tool schema's)."""
 
     query: str
-    limit: int = 10
-    include_scores: bool = False
-    preview_mode: bool = False
-    min_score: float = 0.0
-    include_context: bool = True
-
-    @classmethod
-    def from_args(cls, args: Mapping[str, Any], **defaults: Any) -> ScoredSearchParams:
-        """Validate tool arguments; `defaults` override the seed's (search_preview's limit and min_score)."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(args) - known)
-        if unknown:
-            raise ScoredSearchInputError(unknown[0], f"unknown argument: {unknown[0]}")
-        merged = {**defaults, **args}
-        query = merged.get("query")
-        if not isinstance(query, str) or not query.strip():
-            raise ScoredSearchInputError("query", "query must be a non-empty string")
-        limit = merged.get("limit", cls.limit)
-        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
-            raise ScoredSearchInputError("limit", f"limit must be an integer from 1 to {MAX_LIMIT}")
-        min_score = merged.get("min_score", cls.min_score)
-        if isinstance(min_score, bool) or not isinstance(min_score, (int, float)) or not 0.0 <= min_score <= 1.0:
-            raise ScoredSearchInputError("min_score", "min_score must be a number from 0.0 to 1.0")
-        flags = {}
-        for name in ("include_scores", "preview_mode", "include_context"):
-            value = merged.get(name, getattr(cls, name))
-            if not isinstance(value, bool):
-                raise ScoredSearchInputError(name, f"{name} must be a boolean")
-            flags[name] = value
-        return cls(query=query, limit=limit, min_score=float(min_score), **flags)
-
-
-# What search_preview fixes and defaults (seed 002, "Companion Tool").
-PREVIEW_FIXED = {"include_scores": True, "preview_mode": True, "include_context": True}
-PREVIEW_DEFAULTS = {"limit": 20, "min_score": 0.5}
-
-
-def preview_params(args: Mapping[str, Any]) -> ScoredSearchParams:
-    """`search_preview` arguments as the `search` call they stand for."""
-    allowed = {"query", "limit", "min_score"}
-    unknown = sorted(set(args) - allowed)
-    if unknown:
-        raise ScoredSearchInputError(unknown[0], f"unknown argument: {unknown[0]}")
-    return ScoredSearchParams.from_args({**PREVIEW_FIXED, **args}, **PREVIEW_DEFAULTS)
+    limit: int
+    include_scores: bool
+    preview_mode: bool
+    min_score: float
+    include_context: bool
 
 
 class FileLines:

@@ -1,0 +1,92 @@
+"""Retrieval quality of search_code on questions in words: lexical only vs hybrid (the semantic channel on).
+
+The queries and the definitions a developer would accept for each are in
+golden/semantic/stdlib-queries.yaml, written from the stdlib's code (not from either channel's
+output). For each query: the rank of the first result whose qualified name is accepted, among the
+first 10. recall@10 is the share of queries answered in the top 10, MRR the mean of 1/rank (0 when
+not in the top 10). Identifier queries must not lose: the 200 names the latency and precision
+benchmarks sample are asked of search_code in both modes, counting a definition of exactly that
+name at rank 1 and in the top 3. Bars: hybrid beats lexical by >= 0.15 recall@10 and >= 0.08 MRR
+on the questions, and loses no more than 1 point of identifier top-1.
+Run: `python3 -m pytest benchmarks/test_semantic_quality.py -q -s`.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import yaml
+from test_query_latency import sample_symbols
+
+from reference.config import SemanticConfig
+from reference.index import IndexReader
+from reference.query.engine import QueryEngine
+from reference.query.semantic import channel_for
+
+QUERIES = Path(__file__).resolve().parents[1] / "golden" / "semantic" / "stdlib-queries.yaml"
+RECALL_GAIN_BAR = 0.15
+MRR_GAIN_BAR = 0.08
+IDENTIFIER_TOP1_LOSS_BAR = 0.01
+
+
+def load_queries(path: Path = QUERIES) -> list[dict[str, Any]]:
+    """The labeled questions: [{query, accept: [qualified names]}]."""
+    return yaml.safe_load(path.read_text(encoding="utf-8"))["queries"]
+
+
+def first_accepted(hits: list[Any], accept: set[str]) -> int | None:
+    """1-based rank of the first hit whose qualified name is accepted, or None."""
+    return next((i for i, h in enumerate(hits, start=1) if h.qualified_name in accept), None)
+
+
+def quality(engine: QueryEngine, queries: list[dict[str, Any]], semantic: bool) -> dict[str, Any]:
+    """recall@10, MRR@10 and per-query ranks, wall and CPU times of one mode (CPU time reads through the load
+    of a shared machine: the wall time of a call waits for the cores, its CPU time does not)."""
+    ranks, seconds, cpu = [], [], []
+    for q in queries:
+        started, started_cpu = time.perf_counter(), time.process_time()
+        hits = engine.search_code(q["query"], limit=10, semantic=semantic).hits
+        seconds.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - started_cpu)
+        ranks.append(first_accepted(hits, set(q["accept"])))
+    n = len(queries)
+    seconds.sort()
+    cpu.sort()
+    return {"recall@10": sum(r is not None for r in ranks) / n, "mrr": sum(1 / r for r in ranks if r) / n,
+            "ranks": ranks, "p50_ms": seconds[n // 2] * 1e3, "p95_ms": seconds[min(n - 1, int(n * 0.95))] * 1e3,
+            "cpu_p50_ms": cpu[n // 2] * 1e3, "cpu_p95_ms": cpu[min(n - 1, int(n * 0.95))] * 1e3}
+
+
+def identifier_precision(engine: QueryEngine, names: list[str], semantic: bool) -> tuple[float, float]:
+    """Share of names whose search_code answer has a definition of exactly that name at rank 1, in the top 3."""
+    top1 = top3 = 0
+    for name in names:
+        hits = engine.search_code(name, limit=10, semantic=semantic).hits
+        rank = next((i for i, h in enumerate(hits, start=1) if h.result_type == "symbol" and h.name == name), None)
+        top1 += rank == 1
+        top3 += rank is not None and rank <= 3
+    return top1 / len(names), top3 / len(names)
+
+
+def test_hybrid_beats_lexical_on_questions_in_words(stdlib_workspace: Path) -> None:
+    reader = IndexReader.open(stdlib_workspace)
+    engine = QueryEngine(reader, semantic=channel_for(SemanticConfig(mode="hybrid"), reader.generation))
+    queries = load_queries()
+    engine.search_code(queries[0]["query"], limit=10, semantic=True)  # load the semantic index outside the timings
+    lexical, hybrid = quality(engine, queries, False), quality(engine, queries, True)
+    names = [row[1] for row in sample_symbols(engine)]
+    lex_ids, hyb_ids = identifier_precision(engine, names, False), identifier_precision(engine, names, True)
+    print(f"\n[semantic quality, {len(queries)} questions over the stdlib]")
+    print("| mode | recall@10 | MRR@10 | p50 ms | p95 ms | CPU p50 ms | CPU p95 ms "
+          "| identifier top-1 | identifier top-3 |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for label, q, ids in (("lexical", lexical, lex_ids), ("hybrid", hybrid, hyb_ids)):
+        print(f"| {label} | {q['recall@10']:.3f} | {q['mrr']:.3f} | {q['p50_ms']:.1f} | {q['p95_ms']:.1f} "
+              f"| {q['cpu_p50_ms']:.1f} | {q['cpu_p95_ms']:.1f} | {ids[0]:.1%} | {ids[1]:.1%} |")
+    lost = [q["query"] for q, a, b in zip(queries, lexical["ranks"], hybrid["ranks"], strict=True) if a and not b]
+    print(f"  answered by lexical only: {lost}")
+    assert hybrid["recall@10"] - lexical["recall@10"] >= RECALL_GAIN_BAR
+    assert hybrid["mrr"] - lexical["mrr"] >= MRR_GAIN_BAR
+    assert lex_ids[0] - hyb_ids[0] <= IDENTIFIER_TOP1_LOSS_BAR

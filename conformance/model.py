@@ -1,0 +1,535 @@
+"""The typed scenario model: documents, requirements, scenarios, steps, expectations and the basis of every check.
+
+The spec loader (conformance/spec_loader.py) is the only place that turns
+YAML into these objects; every other module reads the model. A step kind is
+one class here (its YAML key, how it parses, describes and runs itself, and
+whether it changes the workspace): adding one touches that class and the spec
+format schema, nothing else.
+
+Every check has a basis: the document statement it enforces (with its level),
+the error registry, the MCP specification, or a reading of ours where the
+documents are silent. Only document MUSTs and the registry gate by default;
+the rest are warnings (``--strict`` gates them too).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Protocol
+
+if TYPE_CHECKING:
+    from conformance.wire import Connection
+    from conformance.workspace import Workspace
+
+LEVELS = ("MUST", "SHOULD", "MAY")
+DOCUMENT, REGISTRY, MCP, READING = "document", "registry", "mcp", "reading"
+BASIS_KINDS = (DOCUMENT, REGISTRY, MCP, READING)
+
+
+@dataclass(frozen=True, slots=True)
+class Basis:
+    """Why a check exists: which statement it enforces and at which level."""
+
+    kind: str   # document | registry | mcp | reading
+    ref: str    # a seed anchor ("000 > Requirement: ..."), or what the registry / MCP / our reading says
+    level: str  # MUST | SHOULD | MAY
+
+    @property
+    def gates(self) -> bool:
+        """Whether a breach fails the run by default (document MUSTs and the error registry)."""
+        return self.kind == REGISTRY or (self.kind == DOCUMENT and self.level == "MUST")
+
+    @property
+    def severity(self) -> str:
+        """'error' for a gating basis, else 'warning'."""
+        return "error" if self.gates else "warning"
+
+    def __str__(self) -> str:
+        return f"{self.ref} [{self.kind} {self.level}]"
+
+
+# Bases the runner applies on its own, to every answer.
+REGISTRY_ENVELOPE = Basis(REGISTRY, "error registry: a tool failure carries {error: {code, message, data?}} "
+                          "with a registry code (seeds/README.md, 'Referenced but not provided')", "MUST")
+MCP_IS_ERROR = Basis(MCP, "MCP specification, tools: a tool execution error is a result with isError: true", "SHOULD")
+MCP_STRUCTURED_TEXT = Basis(MCP, "MCP specification, tools: structuredContent SHOULD also be sent as JSON "
+                            "in a text content item", "SHOULD")
+MCP_STDIO = Basis(MCP, "MCP specification, stdio transport: the server MUST NOT write anything to stdout "
+                  "that is not a valid MCP message", "MUST")
+JSONRPC_NOTIFICATION = Basis(MCP, "JSON-RPC 2.0 (MCP base protocol): the server MUST NOT reply to a notification", "MUST")
+MCP_IDS = Basis(MCP, "JSON-RPC 2.0 (MCP base protocol): a response carries the id of the request it answers", "MUST")
+
+
+@dataclass(frozen=True, slots=True)
+class ToolRule:
+    """A tool the documents define: mandatory, or part of an optional capability group a profile may claim."""
+
+    name: str
+    source: str                 # the seed anchor that defines the tool
+    surface: str | None = None  # the scenario that owns the tool's presence (the rest are blocked by it)
+    group: str | None = None    # optional capability group (e.g. scored-search); None: mandatory
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    """One requirement of a spec document."""
+
+    id: str
+    title: str
+    source: str
+    level: str
+    statement: str
+    coverage: str
+    document: str
+    also: tuple[str, ...] = ()
+    reason: str | None = None
+    benchmark: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """A named check with its arguments as written (operands are resolved when it runs)."""
+
+    name: str
+    args: Mapping[str, Any]
+    basis: Basis
+
+    def describe(self) -> str:
+        """`name {args}` for messages."""
+        return f"{self.name} {json.dumps(dict(self.args), ensure_ascii=False, default=str)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Expect:
+    """What one answer must be: outcome, error code, a schema fragment and named checks."""
+
+    outcome: str = "success"        # success | error | any
+    error_code: str | None = None
+    schema: Any = None
+    schema_basis: Basis | None = None
+    checks: tuple[Check, ...] = ()
+
+
+def parse_basis(text: str | None, default: Basis) -> Basis:
+    """A basis as YAML writes it: a seed anchor, `registry`, `mcp: <rule>` or `reading: <what we read>`."""
+    if text is None:
+        return default
+    if text == REGISTRY:
+        return REGISTRY_ENVELOPE
+    kind, _, rest = text.partition(":")
+    if kind in (MCP, READING) and rest.strip():
+        return Basis(kind, rest.strip(), default.level)
+    return Basis(DOCUMENT, text, default.level)
+
+
+def parse_check(body: Mapping[str, Any], default: Basis) -> Check:
+    """A YAML check: its name, its arguments as written, its basis (default: the enclosing one)."""
+    args = {key: value for key, value in body.items() if key not in ("check", "basis")}
+    return Check(body["check"], args, parse_basis(body.get("basis"), default))
+
+
+def parse_expect(body: Mapping[str, Any] | None, default: Basis) -> Expect:
+    """A YAML expect block; its `basis` is the default of its schema and checks."""
+    body = body or {}
+    basis = parse_basis(body.get("basis"), default)
+    return Expect(outcome=body.get("outcome", "error" if "error_code" in body else "success"),
+                  error_code=body.get("error_code"), schema=body.get("schema"), schema_basis=basis,
+                  checks=tuple(parse_check(check, basis) for check in body.get("checks", [])))
+
+
+class StepContext(Protocol):
+    """What a running step may use: servers, the workspace, captures and the judge."""
+
+    transport: str
+    captures: dict[str, Any]
+
+    def server(self, transport: str | None) -> "Connection": ...
+
+    def workspace(self) -> "Workspace": ...
+
+    def restart(self, config: dict[str, Any] | None, prewarm: bool) -> None: ...
+
+    def call(self, tool: str, args: dict[str, Any], transport: str | None) -> Any: ...
+
+    def list_tools(self, transport: str | None) -> list[dict[str, Any]]: ...
+
+    def judge(self, expect: Expect, response: Any, outcome: bool = True) -> None: ...
+
+    def compare(self, check: Check) -> None: ...
+
+    def skip(self, reason: str) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One action of a scenario; each kind is a subclass registered under its YAML key."""
+
+    kind: ClassVar[str]
+    mutates: ClassVar[bool] = False       # changes the workspace, index or server: no sharing
+    workspace_only: ClassVar[bool] = False  # needs no running server (may run before servers start)
+
+    @classmethod
+    def from_yaml(cls, step: Mapping[str, Any], basis: Basis) -> "Step":
+        """The step from its YAML mapping (`basis`: the scenario's, for the checks it carries)."""
+        return cls()
+
+    def transport(self) -> str | None:
+        """The transport this step names, if any."""
+        return None
+
+    def tools(self) -> tuple[str, ...]:
+        """The tools this step calls."""
+        return ()
+
+    def describe(self, default_transport: str) -> str:
+        """A short human description of the step."""
+        return self.kind
+
+    def run(self, context: StepContext) -> None:
+        """Perform the step."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class WorkspaceStep(Step):
+    """A step that changes the workspace, index or server and needs no running server."""
+
+    mutates: ClassVar[bool] = True
+    workspace_only: ClassVar[bool] = True
+
+
+STEP_KINDS: dict[str, type[Step]] = {}
+
+
+class StepFailed(AssertionError):
+    """A step that failed; carries its number and a one-line description for the report."""
+
+    def __init__(self, index: int, description: str, cause: BaseException) -> None:
+        super().__init__(f"step {index + 1} ({description}): {cause}")
+        self.index, self.description, self.cause = index, description, cause
+
+
+def run_steps(steps: tuple[Step, ...], context: StepContext, start: int = 0, stop: int | None = None,
+              on_step: Any = None) -> None:
+    """Run steps[start:stop] in order; the first failure stops them as a StepFailed (a skip passes through)."""
+    import pytest
+
+    for index in range(start, len(steps) if stop is None else stop):
+        step = steps[index]
+        if on_step is not None:
+            on_step(index)
+        try:
+            step.run(context)
+        except pytest.skip.Exception:
+            raise
+        except Exception as exc:  # a broken server or workspace is this step's failure, named as such
+            raise StepFailed(index, step.describe(context.transport), exc) from exc
+
+
+def step_kind(cls: type[Step]) -> type[Step]:
+    """Register a step class under its YAML key."""
+    STEP_KINDS[cls.kind] = cls
+    return cls
+
+
+@step_kind
+@dataclass(frozen=True, slots=True)
+class Call(Step):
+    """call: a tool call whose answer is judged and captured."""
+
+    kind: ClassVar[str] = "call"
+    tool: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    via: str | None = None
+    expect: Expect = field(default_factory=Expect)
+    capture: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_yaml(cls, step: Mapping[str, Any], basis: Basis) -> Step:
+        return cls(tool=step["call"], args=step.get("args") or {}, via=step.get("transport"),
+                   expect=parse_expect(step.get("expect"), basis), capture=step.get("capture") or {})
+
+    def transport(self) -> str | None:
+        return self.via
+
+    def tools(self) -> tuple[str, ...]:
+        return (self.tool,)
+
+    def describe(self, default_transport: str) -> str:
+        args = json.dumps(dict(self.args), ensure_ascii=False)
+        return f"call {self.tool} {args[:200]} over {self.via or default_transport}"
+
+    def run(self, context: StepContext) -> None:
+        response = context.call(self.tool, dict(self.args), self.via)
+        context.judge(self.expect, response)
+        capture_into(context, self.capture, response.payload)
+
+
+@step_kind
+@dataclass(frozen=True, slots=True)
+class Compare(Step):
+    """compare: a named check over captured values."""
+
+    kind: ClassVar[str] = "compare"
+    check: Check
+
+    @classmethod
+    def from_yaml(cls, step: Mapping[str, Any], basis: Basis) -> Step:
+        return cls(check=parse_check(step["compare"], basis))
+
+    def describe(self, default_transport: str) -> str:
+        return f"compare {self.check.name}"
+
+    def run(self, context: StepContext) -> None:
+        context.compare(self.check)
+
+
+@step_kind
+@dataclass(frozen=True, slots=True)
+class ListTools(Step):
+    """list_tools: the tools/list answer, judged by schema and checks."""
+
+    kind: ClassVar[str] = "list_tools"
+    via: str | None = None
+    expect: Expect = field(default_factory=Expect)
+    capture: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_yaml(cls, step: Mapping[str, Any], basis: Basis) -> Step:
+        body = step["list_tools"] or {}
+        return cls(via=body.get("transport"), expect=parse_expect(body.get("expect"), basis),
+                   capture=body.get("capture") or {})
+
+    def transport(self) -> str | None:
+        return self.via
+
+    def describe(self, default_transport: str) -> str:
+        return f"list tools over {self.via or default_transport}"
+
+    def run(self, context: StepContext) -> None:
+        from conformance.wire import Response
+
+        payload = {"tools": context.list_tools(self.via)}
+        response = Response(payload=payload, structured=None, text=None, is_error=False, raw=payload)
+        context.judge(self.expect, response, outcome=False)
+        capture_into(context, self.capture, payload)
+
+
+@step_kind
+@dataclass(frozen=True, slots=True)
+class Edit(WorkspaceStep):
+    """edit: append to, write or delete one workspace file."""
+
+    kind: ClassVar[str] = "edit"
+    path: str
+    append: str | None = None
+    write: str | None = None
+    delete: bool = False
+
+    @classmethod
+    def from_yaml(cls, step: Mapping[str, Any], basis: Basis) -> Step:
+        body = step["edit"]
+        return cls(path=body["path"], append=body.get("append"), write=body.get("write"),
+                   delete=bool(body.get("delete")))
+
+    def describe(self, default_transport: str) -> str:
+        verb = "delete" if self.delete else "write" if self.write is not None else "append to"
+        return f"edit: {verb} {self.path}"
+
+    def run(self, context: StepContext) -> None:
+        target = context.workspace().resolve(self.path)
+        if self.delete:
+            target.unlink(missing_ok=True)
+            return
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if self.write is not None:
+            target.write_text(self.write, encoding="utf-8")
+        else:
+            with target.open("a", encoding="utf-8") as handle:
+                handle.write(self.append or "")
+
+
+@step_kind
+@dataclass(frozen=True, slots=True)
+class Commit(WorkspaceStep):
+    """commit: git add -A && git commit in the workspace."""
+
+    kind: ClassVar[str] = "commit"
+    message: str
+
+    @classmethod
+    def from_yaml(cls, step: Mapping[str, Any], basis: Basis) -> Step:
+        return cls(message=step["commit"])
+
+    def describe(self, default_transport: str) -> str:
+        return f"commit {self.message}"
+
+    def run(self, context: StepContext) -> None:
+        context.workspace().commit(self.message)
+
+
+@step_kind
+@dataclass(frozen=True, slots=True)
+class Reindex(WorkspaceStep):
+    """reindex: run the profile's index command."""
+
+    kind: ClassVar[str] = "reindex"
+
+    def run(self, context: StepContext) -> None:
+        context.workspace().index()
+
+
+@step_kind
+@dataclass(frozen=True, slots=True)
+class Restart(WorkspaceStep):
+    """restart: stop the servers, optionally with another config or without prewarm."""
+
+    kind: ClassVar[str] = "restart"
+    config: Mapping[str, Any] | None = None
+    prewarm: bool = True
+
+    @classmethod
+    def from_yaml(cls, step: Mapping[str, Any], basis: Basis) -> Step:
+        body = step["restart"] or {}
+        return cls(config=body.get("config"), prewarm=body.get("prewarm", True))
+
+    def run(self, context: StepContext) -> None:
+        context.workspace()
+        context.restart(dict(self.config) if self.config is not None else None, self.prewarm)
+
+
+@step_kind
+@dataclass(frozen=True, slots=True)
+class Hook(WorkspaceStep):
+    """hook: run a target hook that puts the index into a state no client can produce."""
+
+    kind: ClassVar[str] = "hook"
+    name: str
+
+    @classmethod
+    def from_yaml(cls, step: Mapping[str, Any], basis: Basis) -> Step:
+        return cls(name=step["hook"])
+
+    def describe(self, default_transport: str) -> str:
+        return f"hook {self.name}"
+
+    def run(self, context: StepContext) -> None:
+        context.workspace().hook(self.name)
+
+
+@step_kind
+@dataclass(frozen=True, slots=True)
+class Wait(Step):
+    """wait: call a tool until a JMESPath condition holds or the timeout passes."""
+
+    kind: ClassVar[str] = "wait"
+    tool: str
+    until: str
+    timeout: float
+    args: Mapping[str, Any] = field(default_factory=dict)
+    interval: float = 0.2
+
+    @classmethod
+    def from_yaml(cls, step: Mapping[str, Any], basis: Basis) -> Step:
+        body = step["wait"]
+        return cls(tool=body["call"], until=body["until"], timeout=float(body["timeout"]),
+                   args=body.get("args") or {}, interval=float(body.get("interval", 0.2)))
+
+    def tools(self) -> tuple[str, ...]:
+        return (self.tool,)
+
+    def describe(self, default_transport: str) -> str:
+        return f"wait for {self.until} via {self.tool}"
+
+    def run(self, context: StepContext) -> None:
+        import jmespath
+
+        from conformance.expect import ExpectationFailed
+
+        deadline = time.monotonic() + self.timeout
+        while True:
+            last = context.call(self.tool, dict(self.args), None).payload
+            if jmespath.search(self.until, last):
+                return
+            if time.monotonic() >= deadline:
+                raise ExpectationFailed(f"{self.until!r} did not become true within {self.timeout:g}s; last payload: "
+                                        f"{json.dumps(last, ensure_ascii=False)[:400]}")
+            time.sleep(self.interval)
+
+
+def capture_into(context: StepContext, spec: Mapping[str, str], payload: Any) -> None:
+    """Store each `name: JMESPath` of a capture block."""
+    from conformance.expect import resolve
+
+    for name, expression in spec.items():
+        context.captures[name] = resolve(expression, payload, context.captures)
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """One replayable scenario (or a requirement's stand-in when it has none), with its requirement."""
+
+    id: str
+    title: str
+    source: str
+    level: str
+    when: str
+    then: str
+    coverage: str                    # executable | hook | benchmark | informative
+    requirement: Requirement
+    also: tuple[str, ...] = ()
+    tools: tuple[str, ...] = ()
+    hooks: tuple[str, ...] = ()
+    transports: tuple[str, ...] = ()
+    fixture: str | None = None
+    git: bool = False
+    config: Mapping[str, Any] = field(default_factory=dict)
+    reason: str | None = None
+    benchmark: str | None = None
+    steps: tuple[Step, ...] = ()
+
+    @property
+    def document(self) -> str:
+        """The spec document the scenario belongs to."""
+        return self.requirement.document
+
+    @property
+    def basis(self) -> Basis:
+        """The basis of the scenario's own checks: its source statement at its level."""
+        return Basis(DOCUMENT, self.source, self.level)
+
+    @property
+    def runs(self) -> bool:
+        """Whether the scenario is executed over the wire (not reported as informative or benchmark)."""
+        return self.coverage in ("executable", "hook")
+
+    def mutates(self) -> bool:
+        """Whether it changes its workspace or server (then it cannot share them)."""
+        return any(step.mutates for step in self.steps)
+
+    def leading_steps(self) -> int:
+        """How many steps at the start change only the workspace (they run before any server starts)."""
+        count = 0
+        while count < len(self.steps) and self.steps[count].workspace_only:
+            count += 1
+        return count
+
+    def environment_key(self, default_fixture: str) -> str:
+        """What makes two scenarios' environments interchangeable: fixture, git and config."""
+        return json.dumps({"fixture": self.fixture or default_fixture, "git": self.git, "config": self.config},
+                          sort_keys=True, default=dict)
+
+    def used_transports(self, default: str) -> list[str]:
+        """Every transport the scenario uses (its declared ones, then any a step names)."""
+        used = list(self.transports)
+        for step in self.steps:
+            chosen = step.transport()
+            if chosen and chosen not in used:
+                used.append(chosen)
+        return used or [default]
+
+    def main_transport(self, default: str) -> str:
+        """The transport unmarked steps use: the first of a cross-transport scenario's, else the run's."""
+        return self.used_transports(default)[0] if self.transports else default

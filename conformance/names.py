@@ -1,0 +1,60 @@
+"""Argument and field names the documents leave open, mapped between ours and a target's (profile `names`).
+
+The spec calls tools with our argument names and reads answers with our
+field names. Where the source documents name neither, a target may choose
+its own; its profile says which, per tool:
+
+    names:
+      find_references:
+        arguments: {symbol: symbol_name}   # our argument -> the target's
+        fields: {line: line_start}         # the target's field -> ours, in every object of the answer
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+
+class NameMap:
+    """A profile's `names` table, applied to one call's arguments and answer."""
+
+    def __init__(self, table: Mapping[str, Mapping[str, Mapping[str, str]]] | None) -> None:
+        self.table = table or {}
+
+    def arguments(self, tool: str, args: dict[str, Any]) -> dict[str, Any]:
+        """`args` with our names replaced by the target's."""
+        renames = (self.table.get(tool) or {}).get("arguments") or {}
+        return {renames.get(name, name): value for name, value in args.items()} if renames else args
+
+    def fields(self, tool: str, payload: Any) -> Any:
+        """`payload` with the target's field names replaced by ours, at every depth (ours wins when both appear)."""
+        renames = (self.table.get(tool) or {}).get("fields") or {}
+        return _rename(payload, renames) if renames else payload
+
+
+    def tools(self, listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """A tools/list answer with each input schema's argument names turned back into ours (for the surface lint)."""
+        out = []
+        for tool in listed:
+            back = {theirs: ours for ours, theirs in
+                    ((self.table.get(str(tool.get("name"))) or {}).get("arguments") or {}).items()}
+            schema = tool.get("inputSchema")
+            if back and isinstance(schema, dict):
+                schema = {**schema, "properties": {back.get(name, name): sub
+                                                   for name, sub in (schema.get("properties") or {}).items()},
+                          "required": [back.get(name, name) for name in schema.get("required") or []]}
+                tool = {**tool, "inputSchema": schema}
+            out.append(tool)
+        return out
+
+
+def _rename(value: Any, renames: Mapping[str, str]) -> Any:
+    if isinstance(value, list):
+        return [_rename(item, renames) for item in value]
+    if not isinstance(value, dict):
+        return value
+    out = {key: _rename(item, renames) for key, item in value.items() if key not in renames or renames[key] in value}
+    for theirs, ours in renames.items():
+        if theirs in value and ours not in value:
+            out[ours] = _rename(value[theirs], renames)
+    return out

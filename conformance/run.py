@@ -1,0 +1,69 @@
+"""Executing one scenario on a lease: the context its steps run in (servers, workspace, captures, judge)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from conformance.expect import Judge, canonical_numbers
+from conformance.lifecycle import Lease
+from conformance.model import Check, Expect, Scenario, run_steps
+from conformance.names import NameMap
+from conformance.wire import Connection, Response
+from conformance.workspace import Workspace
+
+
+class ScenarioRun:
+    """The state of one scenario being executed: its lease, transport, captures and findings."""
+
+    def __init__(self, lease: Lease, transport: str, judge: Judge) -> None:
+        self.lease = lease
+        self.transport = transport
+        self.judge_ = judge
+        self.captures: dict[str, Any] = {}
+        self.names = NameMap(lease.target.names)
+
+    def run(self, scenario: Scenario) -> None:
+        """Run the scenario's steps from where the lease's preparation stopped."""
+        run_steps(scenario.steps, self, start=self.lease.first_step, on_step=self._at)
+
+    def _at(self, index: int) -> None:
+        self.judge_.step = index
+
+    # ------------------------------------------------------------- StepContext
+
+    def server(self, transport: str | None) -> Connection:
+        """The server over `transport` (default: the scenario's)."""
+        return self.lease.server(transport or self.transport)
+
+    def workspace(self) -> Workspace:
+        """The lease's workspace (skips the scenario against a running server)."""
+        return self.lease.workspace()
+
+    def restart(self, config: dict[str, Any] | None, prewarm: bool) -> None:
+        """Restart the servers, optionally with another config or without prewarm."""
+        self.lease.restart(config, prewarm)
+
+    def call(self, tool: str, args: dict[str, Any], transport: str | None) -> Response:
+        """Call a tool with the target's argument names; the answer in our field names, numbers canonical."""
+        response = self.server(transport).call_tool(tool, self.names.arguments(tool, args))
+        response.payload = canonical_numbers(self.names.fields(tool, response.payload))
+        return response
+
+    def list_tools(self, transport: str | None) -> list[dict[str, Any]]:
+        """tools/list, with the target's argument names turned back into ours."""
+        return self.names.tools(self.server(transport).list_tools())
+
+    def judge(self, expect: Expect, response: Any, outcome: bool = True) -> None:
+        """Judge one answer against an expect block."""
+        self.judge_.answer(expect, response, self.captures, outcome)
+
+    def compare(self, check: Check) -> None:
+        """Run a named check over the captures."""
+        self.judge_.run_check(check, None, self.captures, self.captures)
+
+    def skip(self, reason: str) -> None:
+        """Skip the scenario with `reason`."""
+        pytest.skip(reason)
+

@@ -1,0 +1,30 @@
+"""The languages the indexer understands, one module each; this table lists them and maps file extensions to them.
+
+A language module holds its tree-sitter queries and the rules a query cannot say, as one
+`LanguageRules` record (`rules.py`); `grammar.py` compiles a grammar's queries once per process.
+"""
+
+from __future__ import annotations
+
+from . import go, javascript, python, rust, typescript
+from .rules import LanguageRules
+
+LANGUAGES: dict[str, LanguageRules] = {
+    rules.name: rules for rules in (python.RULES, rust.RULES, typescript.RULES, javascript.RULES, go.RULES)
+}
+
+# extension -> (language reported in the index, grammar name in the language pack)
+EXTENSIONS: dict[str, tuple[str, str]] = {
+    extension: (rules.name, grammar) for rules in LANGUAGES.values() for extension, grammar in rules.grammars.items()
+}
+
+# grammar name -> the language whose queries it runs (TypeScript has two grammars: typescript and tsx)
+RULES_OF_GRAMMAR: dict[str, LanguageRules] = {
+    grammar: rules for rules in LANGUAGES.values() for grammar in rules.grammars.values()
+}
+
+
+def language_of(path: str) -> tuple[str, str] | None:
+    """(language, grammar name) for a relative path, or None when no grammar handles it."""
+    dot = path.rfind(".")
+    return None if dot < 0 else EXTENSIONS.get(path[dot:].lower())

@@ -1,0 +1,78 @@
+"""What TypeScript and JavaScript share: functions, methods and top-level variables, calls, ES imports, `export`."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from ..source import Source
+from .rules import CONSTANT_NAME, Import
+
+DEFINITIONS = """
+(function_declaration name: (identifier) @name) @function
+(generator_function_declaration name: (identifier) @name) @function
+(method_definition name: (property_identifier) @name) @method
+(program (lexical_declaration (variable_declarator name: (identifier) @name) @variable))
+(program (variable_declaration (variable_declarator name: (identifier) @name) @variable))
+(program (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name) @variable)))
+(program (export_statement declaration: (variable_declaration (variable_declarator name: (identifier) @name) @variable)))
+"""
+CALLS = """
+(call_expression function: (identifier) @callee)
+(call_expression function: (member_expression object: (_) @recv property: (property_identifier) @callee))
+(new_expression constructor: (identifier) @callee)
+"""
+IMPORTS = """
+(import_statement source: (string (string_fragment) @source)) @import
+"""
+
+_FUNCTION_VALUES = ("arrow_function", "function_expression", "function", "generator_function")
+
+
+def visibility(name: str, node: Node, kind: str) -> str:
+    """Members by their accessibility modifier or `#` name; top-level definitions by `export`."""
+    if kind in ("method", "field"):
+        if name.startswith("#"):
+            return "private"
+        for c in node.children:
+            if c.type == "accessibility_modifier":
+                return c.text.decode() if c.text else "public"
+        return "public"
+    probe = node.parent
+    while probe is not None and probe.type in ("lexical_declaration", "variable_declaration"):
+        probe = probe.parent
+    return "public" if probe is not None and probe.type == "export_statement" else "private"
+
+
+def kind_of(capture: str, name: str, node: Node, extra: dict[str, Node]) -> str:
+    """A variable holding a function is a function; a `const` with an UPPER-case name a constant."""
+    if capture == "variable":
+        value = node.child_by_field_name("value")
+        if value is not None and value.type in _FUNCTION_VALUES:
+            return "function"
+        decl = node.parent
+        is_const = decl is not None and decl.child_count > 0 and decl.children[0].type == "const"
+        return "constant" if is_const and CONSTANT_NAME.match(name) else "variable"
+    return capture
+
+
+def imports_of(src: Source, node: Node, caps: dict[str, list[Node]], path: str, module: str) -> list[Import]:
+    """The default, namespace and named imports of an ES import (the module itself when it names none)."""
+    source = src.text(caps["source"][0])
+    out: list[Import] = []
+    clause = next((c for c in node.named_children if c.type == "import_clause"), None)
+    if clause is None:
+        return [(source, ("import", source, None), None)]
+    for part in clause.named_children:
+        if part.type == "identifier":
+            out.append((f"{source}.default", ("import", source, "default"), src.text(part)))
+        elif part.type == "namespace_import":
+            ident = next((c for c in part.named_children if c.type == "identifier"), None)
+            out.append((source, ("import", source, None), src.text(ident) if ident is not None else None))
+        elif part.type == "named_imports":
+            for spec in part.named_children:
+                if spec.type != "import_specifier":
+                    continue
+                name = src.text(spec.child_by_field_name("name"))
+                alias = spec.child_by_field_name("alias")
+                out.append((f"{source}.{name}", ("import", source, name), src.text(alias) if alias is not None else name))
+    return out

@@ -1,0 +1,56 @@
+"""What each language module gives the extractor (`LanguageRules`), and the naming convention several share."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from ..source import Source
+
+# An upper-case name (`MAX_SIZE`, `_TTL`): a constant where the language has no constant declaration.
+CONSTANT_NAME = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
+
+# One name an import brings in: (to_name, resolution hint ("import", target[, name]), local binding or None).
+Import = tuple[str, tuple, str | None]
+
+
+def capture_kind(capture: str, name: str, node: Node, extra: dict[str, Node]) -> str:
+    """The kind a definition capture names, as is (for languages whose queries say it all)."""
+    return capture
+
+
+def no_module(path: str) -> str:
+    """No module prefix: names are qualified by their enclosing definitions only."""
+    return ""
+
+
+@dataclass(frozen=True, slots=True)
+class LanguageRules:
+    """One language: its files, its three tree-sitter queries, and the rules those queries cannot say.
+
+    - `grammars`: file extension -> grammar name in tree-sitter-language-pack, in the order an
+      extensionless import tries them.
+    - the definitions query puts a capture named after the kind on the definition node, plus `@name`
+      (`@recv` for a receiver, `@body` where the body decides the kind); the calls query captures
+      `@callee` and an optional `@recv`; the imports query captures `@import` and what `imports_of` reads.
+    - `visibility(name, node, kind)`; `imports_of(src, import node, captures, path, module)`;
+      `kind_of(capture, name, node, {recv, body})` the canonical kind; `module_of(path)` the module
+      prefix of qualified names; `doc(src, body)` the first line of a definition's doc, uncut.
+    - `methods_by_receiver`: a method belongs to the type its receiver names (Go), wherever it is.
+    """
+
+    name: str
+    grammars: dict[str, str]
+    definitions_query: str
+    calls_query: str
+    imports_query: str
+    separator: str
+    visibility: Callable[[str, Node, str], str | None]
+    imports_of: Callable[[Source, Node, dict[str, list[Node]], str, str], list[Import]]
+    kind_of: Callable[[str, str, Node, dict[str, Node]], str] = capture_kind
+    module_of: Callable[[str], str] = no_module
+    doc: Callable[[Source, Node | None], str | None] | None = None
+    methods_by_receiver: bool = False

@@ -1,0 +1,27 @@
+"""TypeScript (`.tsx` with the TSX grammar): the ECMAScript rules plus classes, interfaces, types, enums, namespaces."""
+
+from __future__ import annotations
+
+from . import ecma
+from .rules import LanguageRules
+
+DEFINITIONS = ecma.DEFINITIONS + """
+(class_declaration name: (type_identifier) @name) @class
+(abstract_class_declaration name: (type_identifier) @name) @class
+(interface_declaration name: (type_identifier) @name) @interface
+(type_alias_declaration name: (type_identifier) @name) @type_alias
+(enum_declaration name: (identifier) @name) @enum
+(internal_module name: (identifier) @name) @module
+(method_signature name: (property_identifier) @name) @method
+(abstract_method_signature name: (property_identifier) @name) @method
+(public_field_definition name: (property_identifier) @name) @field
+(property_signature name: (property_identifier) @name) @field
+(internal_module body: (statement_block (lexical_declaration (variable_declarator name: (identifier) @name) @variable)))
+(internal_module body: (statement_block (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name) @variable))))
+"""
+
+RULES = LanguageRules(
+    name="typescript", grammars={".ts": "typescript", ".tsx": "tsx", ".mts": "typescript", ".cts": "typescript"},
+    definitions_query=DEFINITIONS, calls_query=ecma.CALLS, imports_query=ecma.IMPORTS, separator=".",
+    visibility=ecma.visibility, imports_of=ecma.imports_of, kind_of=ecma.kind_of,
+)

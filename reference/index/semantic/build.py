@@ -1,0 +1,212 @@
+"""Build a generation's semantic index from the symbols the indexer writes: TF-IDF rows and their LSI projection.
+
+Each definition (type and callable kinds) becomes a bag of terms: its name's sub-tokens (weighted
+3: the name is what a symbol is about), its module and enclosing definitions, its docstring, and the
+first `BODY_CHARS` of its body (identifiers and comments). Terms are TF-IDF weighted (log tf); a term
+in fewer than `MIN_DOCUMENT_FREQUENCY` rows is dropped. A randomized truncated SVD (numpy + scipy,
+seeded, so a rebuild of the same code gives the same vectors) maps terms and rows to `DIMENSIONS`
+concepts. Nothing is downloaded: the model is the indexed code.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+from threadpoolctl import threadpool_limits
+
+from ..kinds import kinds_of
+from .model import FORMAT, MANIFEST, SEMANTIC_DIR, SemanticIndex, SemanticIndexError
+from .text import Terms
+
+# Kinds with a meaning to describe; values (constants, variables, fields) carry too little text.
+INDEXED_KINDS = kinds_of("type", "callable")
+NAME_WEIGHT = 3.0
+BODY_WEIGHT = 0.5
+BODY_CHARS = 300
+MIN_DOCUMENT_FREQUENCY = 2
+DIMENSIONS = 96
+OVERSAMPLING = 16
+POWER_ITERATIONS = 1
+# Share of the sparse TF-IDF cosine in a row's similarity; the LSI cosine has the rest (measured: docs/semantic.md).
+ALPHA = 0.5
+# Tests describe behaviour in words (`test_unpack_archive_zip`), so in the channel they crowd out the code
+# under test; they stay out of it (the lexical channel still finds them). Measured in docs/semantic.md.
+INDEX_TESTS = False
+TEST_PRIOR = 0.8  # their weight when INDEX_TESTS is on
+SEED = 20261124
+# Everything above that shapes the vectors: an index built by another recipe is not reused.
+RECIPE = (f"kinds={sorted(INDEXED_KINDS)} name={NAME_WEIGHT} body={BODY_WEIGHT}x{BODY_CHARS} "
+          f"df>={MIN_DOCUMENT_FREQUENCY} k={DIMENSIONS}+{OVERSAMPLING} q={POWER_ITERATIONS} alpha={ALPHA} "
+          f"tests={INDEX_TESTS}/{TEST_PRIOR} seed={SEED}")
+
+
+def is_test_path(path: str) -> bool:
+    """The ranking's test-file rule (seed 000's patterns), on the relative path."""
+    probe = "/" + path.lower()
+    return any(p in probe for p in ("_test.", ".test.", ".spec.", "/test/", "/tests/", "test_"))
+
+
+class SemanticIndexBuilder:
+    """Keeps each definition's text while the indexer streams files, then builds and writes the index at the end.
+
+    The terms are counted in `write`, not as files arrive: a run whose files are all unchanged reuses the
+    previous generation's index (same sources, same seeded build) and never counts them.
+    """
+
+    def __init__(self) -> None:
+        self._rows: list[tuple[str, str, str | None, str, int, float]] = []
+
+    def add_file(self, path: str, symbols: Sequence[tuple]) -> None:
+        """Add the definitions of one file (extract Symbol tuples: name, qualified, kind, ..., doc, ..., content)."""
+        test = is_test_path(path)
+        if test and not INDEX_TESTS:
+            return
+        prior = TEST_PRIOR if test else 1.0
+        for name, qualified, kind, _, _, _, _, doc, _, stable, content, *_ in symbols:
+            if kind in INDEXED_KINDS:
+                self._rows.append((name, qualified[: len(qualified) - len(name)], doc, content[:BODY_CHARS],
+                                   int(stable, 16), prior))
+
+    def write(self, generation: Path, source: str = "", previous: Path | None = None) -> dict:
+        """Write `generation/semantic/`: linked from `previous` when it was built from the same `source` (the
+        index run's cursor), else computed (TF-IDF, LSI); returns its manifest."""
+        folder = Path(generation) / SEMANTIC_DIR
+        if source and previous is not None and _reuse(previous / SEMANTIC_DIR, folder, source):
+            return json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        terms = Terms()
+        vocabulary: dict[str, int] = {}
+        data: list[float] = []
+        columns_of: list[int] = []
+        indptr: list[int] = [0]
+        stable_ids: list[int] = []
+        priors: list[float] = []
+        for name, scope, doc, body, stable, prior in self._rows:
+            bag: defaultdict[str, float] = defaultdict(float)  # term -> weighted count, in first-seen order
+            for term in terms(name):
+                bag[term] += NAME_WEIGHT
+            for term in terms(scope):
+                bag[term] += 1.0
+            for term in terms(doc or ""):
+                bag[term] += 1.0
+            for term in terms(body):
+                bag[term] += BODY_WEIGHT
+            if not bag:
+                continue
+            for term, count in bag.items():
+                columns_of.append(vocabulary.setdefault(term, len(vocabulary)))
+                data.append(1.0 + math.log(count) if count >= 1.0 else count)
+            indptr.append(len(columns_of))
+            stable_ids.append(stable)
+            priors.append(prior)
+        self._rows = []
+        rows, columns = len(stable_ids), len(vocabulary)
+        counts = sp.csr_matrix((np.asarray(data, dtype=np.float32), np.asarray(columns_of, dtype=np.int32),
+                                np.asarray(indptr, dtype=np.int64)), shape=(rows, columns))
+        document_frequency = np.bincount(counts.indices, minlength=columns)
+        idf = np.log(max(rows, 1) / (1.0 + document_frequency)).astype(np.float32)
+        idf[(document_frequency < MIN_DOCUMENT_FREQUENCY) | (idf < 0)] = 0.0
+        tfidf = _unit_rows(counts @ sp.diags(idf))
+        # One BLAS thread: the products are small, and OpenBLAS's threads, spinning for cores the indexer's
+        # workers and Tantivy also want, took the SVD of the stdlib from 0.7 s to 10 s on 2 busy cores.
+        with threadpool_limits(limits=1, user_api="blas"):
+            term_vectors, doc_vectors = _lsi(tfidf, min(DIMENSIONS, max(min(rows, columns) - 1, 1)))
+        csc = tfidf.tocsc()
+        csc.sort_indices()
+        words = [""] * columns
+        for term, column in vocabulary.items():
+            words[column] = term
+        manifest = {"format": FORMAT, "rows": rows, "terms": columns, "dimensions": int(term_vectors.shape[1]),
+                    "alpha": ALPHA, "test_prior": TEST_PRIOR, "nonzeros": int(csc.nnz), "source": source,
+                    "recipe": RECIPE}
+        folder.mkdir()
+        arrays = {"idf": idf, "term_vectors": term_vectors, "doc_vectors": doc_vectors,
+                  "tfidf_indptr": csc.indptr.astype(np.int64), "tfidf_indices": csc.indices.astype(np.int32),
+                  "tfidf_data": csc.data.astype(np.float32),
+                  "stable_ids": np.asarray(stable_ids, dtype=np.uint64),
+                  "priors": np.asarray(priors, dtype=np.float32)}
+        for name, array in arrays.items():
+            np.save(folder / f"{name}.npy", array, allow_pickle=False)
+        (folder / "terms.json").write_text(json.dumps(words), encoding="utf-8")
+        # The manifest last: a folder without it reads as missing, never as a half-written index.
+        tmp = folder / f".{MANIFEST}.{os.getpid()}.tmp"
+        tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        os.replace(tmp, folder / MANIFEST)
+        return manifest
+
+
+def _reuse(old: Path, new: Path, source: str) -> bool:
+    """Hard-link (or copy) `old` into `new` when it was built by this recipe from `source` and still opens whole;
+    False otherwise."""
+    try:
+        manifest = SemanticIndex.open(old.parent).manifest
+    except SemanticIndexError:
+        return False
+    if not isinstance(manifest, dict) or manifest.get("source") != source or manifest.get("recipe") != RECIPE \
+            or manifest.get("format") != FORMAT:
+        return False
+    try:
+        new.mkdir()
+        for path in sorted(old.iterdir()):
+            if path.name != MANIFEST and path.is_file():
+                _link(path, new / path.name)
+        _link(old / MANIFEST, new / MANIFEST)  # last, as when built
+    except OSError:
+        shutil.rmtree(new, ignore_errors=True)
+        return False
+    return True
+
+
+def _link(source: Path, target: Path) -> None:
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copyfile(source, target)
+
+
+def _unit_rows(matrix: sp.spmatrix) -> sp.csr_matrix:
+    """Each row scaled to unit length (empty rows stay empty)."""
+    matrix = sp.csr_matrix(matrix, dtype=np.float32)
+    norms = np.sqrt(np.asarray(matrix.multiply(matrix).sum(axis=1)).ravel())
+    norms[norms == 0] = 1.0
+    return sp.csr_matrix(sp.diags((1.0 / norms).astype(np.float32)) @ matrix, dtype=np.float32)
+
+
+def _orthonormal(block: np.ndarray) -> np.ndarray:
+    """An orthonormal basis of a tall block's columns by Cholesky QR, twice (CholeskyQR2).
+
+    LAPACK's QR of a 72,000 x 144 block took 3-8 s here; the Gram matrix route is two small
+    products and a 144 x 144 factorization (0.1 s), and the second pass restores orthogonality.
+    """
+    for _ in range(2):
+        gram = block.T.astype(np.float64) @ block.astype(np.float64)
+        gram[np.diag_indices_from(gram)] += 1e-9 * max(float(np.trace(gram)), 1e-30) / gram.shape[0]
+        inverse = np.linalg.inv(np.linalg.cholesky(gram))
+        block = (block @ inverse.T.astype(np.float32)).astype(np.float32)
+    return block
+
+
+def _lsi(tfidf: sp.csr_matrix, dimensions: int) -> tuple[np.ndarray, np.ndarray]:
+    """(term vectors, unit row vectors) of a randomized truncated SVD (Halko et al.), float32, seeded."""
+    rows, columns = tfidf.shape
+    if rows == 0 or columns == 0:
+        return np.zeros((columns, 0), np.float32), np.zeros((rows, 0), np.float32)
+    rng = np.random.default_rng(SEED)
+    width = min(dimensions + OVERSAMPLING, columns, rows)
+    basis = _orthonormal(tfidf @ rng.standard_normal((columns, width), dtype=np.float32))
+    for _ in range(POWER_ITERATIONS):
+        back = _orthonormal(np.asarray(tfidf.T @ basis))
+        basis = _orthonormal(np.asarray(tfidf @ back))
+    _, _, vt = np.linalg.svd((tfidf.T @ basis).T, full_matrices=False)
+    term_vectors = np.ascontiguousarray(vt[:dimensions].T, dtype=np.float32)
+    doc_vectors = np.asarray(tfidf @ term_vectors, dtype=np.float32)
+    norms = np.linalg.norm(doc_vectors, axis=1)
+    norms[norms == 0] = 1.0
+    return term_vectors, np.ascontiguousarray(doc_vectors / norms[:, None], dtype=np.float32)

@@ -1,0 +1,58 @@
+"""The run's verdict on a server that is not a code-search server: red, with one failure per missing tool."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from gate_harness import LEAN, SERVER, SUITE
+
+MANDATORY_SURFACE = {f"RC-SURFACE-0{n}" for n in range(1, 7)}
+
+
+def run(directory: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], dict]:
+    """The bundled spec against a server that lists no tool at all (the fake server with --tools none)."""
+    out = directory / "results.json"
+    command = [sys.executable, "-m", "pytest", str(SUITE), *LEAN, "-p", "no:cacheprovider", "-q", "-rs",
+               "--server-cmd", f"{{python}} {SERVER} serve --raw --tools none --workspace {{workspace}}",
+               "--conformance-json", str(out), *args]
+    done = subprocess.run(command, cwd=directory, capture_output=True, text=True, timeout=600)
+    return done, json.loads(out.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def toolless(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], dict]:
+    return run(tmp_path_factory.mktemp("toolless"), "-m", "not hook")
+
+
+def test_a_server_without_the_protocols_tools_is_red(toolless):
+    done, results = toolless
+    assert done.returncode == 1, done.stdout[-2000:]
+    outcomes = {r["id"]: r["outcome"] for r in results["scenarios"]}
+    assert {sid for sid, outcome in outcomes.items() if outcome == "failed"} == MANDATORY_SURFACE
+    assert outcomes["RC-SURFACE-07"] == outcomes["RC-SURFACE-08"] == "skipped"  # scored search is not claimed
+
+
+def test_the_scenarios_needing_a_missing_tool_are_blocked_by_its_surface_scenario(toolless):
+    _, results = toolless
+    record = next(r for r in results["scenarios"] if r["id"] == "AP-EXPLAIN-01")
+    assert record["outcome"] == "skipped"
+    assert record["skip_reason"].startswith("blocked: target server-cmd: {python} ")
+    assert "does not list the mandatory tool search_code (tools/list); RC-SURFACE-01 fails for it" in record["skip_reason"]
+
+
+def test_reports_name_the_target_by_its_command_and_server_info_never_the_reference(toolless):
+    _, results = toolless
+    assert results["target_profile"].startswith("server-cmd: {python} ")
+    assert results["server_info"]["name"] == "fake-code-search"
+    assert not any("cruxgate-reference" in (r["skip_reason"] or "") for r in results["scenarios"])
+
+
+def test_a_run_in_which_no_scenario_executed_is_not_green(tmp_path):
+    done, results = run(tmp_path, "-k", "RC-SURFACE-07 or AP-EXPLAIN-01")
+    assert {r["outcome"] for r in results["scenarios"]} == {"skipped"}
+    assert done.returncode == 1 and results["exit_status"] == 1
+    assert "no scenario was executed against the target" in done.stdout

@@ -1,0 +1,83 @@
+"""Packaging habits: ranges in pyproject, an exact lock that covers them, and the version written once."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement  # pytest's own dependency
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
+import cruxgate
+
+ROOT = Path(__file__).resolve().parents[1]
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+LOCK = ROOT / "requirements" / "lock.txt"
+
+
+def declared() -> list[Requirement]:
+    """Every runtime dependency and every dev extra."""
+    project = PYPROJECT["project"]
+    return [Requirement(r) for r in project["dependencies"] + project["optional-dependencies"]["dev"]]
+
+
+def locked() -> dict[str, Version]:
+    pins: dict[str, Version] = {}
+    for line in LOCK.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            name, _, version = line.partition("==")
+            pins[canonicalize_name(name)] = Version(version)
+    return pins
+
+
+@pytest.mark.parametrize("requirement", declared(), ids=str)
+def test_each_dependency_is_a_range_with_a_tested_floor_and_a_major_ceiling(requirement: Requirement) -> None:
+    lows = [s for s in requirement.specifier if s.operator == ">="]
+    highs = [s for s in requirement.specifier if s.operator == "<"]
+    assert len(lows) == 1, f"{requirement}: one lower bound (>=), the version .ci/min-versions installs"
+    if requirement.name.startswith("types-"):
+        return  # stubs version with their library; their ceiling, where given, is the library's major
+    assert len(highs) == 1, f"{requirement}: an upper bound at the next major (the next minor for 0.x)"
+    low, high = Version(lows[0].version), Version(highs[0].version)
+    ceiling = Version(f"0.{low.minor + 1}") if low.major == 0 else Version(f"{low.major + 1}")
+    assert high <= ceiling, f"{requirement}: the ceiling may not pass {ceiling}, where breaking changes may come"
+
+
+def test_tree_sitter_language_pack_stays_below_1() -> None:
+    # 1.x downloads its grammars at run time: the index would need the network.
+    (pack,) = [r for r in declared() if r.name == "tree-sitter-language-pack"]
+    assert not pack.specifier.contains("1.0.0") and not pack.specifier.contains("1.0.0rc1", prereleases=True)
+
+
+@pytest.mark.parametrize("requirement", declared(), ids=str)
+def test_the_lock_pins_each_dependency_inside_its_range(requirement: Requirement) -> None:
+    version = locked().get(canonicalize_name(requirement.name))
+    assert version is not None, f"{requirement.name} is declared but not in requirements/lock.txt: run .ci/lock"
+    assert requirement.specifier.contains(version, prereleases=True), (
+        f"requirements/lock.txt pins {requirement.name}=={version}, outside {requirement.specifier}: run .ci/lock")
+
+
+def test_ci_and_the_readme_install_with_the_lock() -> None:
+    assert "-c requirements/lock.txt -e '.[dev]'" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "pip install -c requirements/lock.txt -e '.[dev]'" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_version_is_written_once_in_cruxgate_init() -> None:
+    assert "version" not in PYPROJECT["project"] and "version" in PYPROJECT["project"]["dynamic"]
+    assert PYPROJECT["tool"]["hatch"]["version"]["path"] == "cruxgate/__init__.py"
+    assert re.fullmatch(r"\d+\.\d+\.\d+", cruxgate.__version__)
+
+
+def test_copies_of_the_version_agree_with_it() -> None:
+    # Until the reference reads cruxgate.__version__ (docs/development.md), its two literals must follow it;
+    # the docs' install lines name the current release.
+    from reference.index.build import TOOL_VERSION
+    from reference.server.app import SERVER_VERSION
+
+    assert (cruxgate.__version__, cruxgate.__version__) == (SERVER_VERSION, TOOL_VERSION)
+    for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for pinned in re.findall(r"cruxgate==(\d[^\s`]*)", doc.read_text(encoding="utf-8")):
+            assert pinned == cruxgate.__version__, f"{doc.relative_to(ROOT)} installs cruxgate=={pinned}"
