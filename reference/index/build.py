@@ -197,6 +197,9 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     live = read_state(root)
     previous = live.generation if live.status == "ready" and not force else None
     old = _previous_hashes(previous)
+    # HEAD before the scan: a commit made while the run reads the tree leaves the manifest behind
+    # (the server syncs again), never ahead of what was indexed (`fresh` with the older files).
+    head = git_head(root) or None  # none for a branch with no commit yet
     report = scan(root)
     tasks = [(c.path, c.absolute, old.get(c.path)) for c in report.files]
     gens = _generations(state)
@@ -219,7 +222,7 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
             "schema_version": SCHEMA_VERSION,
             "status": "ready",
             "cursor": cursor,
-            "git_head": git_head(root) or None,  # none for a branch with no commit yet
+            "git_head": head,
             "file_count": writer.file_count,
             "symbol_count": writer.symbol_count,
             "indexed_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
