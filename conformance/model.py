@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 if TYPE_CHECKING:
     from conformance.wire import Connection
@@ -145,9 +146,9 @@ class StepContext(Protocol):
     transport: str
     captures: dict[str, Any]
 
-    def server(self, transport: str | None) -> "Connection": ...
+    def server(self, transport: str | None) -> Connection: ...
 
-    def workspace(self) -> "Workspace": ...
+    def workspace(self) -> Workspace: ...
 
     def restart(self, config: dict[str, Any] | None, prewarm: bool) -> None: ...
 
@@ -171,7 +172,7 @@ class Step:
     workspace_only: ClassVar[bool] = False  # needs no running server (may run before servers start)
 
     @classmethod
-    def from_yaml(cls, step: Mapping[str, Any], basis: Basis) -> "Step":
+    def from_yaml(cls, step: Mapping[str, Any], basis: Basis) -> Step:
         """The step from its YAML mapping (`basis`: the scenario's, for the checks it carries)."""
         return cls()
 

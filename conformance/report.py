@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -78,7 +78,7 @@ class ReportPlugin:
         lines += [f"- target: **{target['name']}** over **{target['transport']}**",
                   f"- server: {target.get('server') or 'unknown (no server was started)'}",
                   f"- strict: {'yes (warnings fail)' if self.strict else 'no (document MUSTs and the error registry fail; SHOULDs, MCP conventions and readings warn)'}",
-                  f"- generated: {datetime.now(timezone.utc).isoformat(timespec='seconds')}", ""]
+                  f"- generated: {datetime.now(UTC).isoformat(timespec='seconds')}", ""]
         failures = [r for r in rows if r["outcome"] == "failed"]
         executed = [r for r in rows if r["outcome"] in ("passed", "warned", "failed", "expected-failure")]
         verdict = "FAIL" if failures or not executed else "PASS"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -154,7 +154,7 @@ class ResultsJsonPlugin:
             "spec_revision": revision,
             "target_profile": self.config.stash.get(TARGET_PROFILE_KEY, None),
             "server_info": self.config.stash.get(SERVER_INFO_KEY, None),
-            "started_at": datetime.fromtimestamp(self.started, timezone.utc).isoformat(),
+            "started_at": datetime.fromtimestamp(self.started, UTC).isoformat(),
             "exit_status": int(exitstatus),
             "summary": summary,
             "scenarios": scenarios,

@@ -66,7 +66,7 @@ class Workspace:
     """A temp dir holding `workspace/` (the fixture copy), `state/` (the target's own) and the config file."""
 
     def __init__(self, target: Target, fixture: Path | None, config: dict[str, Any], git: bool,
-                 template: "Workspace | None" = None) -> None:
+                 template: Workspace | None = None) -> None:
         """Copy `fixture`, or an indexed `template` workspace with its state, into a new temp dir."""
         self.target = target
         self.root = Path(tempfile.mkdtemp(prefix="cruxgate-"))
