@@ -59,7 +59,8 @@ MCP_STRUCTURED_TEXT = Basis(MCP, "MCP specification, tools: structuredContent SH
                             "in a text content item", "SHOULD")
 MCP_STDIO = Basis(MCP, "MCP specification, stdio transport: the server MUST NOT write anything to stdout "
                   "that is not a valid MCP message", "MUST")
-JSONRPC_NOTIFICATION = Basis(MCP, "JSON-RPC 2.0 (MCP base protocol): the server MUST NOT reply to a notification", "MUST")
+JSONRPC_NOTIFICATION = Basis(MCP, "JSON-RPC 2.0 (MCP base protocol): the server MUST NOT reply to a notification",
+                             "MUST")
 MCP_IDS = Basis(MCP, "JSON-RPC 2.0 (MCP base protocol): a response carries the id of the request it answers", "MUST")
 
 
