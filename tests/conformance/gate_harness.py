@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
-
 import conformance
 
 HERE = Path(__file__).resolve().parent

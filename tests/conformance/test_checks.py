@@ -53,14 +53,14 @@ def test_every_registered_check_has_cases():
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_check_passes_on_a_conforming_value(name, monkeypatch):
     if name == "tool_surface_conforms":
-        monkeypatch.setattr("conformance.surface.load_expected_inputs", lambda: {})
+        monkeypatch.setattr("conformance.surface.load_expected_inputs", dict)
     CHECKS[name](**CASES[name][0])
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_check_fails_with_a_reason(name, monkeypatch):
     if name == "tool_surface_conforms":
-        monkeypatch.setattr("conformance.surface.load_expected_inputs", lambda: {})
+        monkeypatch.setattr("conformance.surface.load_expected_inputs", dict)
     with pytest.raises(CheckFailed, match=None) as info:
         CHECKS[name](**CASES[name][1])
     assert CASES[name][2] in str(info.value)

@@ -10,14 +10,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
-from gate_harness import LEAN, SUITE
 
 import conformance.target as target
+from gate_harness import LEAN, SUITE
 
 HERE = Path(__file__).resolve().parent
 PROXY = HERE / "servers" / "allowed_rewrites_proxy.py"

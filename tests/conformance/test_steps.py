@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.model import DOCUMENT, STEP_KINDS, Basis, StepFailed, run_steps
+from conformance.model import DOCUMENT, STEP_KINDS, Basis, Requirement, StepFailed, run_steps
 from conformance.spec_loader import build_scenario, build_step
-from conformance.model import Requirement
 
 BASIS = Basis(DOCUMENT, "000 > Scenario: x", "MUST")
 REQUIREMENT = Requirement("AP-X", "t", "000 > Requirement: x", "MUST", "s", "scenarios", "agent-protocol")

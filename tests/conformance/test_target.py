@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import sys
+import tomllib
 
 import pytest
-import tomllib
 import yaml
 
 from conformance.target import ProfileError, default_profile_path, fill, load_profile, resolve

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from gate_harness import LEAN, SERVER, SUITE
 
 MANDATORY_SURFACE = {f"RC-SURFACE-0{n}" for n in range(1, 7)}
