@@ -128,7 +128,7 @@ def _signature(src: Source, node: Node, body: Node | None) -> str:
 
 
 class _Def:
-    __slots__ = ("start", "end", "kind", "name", "node", "extra", "parent", "index", "owner")
+    __slots__ = ("end", "extra", "index", "kind", "name", "node", "owner", "parent", "start")
 
     def __init__(self, start: int, end: int, kind: str, name: str, node: Node, extra: dict[str, Node]) -> None:
         self.start, self.end, self.kind, self.name, self.node, self.extra = start, end, kind, name, node, extra

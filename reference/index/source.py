@@ -14,7 +14,7 @@ from .tokens import camel_runs, with_humps
 class Source:
     """The file's bytes; lines, their offsets and the camelCase runs are computed on first use."""
 
-    __slots__ = ("data", "lines", "run_lines", "run_words", "decoded", "offsets")
+    __slots__ = ("data", "decoded", "lines", "offsets", "run_lines", "run_words")
 
     def __init__(self, data: bytes) -> None:
         self.data = data

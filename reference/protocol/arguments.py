@@ -5,7 +5,7 @@ Any problem is `invalid_input` naming the argument; past this point nothing chec
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -16,12 +16,12 @@ from .input_schemas import tool_schemas
 from .params import PARAMS
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator(tool: str) -> Draft202012Validator:
     return Draft202012Validator(tool_schemas()[tool])
 
 
-@lru_cache(maxsize=None)
+@cache
 def _fields(tool: str) -> tuple[tuple[str, Any, bool], ...]:
     """(property, its schema default or None, whether it is a JSON number) for each property of the tool."""
     return tuple((name, prop.get("default"), prop.get("type") == "number")

@@ -17,6 +17,7 @@ from reference.index.extract import CONTENT_HEAD
 
 from ..hits import RESULT_TYPE_ORDER
 from .context import context_name
+from .facts import FactsStore, FileFacts, Span
 from .files import WorkspaceFiles
 from .normalize import Strength, page_scores, rank_key
 from .preview import excerpt
@@ -30,7 +31,6 @@ from .reasons import (
     text_strength,
     with_docs,
 )
-from .facts import FactsStore, FileFacts, Span
 
 # A call scores a pool of the engine's top max(limit, MIN_POOL) hits: the score
 # bands reorder hits inside the pool, and one pool for every limit up to
