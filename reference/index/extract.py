@@ -325,7 +325,7 @@ def _edges(rules: LanguageRules, src: Source, calls: list[tuple[int, dict]], imp
     raw.sort(key=_EDGE_ORDER)
     sources = _enclosing(defs, list(map(_EDGE_BYTE, raw)))
     edges = [(source, line, edge_type, to_name, hint, binding)
-             for (_, _, line, edge_type, to_name, hint, binding), source in zip(raw, sources)]
+             for (_, _, line, edge_type, to_name, hint, binding), source in zip(raw, sources, strict=True)]
     return edges, "\n".join(import_texts)[:MAX_IMPORTS_TEXT]
 
 
