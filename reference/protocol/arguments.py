@@ -30,18 +30,19 @@ def _fields(tool: str) -> tuple[tuple[str, Any, bool], ...]:
 
 def _field_of(error: ValidationError, args: dict[str, Any], schema: dict[str, Any]) -> tuple[str, str]:
     """The argument an error is about and a short message naming it."""
+    value = error.validator_value  # the failing keyword's value: a list for required, anyOf and enum
     if error.validator == "additionalProperties":
-        unknown = sorted(set(args) - set(schema["properties"]))[0]
+        unknown = min(set(args) - set(schema["properties"]))
         return unknown, f"unknown argument `{unknown}`"
-    if error.validator == "required":
-        missing = next(name for name in error.validator_value if name not in args)
+    if error.validator == "required" and isinstance(value, list):
+        missing = next(name for name in value if name not in args)
         return missing, f"missing required argument `{missing}`"
-    if error.validator == "anyOf" and not error.path:
-        first = error.validator_value[0]["required"][0]
+    if error.validator == "anyOf" and not error.path and isinstance(value, list):
+        first = value[0]["required"][0]
         return first, f"missing required argument `{first}`"
     field = str(error.path[0]) if error.path else "arguments"
-    if error.validator == "enum":
-        allowed = ", ".join(map(str, error.validator_value))
+    if error.validator == "enum" and isinstance(value, list):
+        allowed = ", ".join(map(str, value))
         return field, f"`{field}` must be one of: {allowed}"
     if error.validator in ("pattern", "minLength"):
         return field, f"`{field}` must be a non-empty string"

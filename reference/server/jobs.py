@@ -90,7 +90,7 @@ class JobRunner:
         try:
             job.summary = self._index(self._workspace, job.force)
             job.status = "completed"
-        except Exception as exc:  # a failed run is reported, never raised into the server
+        except Exception as exc:  # noqa: BLE001 - a failed run is reported, never raised into the server
             job.status = "failed"
             job.error = f"{type(exc).__name__}: {exc}"
             traceback.print_exc()
@@ -100,5 +100,5 @@ class JobRunner:
         if self._after is not None and job.status == "completed":
             try:
                 self._after()
-            except Exception:
+            except Exception:  # noqa: BLE001 - a failing after-job callback (prewarm) is printed, never raised
                 traceback.print_exc()

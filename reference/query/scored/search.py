@@ -144,10 +144,10 @@ class ScoredSearch:
         facts = self._kept.facts.facts(s.span for s in seen)
         query = QueryText(params.query)
         judged = sorted((self._judge(hit, s, query, facts[s.span], files, params.include_scores)
-                         for hit, s in zip(pool, seen)), key=Judged.rank_key)
+                         for hit, s in zip(pool, seen, strict=True)), key=Judged.rank_key)
         scores = page_scores([(j.strength, float(j.hit.score)) for j in judged])
         results = []
-        for j, score in zip(judged[: params.limit], scores):
+        for j, score in zip(judged[: params.limit], scores, strict=False):  # the page: a prefix of the pool
             if score < params.min_score:
                 break  # scores strictly decrease: the rest are lower still
             results.append(self._result(j, score, params))
