@@ -12,9 +12,11 @@ legitimately hide listed scenarios (see docs/gate.md).
 from __future__ import annotations
 
 import warnings
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
+import pluggy
 import pytest
 import yaml
 
@@ -50,9 +52,8 @@ def add_options(parser: pytest.Parser) -> None:
 def scenario_id(item: pytest.Item) -> str:
     """The spec scenario id an item runs (its scenario dict's id, else its name)."""
     scenario = getattr(item, "scenario", None)
-    if isinstance(scenario, dict) and isinstance(scenario.get("id"), str):
-        return scenario["id"]
-    return item.name
+    sid = scenario.get("id") if isinstance(scenario, dict) else None
+    return sid if isinstance(sid, str) else item.name
 
 
 def load_baseline(path: str | Path) -> dict[str, str]:
@@ -120,10 +121,13 @@ class BaselinePlugin:
         collected = {scenario_id(item) for item in items}
         self.unmatched = sorted(set(self.entries) - collected)
         for sid in self.unmatched:
-            warnings.warn(BaselineWarning(f"baseline entry {sid} matches no collected scenario"))
+            # stacklevel 1: the caller is pluggy's hook machinery, so the warning names this line
+            warnings.warn(BaselineWarning(f"baseline entry {sid} matches no collected scenario"), stacklevel=1)
 
     @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]):
+    def pytest_runtest_makereport(
+        self, item: pytest.Item, call: pytest.CallInfo[None]
+    ) -> Generator[None, pluggy.Result[pytest.TestReport], None]:
         outcome = yield
         report: pytest.TestReport = outcome.get_result()
         sid = scenario_id(item)
@@ -135,11 +139,13 @@ class BaselinePlugin:
             # pytest's xfail shape: junitxml, the terminal and the exit code all understand it.
             report.outcome = "skipped"
             report.wasxfail = f"{EXPECTED_FAILURE}: {self.entries[sid]}"
-            report.cruxgate_expected_failure = True
+            # A TestReport has no stash; an extra attribute is pytest's own way (TestReport's **extra),
+            # survives xdist's report serialization, and report.py and results_json.py read it by getattr.
+            report.cruxgate_expected_failure = True  # type: ignore[attr-defined]
         elif report.when == "call" and report.passed:
             report.outcome = "failed"
             report.longrepr = f"{STALE_PREFIX} {sid} (it passes now; baseline reason was: {self.entries[sid]})"
-            report.cruxgate_stale_baseline = True
+            report.cruxgate_stale_baseline = True  # type: ignore[attr-defined]  # as above
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         if self.write_path:

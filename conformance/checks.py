@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 CHECKS: dict[str, Callable[..., None]] = {}
 
@@ -69,10 +70,11 @@ def same_sequence(a: Any, b: Any) -> None:
     first, second = _as_list(a, "same_sequence a"), _as_list(b, "same_sequence b")
     if first == second:
         return
-    for index, (x, y) in enumerate(zip(first, second)):
+    for index, (x, y) in enumerate(zip(first, second, strict=False)):  # unequal lengths are reported below
         if x != y:
             raise CheckFailed(f"same_sequence: item {index} differs: {_short(x)} vs {_short(y)}")
-    raise CheckFailed(f"same_sequence: lengths differ ({len(first)} vs {len(second)}): {_short(first)} vs {_short(second)}")
+    raise CheckFailed(
+        f"same_sequence: lengths differ ({len(first)} vs {len(second)}): {_short(first)} vs {_short(second)}")
 
 
 @named_check
@@ -102,7 +104,8 @@ def sum_equals(total: Any, parts: list[Any], tolerance: float = 1e-6) -> None:
     expected = math.fsum(flat)
     actual = _number(total, "sum_equals total")
     if abs(actual - expected) > max(tolerance, 1e-6 * max(abs(actual), abs(expected))):
-        raise CheckFailed(f"sum_equals: total {actual} != sum of parts {expected} ({_short(flat)}), tolerance {tolerance}")
+        raise CheckFailed(
+            f"sum_equals: total {actual} != sum of parts {expected} ({_short(flat)}), tolerance {tolerance}")
 
 
 @named_check
@@ -178,7 +181,8 @@ def structured_matches_text(response: Any) -> None:
     try:
         from_text = json.loads(response.text)
     except ValueError as exc:
-        raise CheckFailed(f"structured_matches_text: the first text item is not JSON ({exc}): {response.text[:160]!r}") from None
+        raise CheckFailed(
+            f"structured_matches_text: the first text item is not JSON ({exc}): {response.text[:160]!r}") from None
     if from_text != response.structured:
         raise CheckFailed(
             "structured_matches_text: structuredContent and the text item differ: "

@@ -25,4 +25,5 @@ def main(argv: list[str] | None = None) -> int:
         if name == command:
             importlib.import_module(module_name).add_arguments(p, name)
     args = parser.parse_args(args_list)
-    return importlib.import_module(COMMANDS[args.command][0]).run(args)
+    status: int = importlib.import_module(COMMANDS[args.command][0]).run(args)
+    return status

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,7 +62,7 @@ class Report:
         }
 
 
-def _entries(document: dict[str, Any]):
+def _entries(document: dict[str, Any]) -> Iterator[tuple[dict[str, Any], dict[str, Any], bool]]:
     """(entry, requirement, is_scenario) for every requirement and scenario of a document."""
     for requirement in document["requirements"]:
         yield requirement, requirement, False
@@ -76,8 +77,8 @@ def build(documents: list[dict[str, Any]]) -> Report:
         for source in document["sources"]:
             for anchor in source["inventory"]:
                 if anchor in report.anchors:
-                    report.duplicated.append(f"{anchor!r} is listed in the inventory of {report.anchor_document[anchor]} "
-                                             f"and of {document['document']}")
+                    report.duplicated.append(f"{anchor!r} is listed in the inventory of "
+                                             f"{report.anchor_document[anchor]} and of {document['document']}")
                     continue
                 report.anchors[anchor] = []
                 report.anchor_document[anchor] = document["document"]
@@ -90,7 +91,8 @@ def build(documents: list[dict[str, Any]]) -> Report:
                 if anchor not in report.anchors:
                     report.dangling.append(f"{entry['id']} cites {anchor!r}, which no source inventory lists")
                     continue
-                report.anchors[anchor].append(Cover(entry["id"], entry["coverage"], requirement["id"], is_scenario, primary))
+                report.anchors[anchor].append(
+                    Cover(entry["id"], entry["coverage"], requirement["id"], is_scenario, primary))
             owner = scenario_sources if is_scenario else requirement_sources
             # Variants of one source scenario may share its anchor inside one requirement, never across.
             key = requirement["id"] if is_scenario else entry["id"]
@@ -104,8 +106,9 @@ def build(documents: list[dict[str, Any]]) -> Report:
 
 def _coverage_label(requirement: dict[str, Any]) -> str:
     """'3 executable, 1 hook' for a requirement with scenarios, else its own coverage kind."""
-    if requirement["coverage"] != "scenarios":
-        return requirement["coverage"]
+    own: str = requirement["coverage"]
+    if own != "scenarios":
+        return own
     kinds = Counter(s["coverage"] for s in requirement["scenarios"])
     return ", ".join(f"{kinds[k]} {k}" for k in SCENARIO_KINDS if kinds[k])
 

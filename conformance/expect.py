@@ -11,8 +11,9 @@ import inspect
 import json
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import jmespath
 from jsonschema.exceptions import best_match
@@ -124,6 +125,11 @@ class Finding:
         return {"id": f"{scenario_id}/{self.check}", "check": self.check, "severity": self.severity,
                 "step": None if self.step is None else self.step + 1, "message": self.message,
                 "basis": {"kind": self.basis.kind, "ref": self.basis.ref, "level": self.basis.level}}
+
+
+def recorded_findings(user_properties: Iterable[tuple[str, object]]) -> list[dict[str, Any]]:
+    """The finding records a scenario left in its report's user properties (each FINDING value is its JSON)."""
+    return [json.loads(cast(str, value)) for name, value in user_properties if name == FINDING]
 
 
 class Judge:

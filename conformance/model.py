@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 if TYPE_CHECKING:
     from conformance.wire import Connection
@@ -58,7 +59,8 @@ MCP_STRUCTURED_TEXT = Basis(MCP, "MCP specification, tools: structuredContent SH
                             "in a text content item", "SHOULD")
 MCP_STDIO = Basis(MCP, "MCP specification, stdio transport: the server MUST NOT write anything to stdout "
                   "that is not a valid MCP message", "MUST")
-JSONRPC_NOTIFICATION = Basis(MCP, "JSON-RPC 2.0 (MCP base protocol): the server MUST NOT reply to a notification", "MUST")
+JSONRPC_NOTIFICATION = Basis(MCP, "JSON-RPC 2.0 (MCP base protocol): the server MUST NOT reply to a notification",
+                             "MUST")
 MCP_IDS = Basis(MCP, "JSON-RPC 2.0 (MCP base protocol): a response carries the id of the request it answers", "MUST")
 
 
@@ -145,9 +147,9 @@ class StepContext(Protocol):
     transport: str
     captures: dict[str, Any]
 
-    def server(self, transport: str | None) -> "Connection": ...
+    def server(self, transport: str | None) -> Connection: ...
 
-    def workspace(self) -> "Workspace": ...
+    def workspace(self) -> Workspace: ...
 
     def restart(self, config: dict[str, Any] | None, prewarm: bool) -> None: ...
 
@@ -171,7 +173,7 @@ class Step:
     workspace_only: ClassVar[bool] = False  # needs no running server (may run before servers start)
 
     @classmethod
-    def from_yaml(cls, step: Mapping[str, Any], basis: Basis) -> "Step":
+    def from_yaml(cls, step: Mapping[str, Any], basis: Basis) -> Step:
         """The step from its YAML mapping (`basis`: the scenario's, for the checks it carries)."""
         return cls()
 

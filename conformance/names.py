@@ -12,7 +12,8 @@ its own; its profile says which, per tool:
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 
 class NameMap:

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conformance.expect import FINDING
+from conformance.expect import recorded_findings
 
 OUTCOMES = ("passed", "warned", "failed", "expected-failure", "skipped", "informative")
+_NOT_STRICT = "no (document MUSTs and the error registry fail; SHOULDs, MCP conventions and readings warn)"
 
 
 def _first_line(text: str) -> str:
@@ -61,7 +61,7 @@ class ReportPlugin:
             row["outcome"] = "informative" if reason.startswith("informative:") else "skipped"
             row["detail"] = reason
         elif report.when == "call" and report.passed and row["outcome"] is None:
-            findings = [json.loads(value) for name, value in report.user_properties if name == FINDING]
+            findings = recorded_findings(report.user_properties)
             row["outcome"] = "warned" if findings else "passed"
             row["findings"] = findings
 
@@ -77,8 +77,8 @@ class ReportPlugin:
         lines = ["# cruxgate conformance report", ""]
         lines += [f"- target: **{target['name']}** over **{target['transport']}**",
                   f"- server: {target.get('server') or 'unknown (no server was started)'}",
-                  f"- strict: {'yes (warnings fail)' if self.strict else 'no (document MUSTs and the error registry fail; SHOULDs, MCP conventions and readings warn)'}",
-                  f"- generated: {datetime.now(timezone.utc).isoformat(timespec='seconds')}", ""]
+                  f"- strict: {'yes (warnings fail)' if self.strict else _NOT_STRICT}",
+                  f"- generated: {datetime.now(UTC).isoformat(timespec='seconds')}", ""]
         failures = [r for r in rows if r["outcome"] == "failed"]
         executed = [r for r in rows if r["outcome"] in ("passed", "warned", "failed", "expected-failure")]
         verdict = "FAIL" if failures or not executed else "PASS"
@@ -95,12 +95,12 @@ class ReportPlugin:
         for row in rows:
             lines.append(f"| {row['requirement']} | {row['level']} | {row['id']} | {_cell(row['title'], 80)} | "
                          f"{row['outcome']} | {_cell(row['detail'])} |")
-        warned = [(row, finding) for row in rows for finding in row.get("findings", [])]
+        warned = [finding for row in rows for finding in row.get("findings", [])]
         if warned:
             lines += ["", "## Warnings", "", "Checks that did not hold on a basis that does not gate "
                       "(a SHOULD, an MCP convention or a reading of ours); `--strict` fails them.", "",
                       "| id | step | basis | message |", "|---|---|---|---|"]
-            for row, finding in warned:
+            for finding in warned:
                 basis = finding["basis"]
                 step = finding["step"] if finding["step"] is not None else "-"  # the wire scenario's, a fuzz item's
                 lines.append(f"| {finding['id']} | {step} | {basis['kind']} {basis['level']}: "

@@ -12,17 +12,17 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from conformance.baseline import EXPECTED_FAILURE, scenario_id
-from conformance.expect import FINDING
+from conformance.expect import recorded_findings
 
 FORMAT_VERSION = 1
-SERVER_INFO_KEY = pytest.StashKey[dict]()
+SERVER_INFO_KEY = pytest.StashKey[dict[str, Any]]()
 TARGET_PROFILE_KEY = pytest.StashKey[str]()
 TRANSPORT_KEY = pytest.StashKey[str]()
 
@@ -58,10 +58,12 @@ def _marker_arg(item: pytest.Item, name: str) -> Any:
 def _requirement_id(item: pytest.Item) -> str | None:
     requirement = getattr(item, "requirement", None)
     if isinstance(requirement, dict) and requirement.get("id"):
-        return requirement["id"]
+        rid: str = requirement["id"]
+        return rid
     if isinstance(requirement, str):
         return requirement
-    return _marker_arg(item, "requirement")
+    marked: str | None = _marker_arg(item, "requirement")
+    return marked
 
 
 def _record_base(item: pytest.Item, default_transport: str | None) -> dict[str, Any]:
@@ -111,7 +113,7 @@ class ResultsJsonPlugin:
             return
         record["duration"] = round(record["duration"] + report.duration, 6)
         if report.when == "call":
-            record["findings"] = [json.loads(value) for name, value in report.user_properties if name == FINDING]
+            record["findings"] = recorded_findings(report.user_properties)
         if getattr(report, "cruxgate_expected_failure", False):
             record["outcome"] = EXPECTED_FAILURE
             record["baseline_reason"] = report.wasxfail.removeprefix(f"{EXPECTED_FAILURE}: ")
@@ -154,7 +156,7 @@ class ResultsJsonPlugin:
             "spec_revision": revision,
             "target_profile": self.config.stash.get(TARGET_PROFILE_KEY, None),
             "server_info": self.config.stash.get(SERVER_INFO_KEY, None),
-            "started_at": datetime.fromtimestamp(self.started, timezone.utc).isoformat(),
+            "started_at": datetime.fromtimestamp(self.started, UTC).isoformat(),
             "exit_status": int(exitstatus),
             "summary": summary,
             "scenarios": scenarios,

@@ -40,7 +40,8 @@ def expand_id(schema_id: str) -> str:
 
 def schema(schema_id: str, folder: Path | None = None) -> dict[str, Any]:
     """The schema whose `$id` is `schema_id` (short names `<name>` expand to the cruxgate id)."""
-    return registry(folder).contents(expand_id(schema_id))
+    contents: dict[str, Any] = registry(folder).contents(expand_id(schema_id))
+    return contents
 
 
 def validator_for(schema_or_id: dict[str, Any] | bool | str, folder: Path | None = None) -> Draft202012Validator:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, cast
 
 import jmespath
 import yaml
@@ -109,11 +110,13 @@ def _check_document(file: Path, document: dict[str, Any], seen_ids: dict[str, st
             seen_ids[entry["id"]] = str(file.name)
             for anchor in [entry["source"], *entry.get("also", [])]:
                 if anchor.split(" > ", 1)[0] not in refs:
-                    raise SpecError(file, f"{at}.source", f"anchor {anchor!r} names a source the document does not list")
+                    raise SpecError(file, f"{at}.source",
+                                    f"anchor {anchor!r} names a source the document does not list")
         for s_index, scenario in enumerate(requirement.get("scenarios", [])):
             at = f"{where}.scenarios[{s_index}]"
             if not scenario["id"].startswith(requirement["id"] + "-"):
-                raise SpecError(file, f"{at}.id", f"{scenario['id']} must start with its requirement's id {requirement['id']}-")
+                raise SpecError(file, f"{at}.id",
+                                f"{scenario['id']} must start with its requirement's id {requirement['id']}-")
             _check_steps(file, at, scenario)
 
 
@@ -127,7 +130,7 @@ def load_file(file: Path, seen_ids: dict[str, str] | None = None) -> dict[str, A
     if error is not None:
         raise SpecError(file, _json_path(error.absolute_path), f"{error.message} (keyword {error.validator})")
     _check_document(file, document, {} if seen_ids is None else seen_ids)
-    return document
+    return cast("dict[str, Any]", document)  # the format schema makes a document an object
 
 
 def load_documents(spec_dir: Path | str | None = None) -> list[dict[str, Any]]:
@@ -151,7 +154,8 @@ def _check_tools(folder: Path, documents: list[dict[str, Any]], ids: dict[str, s
                 raise SpecError(file, f"{where}.name", f"tool {rule['name']} is defined twice")
             defined.add(rule["name"])
             if rule["source"].split(" > ", 1)[0] not in refs:
-                raise SpecError(file, f"{where}.source", f"anchor {rule['source']!r} names a source the document does not list")
+                raise SpecError(file, f"{where}.source",
+                                f"anchor {rule['source']!r} names a source the document does not list")
             if rule.get("surface") and rule["surface"] not in ids:
                 raise SpecError(file, f"{where}.surface", f"no scenario {rule['surface']}")
 
@@ -166,7 +170,8 @@ def iter_scenarios(documents: list[dict[str, Any]]) -> Iterator[tuple[dict[str, 
 
 def scenario_level(requirement: dict[str, Any], scenario: dict[str, Any]) -> str:
     """The scenario's normative level, defaulting to its requirement's."""
-    return scenario.get("level", requirement["level"])
+    level: str = scenario.get("level", requirement["level"])
+    return level
 
 
 # ------------------------------------------------------------------ the typed model

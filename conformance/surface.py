@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
@@ -37,7 +38,8 @@ def normalize(tools_answer: Any) -> dict[str, Any]:
     plain = [_plain(tool) for tool in tools]
     # Round-trip through sorted JSON so nested keys are ordered too.
     ordered = sorted(plain, key=lambda tool: str(tool.get("name", "")))
-    return json.loads(json.dumps({"tools": ordered}, sort_keys=True))
+    snapshot: dict[str, Any] = json.loads(json.dumps({"tools": ordered}, sort_keys=True))
+    return snapshot
 
 
 def dumps(snapshot: dict[str, Any]) -> str:
@@ -108,7 +110,8 @@ def _lint_property(tool: str, path: str, want: dict[str, Any], got: Any) -> list
     findings: list[Finding] = []
     want_types, got_types = _type_set(want), _type_set(got)
     if want_types is not None and got_types is not None and not _accepts(got_types, want_types):
-        findings.append(Finding(tool, f"{path}.type", f"type {sorted(got_types)} where the spec says {sorted(want_types)}"))
+        findings.append(Finding(tool, f"{path}.type",
+                                f"type {sorted(got_types)} where the spec says {sorted(want_types)}"))
     if "enum" in want and "enum" in got:
         missing = [v for v in want["enum"] if v not in got["enum"]]
         if missing:
@@ -136,14 +139,17 @@ def _lint_object(tool: str, path: str, want: dict[str, Any], got: dict[str, Any]
         if not _documented(sub):
             continue  # a name of ours: the target may call it otherwise (profile `names`)
         if name not in got_props:
-            findings.append(Finding(tool, f"{prefix}properties.{name}", f"missing; {sub.get('x-basis', 'the spec')} names it"))
+            findings.append(Finding(tool, f"{prefix}properties.{name}",
+                                    f"missing; {sub.get('x-basis', 'the spec')} names it"))
         elif isinstance(sub, dict):
             findings += _lint_property(tool, f"{prefix}properties.{name}", sub, got_props[name])
     for name in sorted(set(got_props) - set(want_props)):
         if want.get("additionalProperties") is False:
-            findings.append(Finding(tool, f"{prefix}properties.{name}", "not in the spec (its schema allows no other properties)"))
+            findings.append(Finding(tool, f"{prefix}properties.{name}",
+                                    "not in the spec (its schema allows no other properties)"))
         elif name in knobs:
-            findings.append(Finding(tool, f"{prefix}properties.{name}", "a protocol input the spec does not give this tool"))
+            findings.append(Finding(tool, f"{prefix}properties.{name}",
+                                    "a protocol input the spec does not give this tool"))
     got_required = set(got.get("required", []))
     for name in sorted(got_required & set(want_props) - set(want.get("required", []))):
         if _documented(want_props[name]):
@@ -160,7 +166,7 @@ def lint_tool(tool: dict[str, Any], expected: dict[str, Any] | None, knobs: Iter
         findings.append(Finding(name, "description", "missing or empty"))
     schema = tool.get("inputSchema")
     if not isinstance(schema, dict):
-        return findings + [Finding(name, "inputSchema", "missing or not an object")]
+        return [*findings, Finding(name, "inputSchema", "missing or not an object")]
     try:
         Draft202012Validator.check_schema(schema)
     except SchemaError as exc:
@@ -186,9 +192,8 @@ def lint_surface(
     # does not give it must not carry it (get_file_outline has no `compact`, seed 004).
     knobs = {name for schema in expected.values() for name, sub in (schema.get("properties") or {}).items()
              if _documented(sub)}
-    findings: list[Finding] = []
-    for name in sorted(set(expected if required_tools is None else required_tools) - set(listed)):
-        findings.append(Finding(name, "", "not listed by tools/list; the spec names it"))
+    unlisted = sorted(set(expected if required_tools is None else required_tools) - set(listed))
+    findings = [Finding(name, "", "not listed by tools/list; the spec names it") for name in unlisted]
     for name, tool in sorted(listed.items()):
         findings += lint_tool(tool, expected.get(name), knobs if name in expected else ())
     return sorted(findings)
@@ -234,7 +239,9 @@ def _diff_schema(tool: str, path: str, old: Any, new: Any, out: list[Change]) ->
         if old != new:
             out.append(Change(RISKY, tool, path, f"schema changed from {old!r} to {new!r}"))
         return
-    add = lambda kind, sub, what: out.append(Change(kind, tool, f"{path}.{sub}" if sub else path, what))  # noqa: E731
+
+    def add(kind: str, sub: str, what: str) -> None:
+        out.append(Change(kind, tool, f"{path}.{sub}" if sub else path, what))
 
     old_t, new_t = _type_set(old), _type_set(new)
     if old_t != new_t:
@@ -262,9 +269,9 @@ def _diff_schema(tool: str, path: str, old: Any, new: Any, out: list[Change]) ->
     if old.get("const", None) != new.get("const", None):
         add(BREAKING if "const" in new else ADDITIVE, "const", f"const {old.get('const')!r} -> {new.get('const')!r}")
 
-    if "default" in old or "default" in new:
-        if old.get("default") != new.get("default") or ("default" in old) != ("default" in new):
-            add(RISKY, "default", f"default {old.get('default', '(none)')!r} -> {new.get('default', '(none)')!r}")
+    # (neither having a default is no change: both sides of each comparison agree)
+    if old.get("default") != new.get("default") or ("default" in old) != ("default" in new):
+        add(RISKY, "default", f"default {old.get('default', '(none)')!r} -> {new.get('default', '(none)')!r}")
 
     if old.get("description") != new.get("description") and path.count(".properties.") >= 1:
         add(RISKY, "description", "property description changed")
@@ -320,17 +327,14 @@ def diff_surfaces(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
     """Classified changes from snapshot `old` to snapshot `new`, breaking first."""
     old_tools = {t["name"]: t for t in normalize(old)["tools"]}
     new_tools = {t["name"]: t for t in normalize(new)["tools"]}
-    changes: list[Change] = []
-    for name in sorted(set(old_tools) - set(new_tools)):
-        changes.append(Change(BREAKING, name, "", "tool removed"))
-    for name in sorted(set(new_tools) - set(old_tools)):
-        changes.append(Change(ADDITIVE, name, "", "tool added"))
+    changes = [Change(BREAKING, name, "", "tool removed") for name in sorted(set(old_tools) - set(new_tools))]
+    changes += [Change(ADDITIVE, name, "", "tool added") for name in sorted(set(new_tools) - set(old_tools))]
     for name in sorted(set(old_tools) & set(new_tools)):
         before, after = old_tools[name], new_tools[name]
         if before.get("description") != after.get("description"):
             changes.append(Change(RISKY, name, "description", "tool description changed"))
         _diff_schema(name, "inputSchema", before.get("inputSchema", {}), after.get("inputSchema", {}), changes)
-        for key in sorted((set(before) | set(after)) - {"name", "description", "inputSchema"}):
-            if before.get(key) != after.get(key):
-                changes.append(Change(RISKY, name, key, f"{key} changed"))
+        changes += [Change(RISKY, name, key, f"{key} changed")
+                    for key in sorted((set(before) | set(after)) - {"name", "description", "inputSchema"})
+                    if before.get(key) != after.get(key)]
     return sorted(changes, key=lambda c: (_SEVERITY[c.kind], c.tool, c.path, c.what))

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import os
 import json
+import os
 import shlex
 import socket
 import subprocess
@@ -29,7 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     snap.add_argument("--target-profile", metavar="FILE", help="target profile YAML (default: the reference's)")
     snap.add_argument("--server-cmd", metavar="CMD", help="stdio: the server command line, instead of a profile")
     snap.add_argument("--url", help="http: the URL of an already running server, instead of a profile")
-    snap.add_argument("--workspace", metavar="DIR", help="workspace the profile's server opens (default: empty temp dir)")
+    snap.add_argument("--workspace", metavar="DIR",
+                      help="workspace the profile's server opens (default: empty temp dir)")
     snap.add_argument("--index", action="store_true", help="run the profile's index_command on the workspace first")
     snap.add_argument("--out", metavar="FILE", required=True, help="where to write the snapshot ('-' for stdout)")
 
@@ -61,7 +62,8 @@ def _fill(template: list[str], values: dict[str, str]) -> list[str]:
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port
 
 
 def _default_profile() -> Path:
@@ -129,7 +131,8 @@ def fetch_surface(args: argparse.Namespace) -> dict[str, Any]:
                            stdout=subprocess.DEVNULL)
         transport = (profile.get("transports") or {}).get(args.target)
         if not transport:
-            raise SystemExit(f"cruxgate surface snapshot: profile {profile.get('name')!r} has no {args.target} transport")
+            raise SystemExit(
+                f"cruxgate surface snapshot: profile {profile.get('name')!r} has no {args.target} transport")
         argv = _fill(transport["command"], values)
         budget = float(timeouts["start"]) + float(timeouts["call"])
         if args.target == "stdio":
@@ -165,7 +168,8 @@ def _run_snapshot(args: argparse.Namespace) -> int:
 
 def _load(path: str) -> dict[str, Any]:
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
+        snapshot: dict[str, Any] = json.loads(Path(path).read_text(encoding="utf-8"))
+        return snapshot
     except (OSError, json.JSONDecodeError) as exc:
         raise SystemExit(f"cruxgate surface: cannot read snapshot {path}: {exc}") from exc
 
@@ -176,8 +180,10 @@ def render_table(changes: list[surface.Change]) -> str:
         return "no changes to the tool surface\n"
     rows = [("KIND", "TOOL", "WHERE", "CHANGE")] + [(c.kind, c.tool, c.path or "-", c.what) for c in changes]
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
-    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row[:3], widths)) + "  " + row[3] for row in rows]
-    counts = {kind: sum(c.kind == kind for c in changes) for kind in (surface.BREAKING, surface.RISKY, surface.ADDITIVE)}
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row[:3], widths, strict=True)) + "  " + row[3]
+             for row in rows]
+    kinds = (surface.BREAKING, surface.RISKY, surface.ADDITIVE)
+    counts = {kind: sum(c.kind == kind for c in changes) for kind in kinds}
     summary = ", ".join(f"{n} {kind}" for kind, n in counts.items())
     return "\n".join(lines) + f"\n\n{summary}\n"
 

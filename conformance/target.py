@@ -6,7 +6,7 @@ import shlex
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import yaml
 from jsonschema.exceptions import best_match
@@ -71,7 +71,7 @@ def load_profile(path: str | Path) -> dict[str, Any]:
     if error is not None:
         where = ".".join(map(str, error.absolute_path)) or "(root)"
         raise ProfileError(f"target profile {path}: {where}: {error.message}")
-    return data
+    return cast("dict[str, Any]", data)  # the profile schema makes a profile an object
 
 
 def from_profile(data: dict[str, Any]) -> Target:

@@ -66,7 +66,7 @@ class Workspace:
     """A temp dir holding `workspace/` (the fixture copy), `state/` (the target's own) and the config file."""
 
     def __init__(self, target: Target, fixture: Path | None, config: dict[str, Any], git: bool,
-                 template: "Workspace | None" = None) -> None:
+                 template: Workspace | None = None) -> None:
         """Copy `fixture`, or an indexed `template` workspace with its state, into a new temp dir."""
         self.target = target
         self.root = Path(tempfile.mkdtemp(prefix="cruxgate-"))
@@ -110,17 +110,20 @@ class Workspace:
             done = subprocess.run(argv, cwd=self.path, env=self.env(), stdin=subprocess.DEVNULL, capture_output=True,
                                   text=True, errors="replace", timeout=timeout)
         except subprocess.TimeoutExpired as exc:
-            out = (exc.stderr or b"").decode("utf-8", "replace") if isinstance(exc.stderr, bytes) else (exc.stderr or "")
+            stderr = exc.stderr
+            out = (stderr or b"").decode("utf-8", "replace") if isinstance(stderr, bytes) else (stderr or "")
             raise WorkspaceError(f"{what} did not finish within {timeout:g}s: {argv}\n{tail(out)}") from None
         except OSError as exc:
             raise WorkspaceError(f"{what} could not start: {argv}: {exc}") from None
         if done.returncode != 0:
-            raise WorkspaceError(f"{what} exited with status {done.returncode}: {argv}\n{tail(done.stderr + done.stdout)}")
+            raise WorkspaceError(
+                f"{what} exited with status {done.returncode}: {argv}\n{tail(done.stderr + done.stdout)}")
 
     def index(self) -> None:
         """Run the profile's index_command (a target without one indexes on its own)."""
         if self.target.index_command:
-            self.run(fill(self.target.index_command, self.placeholders()), self.target.timeouts["index"], "index_command")
+            self.run(fill(self.target.index_command, self.placeholders()), self.target.timeouts["index"],
+                     "index_command")
 
     def hook(self, name: str) -> None:
         """Run the profile's hook `name`."""

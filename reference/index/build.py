@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from .extract import FileExtract, content_hash, extract
@@ -23,8 +23,17 @@ from .languages import language_of
 from .resolve import Resolver
 from .scan import is_binary, scan
 from .semantic.build import SemanticIndexBuilder
-from .state import (CURRENT, DATABASE, GENERATION_PREFIX, LIVE_REF, MANIFEST, SCHEMA_VERSION, STATE_DIR,
-                    read_state, write_atomic)
+from .state import (
+    CURRENT,
+    DATABASE,
+    GENERATION_PREFIX,
+    LIVE_REF,
+    MANIFEST,
+    SCHEMA_VERSION,
+    STATE_DIR,
+    read_state,
+    write_atomic,
+)
 from .store import GenerationWriter
 
 TOOL_VERSION = "0.1.0"
@@ -83,7 +92,8 @@ def _work(task: tuple[str, str, str | None]) -> tuple:
         return ("same", path, digest)
     lang = language_of(path)
     try:
-        result = extract(path, data, *(lang or (None, None)), digest=digest)
+        language, grammar = lang or (None, None)
+        result = extract(path, data, language, grammar, digest=digest)
     except Exception:  # noqa: BLE001 - a file the extractor chokes on is indexed as text and counted
         result = extract(path, data, None, None, digest=digest)
         result.language = lang[0] if lang else None
@@ -197,6 +207,9 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     live = read_state(root)
     previous = live.generation if live.status == "ready" and not force else None
     old = _previous_hashes(previous)
+    # HEAD before the scan: a commit made while the run reads the tree leaves the manifest behind
+    # (the server syncs again), never ahead of what was indexed (`fresh` with the older files).
+    head = git_head(root) or None  # none for a branch with no commit yet
     report = scan(root)
     tasks = [(c.path, c.absolute, old.get(c.path)) for c in report.files]
     gens = _generations(state)
@@ -219,10 +232,10 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
             "schema_version": SCHEMA_VERSION,
             "status": "ready",
             "cursor": cursor,
-            "git_head": git_head(root) or None,  # none for a branch with no commit yet
+            "git_head": head,
             "file_count": writer.file_count,
             "symbol_count": writer.symbol_count,
-            "indexed_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "indexed_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "tool_version": TOOL_VERSION,
             "ref": LIVE_REF,
         }
@@ -272,6 +285,7 @@ def _write(root: Path, previous: Path | None, tasks: list, results: Iterator[tup
                 continue
             if kind == "parsed":
                 blob = item[2]
+            assert blob is not None  # "same" read its blob from the cache or was parsed again above
             result = FileExtract.loads(blob)
             if kind == "parsed":
                 parsed += 1

@@ -15,7 +15,8 @@ MAX_PROBLEM_LINES = 20
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     """Arguments of the index command."""
     parser.add_argument("workspace", type=Path, help="directory to index (state goes to WORKSPACE/.cruxgate/)")
-    parser.add_argument("--force", action="store_true", help="rebuild from scratch (the remedy for an incompatible index)")
+    parser.add_argument("--force", action="store_true",
+                        help="rebuild from scratch (the remedy for an incompatible index)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar (the summary line is still printed)")
 
 

@@ -128,7 +128,7 @@ def _signature(src: Source, node: Node, body: Node | None) -> str:
 
 
 class _Def:
-    __slots__ = ("start", "end", "kind", "name", "node", "extra", "parent", "index", "owner")
+    __slots__ = ("end", "extra", "index", "kind", "name", "node", "owner", "parent", "start")
 
     def __init__(self, start: int, end: int, kind: str, name: str, node: Node, extra: dict[str, Node]) -> None:
         self.start, self.end, self.kind, self.name, self.node, self.extra = start, end, kind, name, node, extra
@@ -325,7 +325,7 @@ def _edges(rules: LanguageRules, src: Source, calls: list[tuple[int, dict]], imp
     raw.sort(key=_EDGE_ORDER)
     sources = _enclosing(defs, list(map(_EDGE_BYTE, raw)))
     edges = [(source, line, edge_type, to_name, hint, binding)
-             for (_, _, line, edge_type, to_name, hint, binding), source in zip(raw, sources)]
+             for (_, _, line, edge_type, to_name, hint, binding), source in zip(raw, sources, strict=True)]
     return edges, "\n".join(import_texts)[:MAX_IMPORTS_TEXT]
 
 

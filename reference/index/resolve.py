@@ -49,7 +49,8 @@ class Resolver:
             kinds.extend([None] * (first_symbol - len(kinds)))
             parents.extend([None] * (first_symbol - len(parents)))
         del kinds[first_symbol:], parents[first_symbol:]
-        by_qualified, top_level, children, containers = self.by_qualified, self.top_level, self.children, self.containers
+        by_qualified, top_level = self.by_qualified, self.top_level
+        children, containers = self.children, self.containers
         by_name, by_file_name, by_dir_name = self.by_name, self.by_file_name, self.by_dir_name
         # `table.setdefault(key, sid) != sid`: the key already named another symbol.
         for sid, symbol in enumerate(result.symbols, first_symbol):
@@ -65,9 +66,9 @@ class Resolver:
                 if top_level.setdefault(key, sid) != sid:
                     top_level[key] = AMBIGUOUS
             else:
-                key = (parent, name)
-                if children.setdefault(key, sid) != sid:
-                    children[key] = AMBIGUOUS
+                child = (parent, name)
+                if children.setdefault(child, sid) != sid:
+                    children[child] = AMBIGUOUS
             if kind in CALLABLE_TARGETS:
                 key = (lang, name)
                 if by_name.setdefault(key, sid) != sid:

@@ -11,10 +11,18 @@ from tree_sitter import Node
 from .tokens import camel_runs, with_humps
 
 
+def required_child(node: Node, field: str) -> Node:
+    """`node`'s child `field`, one its grammar requires (tree-sitter types every field as optional)."""
+    child = node.child_by_field_name(field)
+    if child is None:  # a tree the parser could not make sense of: build.py indexes the file as text
+        raise ValueError(f"a {node.type} node without its {field}")
+    return child
+
+
 class Source:
     """The file's bytes; lines, their offsets and the camelCase runs are computed on first use."""
 
-    __slots__ = ("data", "lines", "run_lines", "run_words", "decoded", "offsets")
+    __slots__ = ("data", "decoded", "lines", "offsets", "run_lines", "run_words")
 
     def __init__(self, data: bytes) -> None:
         self.data = data
@@ -36,7 +44,7 @@ class Source:
         runs = camel_runs(data)
         if runs:
             # A run's line: how many lines start at or before its byte offset (bisected in C, run by run).
-            positions, words = zip(*runs)
+            positions, words = zip(*runs, strict=True)
             starts = self.offsets if data.isascii() else _line_starts(data.split(b"\n"))
             self.run_lines = list(map(bisect.bisect_right, repeat(starts, len(positions)), positions))
             self.run_words = list(words)

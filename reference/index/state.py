@@ -52,15 +52,20 @@ def state_dir(workspace: Path | str) -> Path:
     return Path(workspace) / STATE_DIR
 
 
+def generation_dir(workspace: Path | str, name: str) -> Path:
+    """The directory of generation `name` (as CURRENT names it); a name that is no generation's maps nowhere."""
+    if not name.startswith(GENERATION_PREFIX) or "/" in name or "\\" in name or name in (".", ".."):
+        return state_dir(workspace) / "\x00invalid"
+    return state_dir(workspace) / name
+
+
 def current_generation(workspace: Path | str) -> Path | None:
     """The directory CURRENT names, or None when there is no (valid) CURRENT."""
     try:
         name = (state_dir(workspace) / CURRENT).read_text(encoding="utf-8").strip()
     except OSError:
         return None
-    if not name.startswith(GENERATION_PREFIX) or "/" in name or "\\" in name or name in (".", ".."):
-        return state_dir(workspace) / "\x00invalid"
-    return state_dir(workspace) / name
+    return generation_dir(workspace, name)
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -73,9 +78,14 @@ def write_atomic(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def read_state(workspace: Path | str) -> IndexState:
-    """Classify the workspace's live index without opening it."""
-    generation = current_generation(workspace)
+def read_state(workspace: Path | str, generation_name: str | None = None) -> IndexState:
+    """Classify the workspace's live index without opening it.
+
+    `generation_name` classifies that generation instead of the one CURRENT names now: a reader that
+    has already read CURRENT (the server's snapshot key) describes the very generation it read.
+    """
+    generation = current_generation(workspace) if generation_name is None else generation_dir(
+        workspace, generation_name)
     if generation is None:
         return IndexState("not_indexed", None, None, reason="no .cruxgate/CURRENT")
     try:

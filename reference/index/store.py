@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import threading
 from pathlib import Path
@@ -129,16 +130,16 @@ class GenerationWriter:
         imports = result.imports_text
         for start, end, text in result.snippets:
             self.snippet_count += 1
-            doc = tantivy.Document(snippet_id=self.snippet_count, file_id=file_id, path=path, line_start=start,
-                                   line_end=end, content=text, imports=imports)
+            snippet = tantivy.Document(snippet_id=self.snippet_count, file_id=file_id, path=path, line_start=start,
+                                       line_end=end, content=text, imports=imports)
             if language:
-                doc.add_text("language", language)
-            snippet_writer.add_document(doc)
-        doc = tantivy.Document(file_id=file_id, path=path_text, filename=result.search_filename,
-                               content_head=result.content_head)
+                snippet.add_text("language", language)
+            snippet_writer.add_document(snippet)
+        file_doc = tantivy.Document(file_id=file_id, path=path_text, filename=result.search_filename,
+                                    content_head=result.content_head)
         if language:
-            doc.add_text("language", language)
-        self.writers["files"].add_document(doc)
+            file_doc.add_text("language", language)
+        self.writers["files"].add_document(file_doc)
         if len(self.symbols) > 20000:
             self._flush_rows()
         return file_id, first_symbol
@@ -166,7 +167,7 @@ class GenerationWriter:
             except BaseException as err:  # noqa: BLE001 - re-raised by finish()
                 self._commit_error = err
 
-        self._commit_error: BaseException | None = None
+        self._commit_error = None
         self._committer = threading.Thread(target=commit, name="tantivy-commit", daemon=True)
         self._committer.start()
 
@@ -190,13 +191,9 @@ class GenerationWriter:
         if self._committer is not None:
             self._committer.join()
             self._committer = None
-        try:
+        with contextlib.suppress(sqlite3.Error):
             self.db.close()
-        except sqlite3.Error:
-            pass
         for writer in self.writers.values():
-            try:
+            with contextlib.suppress(Exception):  # best effort on the failure path
                 writer.rollback()
-            except Exception:  # noqa: BLE001 - best effort on the failure path
-                pass
         self.writers.clear()

@@ -10,6 +10,7 @@ keeps the text and appends the humps of each such run (once per distinct run), w
 from __future__ import annotations
 
 import re
+from typing import cast
 
 # An alphanumeric run with at least one hump: a lower/digit before an upper, or an acronym before a word.
 # The lookbehind starts a match only where a run starts, which keeps the scan linear.
@@ -70,8 +71,8 @@ def with_humps(text: str, runs) -> str:
         return text
     humps = list(map(_HUMPS.get, unique))  # the known runs looked up in C; the rest computed once
     if None in humps:
-        humps = [h if h is not None else _humps(run) for h, run in zip(humps, unique)]
-    return f"{text}\n{' '.join(humps)}"
+        humps = [h if h is not None else _humps(run) for h, run in zip(humps, unique, strict=True)]
+    return f"{text}\n{' '.join(cast('list[str]', humps))}"  # no None is left
 
 
 # As _CLASSES, with digits apart: in `_CAMEL` a digit may end a hump (`v2Config`) but not an acronym (`INET6`).
@@ -81,7 +82,7 @@ _EXPAND_SCAN_FROM = 64  # characters; below this the regex is the cheaper scan
 
 
 def _camel_findall(text: str) -> list[str]:
-    """`_CAMEL.findall(text)` as a set of runs, scanned with bytes.find (non-ASCII bytes separate runs as in the regex)."""
+    """`_CAMEL.findall(text)` as a set of runs, via bytes.find (non-ASCII bytes separate runs as in the regex)."""
     data = text.encode("utf-8", "surrogatepass")
     classes = data.translate(_EXPAND_CLASSES)
     ends: dict[int, int] = {}

@@ -5,7 +5,7 @@ Any problem is `invalid_input` naming the argument; past this point nothing chec
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -16,12 +16,12 @@ from .input_schemas import tool_schemas
 from .params import PARAMS
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator(tool: str) -> Draft202012Validator:
     return Draft202012Validator(tool_schemas()[tool])
 
 
-@lru_cache(maxsize=None)
+@cache
 def _fields(tool: str) -> tuple[tuple[str, Any, str | None], ...]:
     """(property, its schema default or None, its JSON type) for each property of the tool."""
     return tuple((name, prop.get("default"), prop.get("type"))
@@ -30,18 +30,19 @@ def _fields(tool: str) -> tuple[tuple[str, Any, str | None], ...]:
 
 def _field_of(error: ValidationError, args: dict[str, Any], schema: dict[str, Any]) -> tuple[str, str]:
     """The argument an error is about and a short message naming it."""
+    value = error.validator_value  # the failing keyword's value: a list for required, anyOf and enum
     if error.validator == "additionalProperties":
-        unknown = sorted(set(args) - set(schema["properties"]))[0]
+        unknown = min(set(args) - set(schema["properties"]))
         return unknown, f"unknown argument `{unknown}`"
-    if error.validator == "required":
-        missing = next(name for name in error.validator_value if name not in args)
+    if error.validator == "required" and isinstance(value, list):
+        missing = next(name for name in value if name not in args)
         return missing, f"missing required argument `{missing}`"
-    if error.validator == "anyOf" and not error.path:
-        first = error.validator_value[0]["required"][0]
+    if error.validator == "anyOf" and not error.path and isinstance(value, list):
+        first = value[0]["required"][0]
         return first, f"missing required argument `{first}`"
     field = str(error.path[0]) if error.path else "arguments"
-    if error.validator == "enum":
-        allowed = ", ".join(map(str, error.validator_value))
+    if error.validator == "enum" and isinstance(value, list):
+        allowed = ", ".join(map(str, value))
         return field, f"`{field}` must be one of: {allowed}"
     if error.validator in ("pattern", "minLength"):
         return field, f"`{field}` must be a non-empty string"

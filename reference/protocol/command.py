@@ -59,6 +59,7 @@ def hit_line(rank: int, hit: Hit) -> str:
 
 def explain_line(hit: Hit) -> str:
     """The breakdown of one hit on one indented line."""
+    assert hit.breakdown is not None, "explain_line needs a hit scored with explain=True"
     b = hit.breakdown.full()
     parts = [f"{name}={b[name]:g}" for name in ("bm25_score", "exact_match_boost", "qualified_name_boost",
                                                 "kind_match", "definition_boost", "path_affinity",
@@ -84,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         params = parse_arguments(TOOL_OF_COMMAND[args.command], arguments)
     except ToolError as err:
-        print(f"cruxgate: invalid {err.data['field']}: {err.message}", file=sys.stderr)
+        field = err.data["field"] if err.data else "arguments"  # invalid_input, the one it raises, names it
+        print(f"cruxgate: invalid {field}: {err.message}", file=sys.stderr)
         return 2
     engine = QueryEngine(reader)
     if search:

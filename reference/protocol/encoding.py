@@ -10,8 +10,8 @@ from typing import Any
 from pydantic_core import to_json as _to_json_bytes
 
 
-def to_json_bytes(payload: dict[str, Any]) -> bytes:
-    """Compact JSON of a payload as UTF-8 bytes."""
+def to_json_bytes(payload: dict[str, Any] | list[Any]) -> bytes:
+    """Compact JSON of a payload (or of a list inside one, such as outline nodes) as UTF-8 bytes."""
     return _to_json_bytes(payload)
 
 

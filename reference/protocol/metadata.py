@@ -26,7 +26,7 @@ SCHEMA_STATUS: dict[str, str] = {
 }
 
 # Legacy persisted values (the index's READY_STATUSES besides `ready`) are read as `ready`, never emitted.
-LEGACY_STATUS: dict[str, str] = {status: "ready" for status in sorted(READY_STATUSES - {"ready"})}
+LEGACY_STATUS: dict[str, str] = dict.fromkeys(sorted(READY_STATUSES - {"ready"}), "ready")
 
 FRESHNESS_STATUSES = ("fresh", "stale", "syncing")
 

@@ -55,7 +55,8 @@ def apply_safety_limit(payload: dict[str, Any], list_key: str, max_bytes: int, t
             low = mid
         else:
             high = mid - 1
-    out = _with_prefix(payload, list_key, items, reasons, low, _actions(tool, list_key, low, total, reasons is not None))
+    actions = _actions(tool, list_key, low, total, reasons is not None)
+    out = _with_prefix(payload, list_key, items, reasons, low, actions)
     if list_key in out and "total_results" in out:
         out["total_results"] = low
     return out

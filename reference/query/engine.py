@@ -50,7 +50,7 @@ def _is_name_match(hit: Hit, lower: str) -> bool:
     if hit.name and hit.name.lower() == lower:
         return True
     qualified = (hit.qualified_name or "").lower()
-    return qualified == lower or qualified.endswith("." + lower) or qualified.endswith("::" + lower)
+    return qualified == lower or qualified.endswith(("." + lower, "::" + lower))
 
 
 class QueryEngine:
@@ -148,8 +148,10 @@ class QueryEngine:
               symbol_ids: list[int] | None = None) -> list[tuple[float, tuple]]:
         """(bm25, SQLite row) of the top `limit` docs of index `name`, rows fetched by the docs' id fast field."""
         index = self.reader.index(name)
-        query = retrieval.with_filters(retrieval.text_query(index, terms, boosts), index.schema, language, kinds,
-                                       symbol_ids)
+        text = retrieval.text_query(index, terms, boosts)
+        if text is None:  # nothing to search for
+            return []
+        query = retrieval.with_filters(text, index.schema, language, kinds, symbol_ids)
         searcher = self.reader.searcher(name)
         found = retrieval.search(searcher, query, limit)
         if not found:
@@ -157,7 +159,7 @@ class QueryEngine:
         ids = searcher.fast_field_values(id_field, [address for _, address in found])
         rows = {r[0]: r for r in self.db.execute(sql.format(",".join("?" * len(ids))), ids)}
         # A doc without its SQLite row means an index replaced under us: skip it.
-        return [(bm25, rows[i]) for (bm25, _), i in zip(found, ids) if i in rows]
+        return [(bm25, rows[i]) for (bm25, _), i in zip(found, ids, strict=True) if i in rows]
 
     def _symbols(self, q: QueryFeatures, terms: list[str], boosts: dict[str, float], fanout: int,
                  language: str | None, kinds: frozenset[str] | None, symbol_ids: list[int] | None = None) -> list[Hit]:
@@ -174,8 +176,10 @@ class QueryEngine:
 
     def _snippets(self, q: QueryFeatures, terms: list[str], limit: int, language: str | None) -> list[Hit]:
         index = self.reader.index("snippets")
-        query = retrieval.with_filters(retrieval.text_query(index, terms, retrieval.SNIPPET_FIELD_BOOSTS),
-                                       index.schema, language)
+        text = retrieval.text_query(index, terms, retrieval.SNIPPET_FIELD_BOOSTS)
+        if text is None:  # nothing to search for
+            return []
+        query = retrieval.with_filters(text, index.schema, language)
         searcher = self.reader.searcher("snippets")
         hits = []
         for bm25, address in retrieval.search(searcher, query, limit):

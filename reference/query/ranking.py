@@ -96,7 +96,7 @@ def test_file_penalty(path: str) -> float:
     return TEST_FILE_PENALTY if is_test_path(path) else 0.0
 
 
-test_file_penalty.__test__ = False  # a ranking signal, not a pytest test
+test_file_penalty.__test__ = False  # type: ignore[attr-defined]  # pytest reads it: a ranking signal, not a test
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +181,7 @@ class Breakdown:
     def signals(self) -> dict[str, SignalValue]:
         """Each signal by name: raw, clamped and effective (= clamped) value."""
         return {name: SignalValue(raw=raw, clamped=value, effective=value)
-                for name, raw, value in zip(SIGNALS, self.raw, self.values)}
+                for name, raw, value in zip(SIGNALS, self.raw, self.values, strict=True)}
 
     def effective(self, name: str) -> float:
         """The contribution signal `name` made to total_boost."""

@@ -38,7 +38,7 @@ def _like_suffix(separator: str, name: str) -> str:
     return f"%{separator}{escaped}"
 
 
-def _targets(db: sqlite3.Connection, target: int | str) -> tuple[list[tuple], str | None]:
+def _targets(db: sqlite3.Connection, target: int | str) -> tuple[list[tuple], str]:
     """The symbols `target` names (by symbol_id, symbol_stable_id or name) and the name to count by."""
     if isinstance(target, int):
         rows = [] if target > _SQLITE_MAX_INTEGER else db.execute(
@@ -72,5 +72,5 @@ def find_references(db: sqlite3.Connection, target: int | str, limit: int) -> Re
                              "from_symbol": None if e[6] is None else
                              {"symbol_id": e[6], "name": e[7], "qualified_name": e[8], "kind": e[9]}})
     targets = [dict(zip(("symbol_id", "symbol_stable_id", "name", "qualified_name", "kind", "path", "line_start",
-                         "line_end"), r)) for r in rows]
+                         "line_end"), r, strict=True)) for r in rows]
     return References(targets=targets, references=refs, total=total, unresolved_count=unresolved)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import traceback
 from typing import Any
@@ -27,7 +28,7 @@ def _metadata_or_none(rt: Runtime) -> dict[str, Any] | None:
     """Metadata for an error payload; None if even the state cannot be read."""
     try:
         return rt.metadata()
-    except Exception:
+    except Exception:  # noqa: BLE001 - the error envelope goes out without metadata rather than not at all
         return None
 
 
@@ -50,7 +51,7 @@ async def dispatch(rt: Runtime, name: str, arguments: Any) -> tuple[str, bool]:
         return encoded.decode("utf-8"), False
     except ToolError as exc:
         payload = exc.envelope(_metadata_or_none(rt))
-    except Exception as exc:  # a bug must not take the server down: report it as internal_error
+    except Exception as exc:  # noqa: BLE001 - a bug must not take the server down: report it as internal_error
         traceback.print_exc(file=sys.stderr)
         error = ToolError("internal_error", f"{name} failed: {type(exc).__name__}: {exc}")
         payload = error.envelope(_metadata_or_none(rt))
@@ -81,10 +82,8 @@ def build_server(rt: Runtime) -> Server[Any]:
     """The low-level server wired to the runtime; prewarm starts once the handshake is accepted."""
     tools = tool_list()
     for name in TOOLS:  # compile validators now, not on the first call
-        try:
+        with contextlib.suppress(ToolError):
             parse_arguments(name, {})
-        except ToolError:
-            pass
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         rt.prewarm.start()
@@ -95,8 +94,10 @@ def build_server(rt: Runtime) -> Server[Any]:
         return call_result(*await dispatch(rt, params.name, params.arguments))
 
     server: Server[Any] = Server(SERVER_NAME, version=SERVER_VERSION, on_list_tools=list_tools,
-                                 on_call_tool=call_tool,
                                  get_tool_input_schema=lambda name: tool_schemas().get(name))
+    # The generic registration, where on_call_tool would go: call_tool answers with the result's wire
+    # mapping, which the SDK's HandlerResult allows and on_call_tool's annotation (the model only) does not.
+    server.add_request_handler("tools/call", types.CallToolRequestParams, call_tool)
 
     async def initialized(ctx: Any, params: Any) -> None:
         rt.prewarm.start()

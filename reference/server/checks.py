@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from contextlib import closing
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from reference.index.state import TANTIVY_INDICES
 from reference.protocol.errors import ToolError
 
 from .runtime import Runtime, Snapshot
+
+if TYPE_CHECKING:
+    from tree_sitter_language_pack import SupportedLanguage
 
 
 def _grammar_check(languages: list[str]) -> dict[str, Any]:
@@ -18,9 +21,9 @@ def _grammar_check(languages: list[str]) -> dict[str, Any]:
     found: dict[str, bool] = {}
     for language in languages:
         try:
-            get_language(language)
+            get_language(cast("SupportedLanguage", language))  # any name the index holds: this checks it
             found[language] = True
-        except Exception:  # an unknown or unloadable grammar is exactly what this reports
+        except Exception:  # noqa: BLE001 - an unknown or unloadable grammar is exactly what this reports
             found[language] = False
     return {"status": "ok" if all(found.values()) else "degraded", "languages": found}
 
@@ -39,7 +42,7 @@ def index_checks(rt: Runtime, snap: Snapshot) -> dict[str, Any]:
     try:
         docs = {name: engine.reader.searcher(name).num_docs for name in TANTIVY_INDICES}
         checks["tantivy"] = {"status": "ok", "indices": docs}
-    except Exception as exc:  # a broken segment: report it, do not fail the health call
+    except Exception as exc:  # noqa: BLE001 - a broken segment: report it, do not fail the health call
         checks["tantivy"] = {"status": "error", "error": f"{type(exc).__name__}: {exc}"}
     try:
         # quick_check reads the whole file (0.2-0.5 s for the stdlib's index): on the queries' connection
@@ -52,7 +55,7 @@ def index_checks(rt: Runtime, snap: Snapshot) -> dict[str, Any]:
                 "SELECT DISTINCT language FROM files WHERE language IS NOT NULL ORDER BY language")]
         checks["sqlite"] = {"status": "ok" if integrity == "ok" else "error", "integrity": integrity,
                             "files": files, "symbols": symbols}
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - a broken database: report it, do not fail the health call
         checks["sqlite"] = {"status": "error", "error": f"{type(exc).__name__}: {exc}"}
         languages = []
     checks["grammars"] = _grammar_check(languages)

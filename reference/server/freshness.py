@@ -35,12 +35,17 @@ def newer_than(root: Path, mtime_ns: int) -> bool:
     return False
 
 
-def is_stale(workspace: Path, manifest: dict[str, Any], manifest_mtime_ns: int) -> bool:
-    """Git workspace: HEAD differs from the indexed head. Otherwise: anything changed after the manifest was written."""
+def head_moved(workspace: Path, manifest: dict[str, Any]) -> bool | None:
+    """Git workspace: whether HEAD differs from the indexed head; None when `workspace` is not a git workspace."""
     head = git_head(workspace)
-    if head is not None:
-        indexed = manifest.get("git_head")
-        return bool(indexed or head) and indexed != head
+    if head is None:
+        return None
+    indexed = manifest.get("git_head")
+    return bool(indexed or head) and indexed != head
+
+
+def tree_changed(workspace: Path, manifest_mtime_ns: int) -> bool:
+    """Anything under `workspace` changed after the manifest was written (the stat-only walk)."""
     # The root's own mtime moves when a top-level entry is added or removed.
     try:
         if workspace.stat().st_mtime_ns > manifest_mtime_ns:
@@ -50,6 +55,12 @@ def is_stale(workspace: Path, manifest: dict[str, Any], manifest_mtime_ns: int) 
     return newer_than(workspace, manifest_mtime_ns)
 
 
+def is_stale(workspace: Path, manifest: dict[str, Any], manifest_mtime_ns: int) -> bool:
+    """Git workspace: HEAD differs from the indexed head. Otherwise: anything changed after the manifest was written."""
+    moved = head_moved(workspace, manifest)
+    return moved if moved is not None else tree_changed(workspace, manifest_mtime_ns)
+
+
 # A walk that costs more than this (a large non-git tree) is reused for a while instead of repeated.
 CACHE_ABOVE_SECONDS = 0.005
 CACHE_FACTOR = 20  # reuse a costly walk for 20x its cost, so checking stays under ~5% of wall time
@@ -57,7 +68,13 @@ CACHE_MAX_SECONDS = 2.0
 
 
 class StalenessCheck:
-    """`is_stale` with an adaptive memo: cheap walks always run; a costly one is reused for a bounded time."""
+    """`is_stale` with an adaptive memo for the walk: cheap walks always run; a costly one is reused for a bounded time.
+
+    A git workspace's check (HEAD against the manifest's `git_head`, two small reads) is never memoized.
+    Its cost is only ever high by accident (the process descheduled on a loaded machine, or waiting for
+    the GIL while prewarm runs), and a memo of it answered `fresh` for up to 2 s after a commit, with
+    the results of the index that commit had outdated.
+    """
 
     def __init__(self, clock: Any = time.monotonic) -> None:
         self._clock = clock
@@ -69,17 +86,23 @@ class StalenessCheck:
         """Whether the index behind `key` is stale (a stale answer is never memoized: it only flips by re-index).
 
         `exact` walks even when a memo is valid: the strict policy must never answer from an index
-        that a just-made edit has outdated.
+        that a just-made edit has outdated. A walk that finds the index stale drops the memo, so no
+        later call answers `fresh` from a memo the workspace has been seen to outdate.
         """
+        moved = head_moved(workspace, manifest)
+        if moved is not None:
+            return moved
         now = self._clock()
         with self._lock:
             memo = self._memo
         if not exact and memo is not None and memo[0] == key and now < memo[2]:
             return memo[1]
         started = time.perf_counter()
-        stale = is_stale(workspace, manifest, manifest_mtime_ns)
+        stale = tree_changed(workspace, manifest_mtime_ns)
         cost = time.perf_counter() - started
-        if cost > CACHE_ABOVE_SECONDS and not stale:
-            with self._lock:
+        with self._lock:
+            if stale:
+                self._memo = None
+            elif cost > CACHE_ABOVE_SECONDS:
                 self._memo = (key, stale, now + min(cost * CACHE_FACTOR, CACHE_MAX_SECONDS))
         return stale

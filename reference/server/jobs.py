@@ -8,7 +8,7 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,7 @@ class Job:
     kind: str
     force: bool
     status: str = "running"  # running | completed | failed
-    started_at: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="seconds"))
+    started_at: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     duration_ms: int | None = None
     summary: Any = None
     error: str | None = None
@@ -90,7 +90,7 @@ class JobRunner:
         try:
             job.summary = self._index(self._workspace, job.force)
             job.status = "completed"
-        except Exception as exc:  # a failed run is reported, never raised into the server
+        except Exception as exc:  # noqa: BLE001 - a failed run is reported, never raised into the server
             job.status = "failed"
             job.error = f"{type(exc).__name__}: {exc}"
             traceback.print_exc()
@@ -100,5 +100,5 @@ class JobRunner:
         if self._after is not None and job.status == "completed":
             try:
                 self._after()
-            except Exception:
+            except Exception:  # noqa: BLE001 - a failing after-job callback (prewarm) is printed, never raised
                 traceback.print_exc()

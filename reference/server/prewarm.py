@@ -59,7 +59,7 @@ class Prewarm:
         except ToolError as exc:  # nothing to warm: no index or an incompatible one
             self.diagnostics = {"code": exc.code, "message": exc.message}
             self.status = "skipped"
-        except Exception as exc:  # a broken index: report it, queries still run cold
+        except Exception as exc:  # noqa: BLE001 - a broken index: report it, queries still run cold
             # Diagnostics before status: health_check reads both from another thread, and format_exc
             # (it reads source files) left `error` visible without its diagnostics for milliseconds.
             self.diagnostics = {"error": f"{type(exc).__name__}: {exc}",
@@ -82,7 +82,7 @@ def warm(runtime: Runtime) -> None:
     engine = runtime.engine()
     reader = engine.reader
     for name in TANTIVY_INDICES:
-        reader.searcher(name).num_docs  # loads the segment readers (mmap) of each index
+        _ = reader.searcher(name).num_docs  # loads the segment readers (mmap) of each index
     for query in WARMUP_QUERIES:
         engine.search_code(query, limit=5, explain=True)
         engine.locate_symbol(query, limit=5)

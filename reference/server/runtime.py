@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from reference.config import Config
-from reference.index import SCHEMA_VERSION, IndexReader, read_state
+from reference.index import SCHEMA_VERSION, IndexReader, IndexState, read_state
 from reference.index.state import CURRENT, LIVE_REF, MANIFEST, STATE_DIR, read_small_text
 from reference.protocol.errors import ToolError
 from reference.protocol.metadata import build_metadata, canonical_status
@@ -22,6 +22,8 @@ from .freshness import StalenessCheck
 from .jobs import JobRunner
 
 INDEX_TIMEOUT_SECONDS = 1800
+# Reads of the state when the key moved while it was read (an index job flipping CURRENT meanwhile).
+SNAPSHOT_READS = 3
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,7 @@ class Snapshot:
     required_schema_version: int
     manifest_mtime_ns: int
     key: tuple[Any, ...]
+    state: IndexState  # what was read: the generation the manifest came from
 
     @property
     def ref(self) -> str:
@@ -78,12 +81,24 @@ class Runtime:
         return (current, info.st_ino, info.st_size, info.st_mtime_ns)
 
     def snapshot(self) -> Snapshot:
-        """The index state, re-read only when CURRENT or the manifest changed."""
+        """The index state, re-read only when CURRENT or the manifest changed.
+
+        The state is read from the generation the key names, and the key is read again after it:
+        a snapshot's manifest (its freshness) and the generation its engine opens are always those
+        its key identifies, even when an index job flips CURRENT meanwhile.
+        """
         key = self._state_key()
         snap = self._snapshot
         if snap is not None and snap.key == key:
             return snap
-        state = read_state(self.workspace)
+        for _ in range(SNAPSHOT_READS):
+            state = read_state(self.workspace, key[0] if len(key) > 1 else None)
+            again = self._state_key()
+            if again == key:
+                break
+            key = again
+        else:
+            key = ("unsettled", id(state))  # never matches a later key: the next call reads again
         snap = Snapshot(
             status=canonical_status(state.status),
             manifest=state.manifest,
@@ -91,6 +106,7 @@ class Runtime:
             required_schema_version=getattr(state, "required_schema_version", SCHEMA_VERSION),
             manifest_mtime_ns=key[3] if len(key) == 4 else 0,
             key=key,
+            state=state,
         )
         self._snapshot = snap
         return snap
@@ -119,15 +135,24 @@ class Runtime:
         })
 
     def engine(self, snap: Snapshot | None = None) -> QueryEngine:
-        """The query engine over the live index (opened once per index generation)."""
+        """The query engine over the generation `snap` read (opened once per index generation).
+
+        Never the one CURRENT names by the time the engine opens: the answer must come from the
+        generation whose manifest its freshness was judged by. An engine for a snapshot that is
+        no longer the latest (a request that read the state just before a flip) serves that
+        request only; the kept engine stays the live generation's.
+        """
         snap = snap or self.snapshot()
         self.require_ready(snap)
         with self._lock:
-            if self._engine is None or self._engine_key != snap.key:
-                reader = IndexReader.open(self.workspace)
-                self._engine = QueryEngine(reader, semantic=channel_for(self.config.semantic, reader.generation))
-                self._engine_key = snap.key
-            return self._engine
+            if self._engine is not None and self._engine_key == snap.key:
+                return self._engine
+            reader = IndexReader(self.workspace, snap.state)
+            engine = QueryEngine(reader, semantic=channel_for(self.config.semantic, reader.generation))
+            latest = self._snapshot
+            if self._engine is None or latest is None or latest.key == snap.key:
+                self._engine, self._engine_key = engine, snap.key
+            return engine
 
     def for_query(self, policy: str | None) -> tuple[Snapshot, QueryEngine, str]:
         """What a query tool needs: the snapshot, the engine and the freshness status under `policy`."""

@@ -1,4 +1,7 @@
-"""Helpers that run the conformance runner as a user would (a pytest subprocess) against the fake server and the test spec."""
+"""Helpers that run the conformance runner as a user would (a pytest subprocess).
+
+Against the fake server and the test spec, or the bundled reference for the CI recipe.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
-
 
 import conformance
 
@@ -43,7 +45,7 @@ class GateRun:
 
 
 def write_profile(directory: Path, relocatable: bool = True, **timeouts: float) -> Path:
-    """The fake server's profile with its script path filled in (optionally indexing every workspace, other timeouts)."""
+    """The fake server's profile, its script path filled in (optionally indexing every workspace, other timeouts)."""
     text = (DATA / "profile.yaml").read_text(encoding="utf-8").replace("SERVER", str(SERVER))
     if not relocatable:
         text = text.replace("relocatable_index: true", "relocatable_index: false")
@@ -57,7 +59,7 @@ def write_profile(directory: Path, relocatable: bool = True, **timeouts: float) 
 
 def run_gate(directory: Path, *args: str, flaw: str | None = None, tools: str | None = None,
              profile: Path | None = None, anchor: str | None = None) -> GateRun:
-    """Run `pytest conformance/suite.yaml` with the test spec against the fake server (a flaw swapped in by --server-cmd)."""
+    """Run `pytest conformance/suite.yaml` with the test spec against the fake server (--server-cmd swaps a flaw in)."""
     directory.mkdir(parents=True, exist_ok=True)
     profile = profile or write_profile(directory)
     out = directory / "out"
@@ -67,7 +69,8 @@ def run_gate(directory: Path, *args: str, flaw: str | None = None, tools: str | 
                "--target-profile", str(profile), "--conformance-json", str(out / "results.json"),
                "--junitxml", str(out / "junit.xml"), "--conformance-report", str(out / "report.md"), *args]
     if flaw or tools:
-        command += ["--server-cmd", SERVE + (f" --flaw {flaw}" if flaw else "") + (f" --tools {tools}" if tools else "")]
+        command += ["--server-cmd",
+                    SERVE + (f" --flaw {flaw}" if flaw else "") + (f" --tools {tools}" if tools else "")]
     done = subprocess.run(command, cwd=directory, capture_output=True, text=True, timeout=RUN_TIMEOUT)
     read = lambda name: (out / name).read_text(encoding="utf-8") if (out / name).exists() else None  # noqa: E731
     results = read("results.json")
@@ -102,7 +105,9 @@ def run_recipe(directory: Path) -> RecipeRun:
          "--conformance-report", "reports/conformance.md", "-k", RECIPE_SUBSET],
         [sys.executable, "-m", "cruxgate.cli", "surface", "snapshot", "--target-profile", profile,
          "--out", str(reports / "surface.json")],
-        [sys.executable, "-m", "cruxgate.cli", "surface", "diff", str(reports / "surface.json"), str(reports / "surface.json")],
+        [sys.executable, "-m", "cruxgate.cli", "surface", "diff",
+         str(reports / "surface.json"), str(reports / "surface.json")],
     ]
-    return RecipeRun(directory, [subprocess.run(command, cwd=directory, capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    return RecipeRun(directory, [subprocess.run(command, cwd=directory, capture_output=True, text=True,
+                                                timeout=RUN_TIMEOUT)
                                  for command in commands])

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from typing import Any
 
 import pytest
 
@@ -16,7 +18,7 @@ def answer(payload, text=None, structured=True):
 
 
 # name -> (passing kwargs, failing kwargs, words the failure message must contain)
-CASES = {
+CASES: dict[str, tuple[dict[str, Any], dict[str, Any], str]] = {
     "sorted_descending": ({"path": [0.9, 0.5, 0.5, 0.1]}, {"path": [0.5, 0.9]}, "greater than"),
     "same_sequence": ({"a": ["x", "y"], "b": ["x", "y"]}, {"a": ["x", "y"], "b": ["y", "x"]}, "item 0 differs"),
     "equal": ({"a": "invalid_input", "b": "invalid_input"}, {"a": "invalid_input", "b": "internal_error"}, "!="),
@@ -41,7 +43,8 @@ CASES = {
     "not_contains": ({"path": {"results": []}, "value": "ranking_reasons"},
                      {"path": {"ranking_reasons": []}, "value": "ranking_reasons"}, "found in"),
     "tool_surface_conforms": ({"response": answer({"tools": []})},
-                              {"response": answer({"tools": [{"name": "search_code", "inputSchema": {"type": "object"}}]})},
+                              {"response": answer({"tools": [{"name": "search_code",
+                                                              "inputSchema": {"type": "object"}}]})},
                               "description: missing or empty"),
 }
 
@@ -53,14 +56,14 @@ def test_every_registered_check_has_cases():
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_check_passes_on_a_conforming_value(name, monkeypatch):
     if name == "tool_surface_conforms":
-        monkeypatch.setattr("conformance.surface.load_expected_inputs", lambda: {})
+        monkeypatch.setattr("conformance.surface.load_expected_inputs", dict)
     CHECKS[name](**CASES[name][0])
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_check_fails_with_a_reason(name, monkeypatch):
     if name == "tool_surface_conforms":
-        monkeypatch.setattr("conformance.surface.load_expected_inputs", lambda: {})
+        monkeypatch.setattr("conformance.surface.load_expected_inputs", dict)
     with pytest.raises(CheckFailed, match=None) as info:
         CHECKS[name](**CASES[name][1])
     assert CASES[name][2] in str(info.value)
@@ -70,11 +73,14 @@ def test_surface_lint_of_one_named_tool(monkeypatch):
     expected = {"search_code": {"type": "object", "properties": {"compact": {"type": "boolean"}}},
                 "get_file_outline": {"type": "object", "properties": {"path": {"type": "string"}}}}
     monkeypatch.setattr("conformance.surface.load_expected_inputs", lambda: expected)
-    good = {"name": "search_code", "description": "d", "inputSchema": {"type": "object", "properties": {"compact": {"type": "boolean"}}}}
+    good = {"name": "search_code", "description": "d",
+            "inputSchema": {"type": "object", "properties": {"compact": {"type": "boolean"}}}}
     outline = {"name": "get_file_outline", "description": "d",
-               "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}, "compact": {"type": "boolean"}}}}
+               "inputSchema": {"type": "object",
+                               "properties": {"path": {"type": "string"}, "compact": {"type": "boolean"}}}}
     CHECKS["tool_surface_conforms"](response=answer({"tools": [good, outline]}), value="search_code")
-    with pytest.raises(CheckFailed, match="get_file_outline.inputSchema.properties.compact: a protocol input"):
+    knob = re.escape("get_file_outline.inputSchema.properties.compact: a protocol input")
+    with pytest.raises(CheckFailed, match=knob):
         CHECKS["tool_surface_conforms"](response=answer({"tools": [good, outline]}), value="get_file_outline")
     with pytest.raises(CheckFailed, match="search_code: not listed by tools/list"):
         CHECKS["tool_surface_conforms"](response=answer({"tools": [outline]}), value=["search_code"])

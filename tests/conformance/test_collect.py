@@ -9,7 +9,8 @@ from gate_harness import DATA, LEAN, SERVE, SUITE, write_profile
 
 
 def pytest_run(cwd, *args):
-    done = subprocess.run([sys.executable, "-m", "pytest", *LEAN, *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-m", "pytest", *LEAN, *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=120)
     return done.returncode, done.stdout + done.stderr
 
 
@@ -24,7 +25,7 @@ def test_pyargs_collects_one_item_per_scenario_named_by_its_id(tmp_path):
 
 def test_markers_select_by_level_tool_requirement_and_coverage(tmp_path):
     def selected(expression):
-        code, out = pytest_run(tmp_path, str(SUITE), "--collect-only", "-q", "-p", "no:cacheprovider",
+        _code, out = pytest_run(tmp_path, str(SUITE), "--collect-only", "-q", "-p", "no:cacheprovider",
                                "--spec-dir", str(DATA / "spec"), "-m", expression)
         return sorted(line.rsplit("::", 1)[1] for line in out.splitlines() if "suite.yaml::" in line)
 
@@ -38,7 +39,8 @@ def test_markers_select_by_level_tool_requirement_and_coverage(tmp_path):
 def test_bad_spec_stops_collection_naming_the_file(tmp_path):
     (tmp_path / "spec").mkdir()
     (tmp_path / "spec" / "broken.yaml").write_text("document: broken\nrequirements: 3\n")
-    code, out = pytest_run(tmp_path, str(SUITE), "--collect-only", "-p", "no:cacheprovider", "--spec-dir", str(tmp_path / "spec"))
+    code, out = pytest_run(tmp_path, str(SUITE), "--collect-only", "-p", "no:cacheprovider",
+                           "--spec-dir", str(tmp_path / "spec"))
     assert code == 2 and "the spec does not load" in out and "broken.yaml" in out and "no tests collected" in out
 
 

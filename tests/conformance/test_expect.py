@@ -62,7 +62,7 @@ def test_gating_breaches_stop_the_scenario_and_name_their_basis(expect, response
 def test_a_missing_is_error_flag_is_an_mcp_warning_and_judging_goes_on():
     judge = judged({"outcome": "error", "error_code": "invalid_input"}, answer(ERROR, is_error=False))
     assert [(f.check, f.basis.kind, f.severity) for f in judge.findings] == [("mcp_is_error", MCP, "warning")]
-    with pytest.raises(ExpectationFailed, match="wrong_code|expected error code"):
+    with pytest.raises(ExpectationFailed, match=r"wrong_code|expected error code"):
         judged({"error_code": "file_not_found"}, answer(ERROR, is_error=False))
 
 
@@ -99,7 +99,8 @@ def test_a_should_scenario_warns():
 
 def test_schema_ref_resolves_to_a_schemas_id():
     assert judged({"outcome": "error", "schema": {"properties": {"error": {"properties": {
-        "code": {"$ref": "https://cruxgate.dev/schemas/error-codes.json"}}}}}}, answer(ERROR, is_error=True)).findings == []
+        "code": {"$ref": "https://cruxgate.dev/schemas/error-codes.json"}}}}}},
+        answer(ERROR, is_error=True)).findings == []
 
 
 def test_structured_and_text_disagreeing_is_an_mcp_warning():

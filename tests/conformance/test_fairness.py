@@ -10,14 +10,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
-
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
 
 import pytest
-from gate_harness import LEAN, SUITE
 
 import conformance.target as target
+from gate_harness import LEAN, SUITE
 
 HERE = Path(__file__).resolve().parent
 PROXY = HERE / "servers" / "allowed_rewrites_proxy.py"
@@ -63,7 +63,7 @@ def test_the_proxy_has_at_least_ten_kinds_of_allowed_rewrite_and_each_changes_an
                             "signature": "f()", "score": 0.1}],
                "metadata": {"cruxe_protocol_version": "1", "ranking_reasons": [{"bm25_score": 1.1}]},
                "suggested_next_actions": ["locate f"], "startup_checks": {}, "error": {"code": "x", "message": "m"}}
-    bare = {"results": [], "metadata": {}}
+    bare: dict[str, Any] = {"results": [], "metadata": {}}
     for name in [*REWRITES, *ENVELOPE_REWRITES]:
         changed = []
         for sample in (payload, bare):
@@ -93,7 +93,7 @@ def broken_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
         return run_suite(directory, proxied_profile(directory, breaker), "-k", OWNERS[breaker])[1]
 
     with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(OWNERS, pool.map(run, OWNERS)))
+        return dict(zip(OWNERS, pool.map(run, OWNERS), strict=True))
 
 
 def test_every_breaker_has_an_owner():

@@ -34,7 +34,7 @@ def test_setup_and_teardown_run_with_placeholders_and_env_gets_the_state_folder(
     record = [sys.executable, "-c", f"import os,sys; open({str(log)!r}, 'a').write(sys.argv[1] + ' ' + "
                                     f"os.environ['CRUX_STATE'] + chr(10))"]
     target = Target(name="t", transports={"stdio": {"command": ["x"]}}, env={"CRUX_STATE": "{state}"},
-                    setup=[record + ["setup:{workspace}"]], teardown=[record + ["teardown:{state}"]])
+                    setup=[[*record, "setup:{workspace}"]], teardown=[[*record, "teardown:{state}"]])
     workspace = Workspace(target, None, {}, git=False)
     assert workspace.state.is_dir() and workspace.env()["CRUX_STATE"] == str(workspace.state)
     workspace.remove()

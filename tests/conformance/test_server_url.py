@@ -23,7 +23,8 @@ def test_running_http_server_is_gated_without_preparing_anything(tmp_path):
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    server = subprocess.Popen([sys.executable, str(SERVER), "serve", "--workspace", str(workspace), "--port", str(port)],
+    server = subprocess.Popen([sys.executable, str(SERVER), "serve",
+                               "--workspace", str(workspace), "--port", str(port)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 20

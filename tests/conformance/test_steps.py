@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from conformance.model import DOCUMENT, STEP_KINDS, Basis, StepFailed, run_steps
+from conformance.model import DOCUMENT, STEP_KINDS, Basis, Requirement, StepFailed, run_steps
 from conformance.spec_loader import build_scenario, build_step
-from conformance.model import Requirement
 
 BASIS = Basis(DOCUMENT, "000 > Scenario: x", "MUST")
 REQUIREMENT = Requirement("AP-X", "t", "000 > Requirement: x", "MUST", "s", "scenarios", "agent-protocol")
@@ -18,10 +19,14 @@ def scenario(*steps):
 
 
 class _Context:
+    """A StepContext for the leading steps: a workspace of hooks; anything that needs a server fails the test."""
+
     transport = "stdio"
 
     def __init__(self, fail_on: str | None = None):
-        self.done, self.fail_on, self.captures = [], fail_on, {}
+        self.fail_on = fail_on
+        self.done: list[tuple[str, str]] = []
+        self.captures: dict[str, Any] = {}
 
     def workspace(self):
         return self
@@ -37,12 +42,33 @@ class _Context:
     def call(self, tool, args, transport):
         raise AssertionError("no server may start during the leading steps")
 
+    def server(self, transport):
+        raise AssertionError("no server may start during the leading steps")
+
+    def restart(self, config, prewarm):
+        raise AssertionError("no server may restart during the leading steps")
+
+    def list_tools(self, transport):
+        raise AssertionError("no server may start during the leading steps")
+
+    def judge(self, expect, response, outcome=True):
+        raise AssertionError("nothing is judged during the leading steps")
+
+    def compare(self, check):
+        raise AssertionError("nothing is compared during the leading steps")
+
+    def skip(self, reason):
+        raise AssertionError("no leading step skips here")
+
 
 def test_every_step_kind_parses_from_its_yaml_key():
-    steps = [{"call": "health_check", "args": {}, "capture": {"s": "status"}}, {"compare": {"check": "equal", "a": "$s", "b": "$s"}},
-             {"list_tools": {}}, {"edit": {"path": "a.py", "append": "x"}}, {"commit": "m"}, {"reindex": {}},
-             {"restart": {"prewarm": False}}, {"hook": "corrupt_manifest"},
-             {"wait": {"call": "health_check", "until": "status", "timeout": 1}}]
+    steps: list[dict[str, Any]] = [
+        {"call": "health_check", "args": {}, "capture": {"s": "status"}},
+        {"compare": {"check": "equal", "a": "$s", "b": "$s"}},
+        {"list_tools": {}}, {"edit": {"path": "a.py", "append": "x"}}, {"commit": "m"}, {"reindex": {}},
+        {"restart": {"prewarm": False}}, {"hook": "corrupt_manifest"},
+        {"wait": {"call": "health_check", "until": "status", "timeout": 1}},
+    ]
     built = [build_step(step, BASIS) for step in steps]
     assert [step.kind for step in built] == list(STEP_KINDS)
     assert [step.mutates for step in built] == [False, False, False, True, True, True, True, True, False]

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import sys
+import tomllib
 
 import pytest
-import tomllib
 import yaml
 
 from conformance.target import ProfileError, default_profile_path, fill, load_profile, resolve
@@ -23,7 +23,8 @@ def test_bundled_reference_profile_is_valid_and_default():
 def test_server_cmd_replaces_only_the_launch_command():
     target = resolve("stdio", server_cmd="strace -f my-server --root {workspace} --config {config}")
     reference = resolve("stdio")
-    assert target.transports["stdio"]["command"] == ["strace", "-f", "my-server", "--root", "{workspace}", "--config", "{config}"]
+    assert target.transports["stdio"]["command"] == ["strace", "-f", "my-server",
+                                                     "--root", "{workspace}", "--config", "{config}"]
     assert target.index_command == reference.index_command
     assert target.hooks == reference.hooks and target.config_filename == reference.config_filename
     assert target.transports["http"] == reference.transports["http"]
@@ -73,7 +74,8 @@ def test_workspace_copies_the_fixture_commits_and_refuses_escapes(tmp_path):
         with pytest.raises(WorkspaceError, match="leaves the workspace"):
             workspace.edit({"path": "../outside.py", "write": "boom"})
         with pytest.raises(WorkspaceError, match="exited with status 3"):
-            workspace.run([sys.executable, "-c", "import sys; print('nope', file=sys.stderr); sys.exit(3)"], 10, "index")
+            workspace.run([sys.executable, "-c", "import sys; print('nope', file=sys.stderr); sys.exit(3)"], 10,
+                          "index")
     finally:
         workspace.remove()
     assert not workspace.root.exists()

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from gate_harness import LEAN, SERVER, SUITE
 
 MANDATORY_SURFACE = {f"RC-SURFACE-0{n}" for n in range(1, 7)}
@@ -41,7 +42,8 @@ def test_the_scenarios_needing_a_missing_tool_are_blocked_by_its_surface_scenari
     record = next(r for r in results["scenarios"] if r["id"] == "AP-EXPLAIN-01")
     assert record["outcome"] == "skipped"
     assert record["skip_reason"].startswith("blocked: target server-cmd: {python} ")
-    assert "does not list the mandatory tool search_code (tools/list); RC-SURFACE-01 fails for it" in record["skip_reason"]
+    assert ("does not list the mandatory tool search_code (tools/list); RC-SURFACE-01 fails for it"
+            in record["skip_reason"])
 
 
 def test_reports_name_the_target_by_its_command_and_server_info_never_the_reference(toolless):

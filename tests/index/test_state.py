@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -111,3 +112,45 @@ def test_reader_keeps_its_generation_while_a_new_one_goes_live(indexed: Path) ->
     assert reader.db.execute("SELECT COUNT(*) FROM files WHERE path = 'src/web/app.js'").fetchone() == (1,)
     assert IndexReader.open(indexed).db.execute(
         "SELECT COUNT(*) FROM files WHERE path = 'src/web/app.js'").fetchone() == (0,)
+
+
+def test_read_state_of_a_named_generation(indexed: Path) -> None:
+    (indexed / "src/web/app.js").unlink()
+    index_workspace(indexed)
+    assert read_state(indexed).generation.name == "gen-2"
+    older = read_state(indexed, "gen-1")  # the generation a reader named, not the one CURRENT names now
+    assert older.status == "ready" and older.generation.name == "gen-1"
+    assert older.manifest["file_count"] == read_state(indexed).manifest["file_count"] + 1
+    assert read_state(indexed, "gen-9").status == "corrupt_manifest"
+    assert read_state(indexed, "../gen-1").status == "corrupt_manifest"
+
+
+def git(workspace: Path, *args: str) -> str:
+    done = subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=workspace, check=True,
+                          capture_output=True, text=True, timeout=30)
+    return done.stdout.strip()
+
+
+def test_manifest_head_is_read_before_the_tree(workspace: Path, monkeypatch) -> None:
+    """A commit made while a run reads the tree must leave the manifest's git_head behind, never ahead."""
+    from reference.index import build
+
+    git(workspace, "init", "-q")
+    git(workspace, "add", "-A")
+    git(workspace, "commit", "-q", "-m", "fixture")
+    before = git(workspace, "rev-parse", "HEAD")
+    real_scan = build.scan
+
+    def scan_then_commit(root: Path):
+        report = real_scan(root)
+        (workspace / "src" / "committed_later.py").write_text("def committed_later():\n    return 1\n")
+        git(workspace, "add", "-A")
+        git(workspace, "commit", "-q", "-m", "more")  # the run indexes the tree without this file
+        return report
+
+    monkeypatch.setattr(build, "scan", scan_then_commit)
+    summary = index_workspace(workspace)
+    assert git(workspace, "rev-parse", "HEAD") != before
+    assert summary.manifest["git_head"] == before  # so the server sees the index as stale and syncs again
+    assert IndexReader.open(workspace).db.execute(
+        "SELECT COUNT(*) FROM files WHERE path = 'src/committed_later.py'").fetchone() == (0,)

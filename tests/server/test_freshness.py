@@ -75,14 +75,14 @@ def test_costly_fresh_walks_are_reused_briefly(tmp_path: Path, monkeypatch) -> N
 
     calls: list[int] = []
 
-    def slow_walk(workspace: Path, manifest: dict, mtime: int) -> bool:
+    def slow_walk(workspace: Path, mtime: int) -> bool:
         calls.append(1)
         import time as _time
         _time.sleep(0.01)  # a large tree: the walk costs more than CACHE_ABOVE_SECONDS
         return False
 
     now = [100.0]
-    monkeypatch.setattr(freshness, "is_stale", slow_walk)
+    monkeypatch.setattr(freshness, "tree_changed", slow_walk)
     check = freshness.StalenessCheck(clock=lambda: now[0])
     assert check(tmp_path, {}, 0, "k1") is False and check(tmp_path, {}, 0, "k1") is False
     assert len(calls) == 1  # reused within its window
@@ -106,6 +106,51 @@ def test_cheap_walks_are_never_reused(tmp_path: Path) -> None:
     assert check(tmp_path, manifest, mtime, "k") is False
     bump(tmp_path / "a.py", mtime)
     assert check(tmp_path, manifest, mtime, "k") is True  # seen at once on a small tree
+
+
+def test_a_stale_walk_drops_the_memo(tmp_path: Path, monkeypatch) -> None:
+    from reference.server import freshness
+
+    changed = [False]
+
+    def slow_walk(workspace: Path, mtime: int) -> bool:
+        import time as _time
+        _time.sleep(0.01)
+        return changed[0]
+
+    monkeypatch.setattr(freshness, "tree_changed", slow_walk)
+    check = freshness.StalenessCheck(clock=lambda: 100.0)
+    assert check(tmp_path, {}, 0, "k") is False  # memoized: the walk was costly
+    changed[0] = True
+    assert check(tmp_path, {}, 0, "k", exact=True) is True  # a strict call sees the edit ...
+    assert check(tmp_path, {}, 0, "k") is True  # ... and a balanced one no longer answers from the memo
+
+
+def test_git_head_checks_are_never_reused(tmp_path: Path, monkeypatch) -> None:
+    """A slow HEAD check (a loaded machine, the GIL held by prewarm) must not be memoized.
+
+    It was: the memo answered `fresh` after a commit, with the results of the outdated index
+    (tests/server/test_states.py::test_git_workspace_freshness_follows_head, flaky under load).
+    """
+    from reference.server import freshness
+
+    git(tmp_path, "init", "-q")
+    (tmp_path / "a.py").write_text("x = 1\n")
+    git(tmp_path, "add", "a.py")
+    git(tmp_path, "commit", "-q", "-m", "one")
+    manifest, mtime = manifest_at(tmp_path, git_head(tmp_path))
+
+    def descheduled(workspace):
+        import time as _time
+        _time.sleep(freshness.CACHE_ABOVE_SECONDS * 2)  # the process lost the CPU mid-check
+        return git_head(workspace)
+
+    monkeypatch.setattr(freshness, "git_head", descheduled)
+    check = freshness.StalenessCheck(clock=lambda: 100.0)  # the memo's window never ends
+    assert check(tmp_path, manifest, mtime, "k") is False
+    git(tmp_path, "commit", "-q", "--allow-empty", "-m", "two")
+    assert check(tmp_path, manifest, mtime, "k") is True
+    assert check(tmp_path, manifest, mtime, "k", exact=True) is True
 
 
 def test_read_small_text_reads_whole_files_and_raises_oserror(tmp_path: Path) -> None:

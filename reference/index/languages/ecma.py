@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from ..source import Source
+from ..source import Source, required_child
 from .rules import CONSTANT_NAME, Import
 
 DEFINITIONS = """
@@ -14,7 +14,8 @@ DEFINITIONS = """
 (program (lexical_declaration (variable_declarator name: (identifier) @name) @variable))
 (program (variable_declaration (variable_declarator name: (identifier) @name) @variable))
 (program (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name) @variable)))
-(program (export_statement declaration: (variable_declaration (variable_declarator name: (identifier) @name) @variable)))
+(program (export_statement declaration: (variable_declaration
+  (variable_declarator name: (identifier) @name) @variable)))
 """
 CALLS = """
 (call_expression function: (identifier) @callee)
@@ -72,7 +73,8 @@ def imports_of(src: Source, node: Node, caps: dict[str, list[Node]], path: str, 
             for spec in part.named_children:
                 if spec.type != "import_specifier":
                     continue
-                name = src.text(spec.child_by_field_name("name"))
+                name = src.text(required_child(spec, "name"))
                 alias = spec.child_by_field_name("alias")
-                out.append((f"{source}.{name}", ("import", source, name), src.text(alias) if alias is not None else name))
+                binding = src.text(alias) if alias is not None else name
+                out.append((f"{source}.{name}", ("import", source, name), binding))
     return out

@@ -9,7 +9,8 @@ from .rules import Import, LanguageRules
 
 DEFINITIONS = """
 (function_declaration name: (identifier) @name) @function
-(method_declaration receiver: (parameter_list (parameter_declaration type: (_) @recv)) name: (field_identifier) @name) @method
+(method_declaration receiver: (parameter_list (parameter_declaration type: (_) @recv))
+  name: (field_identifier) @name) @method
 (type_spec name: (type_identifier) @name type: (_) @body) @type
 (type_alias name: (type_identifier) @name) @type_alias
 (source_file (const_declaration (const_spec name: (identifier) @name) @constant))

@@ -6,7 +6,7 @@ import re
 
 from tree_sitter import Node
 
-from ..source import Source
+from ..source import Source, required_child
 from .rules import CONSTANT_NAME, Import, LanguageRules
 
 DEFINITIONS = """
@@ -81,7 +81,7 @@ def doc(src: Source, body: Node | None) -> str | None:
 def _imported_name(src: Source, name: Node) -> tuple[str, str | None]:
     """(imported dotted name, alias or None) of one name of an import."""
     if name.type == "aliased_import":
-        return src.text(name.child_by_field_name("name")), src.text(name.child_by_field_name("alias"))
+        return src.text(required_child(name, "name")), src.text(required_child(name, "alias"))
     return src.text(name), None
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from ..source import Source
+from ..source import Source, required_child
 from .rules import Import, LanguageRules
 
 DEFINITIONS = """
@@ -37,10 +37,9 @@ def module_of(path: str) -> str:
     if len(parts) > 1 and parts[0] == "src":
         parts = parts[1:]
     last = parts[-1].rsplit(".", 1)[0]
-    if last in ("mod", "lib", "main") and (last == "mod" or len(parts) == 1):
-        parts = parts[:-1]
-    else:
-        parts = parts[:-1] + [last]
+    # `mod.rs` is its folder's module; `lib.rs` and `main.rs` at the crate root are the crate itself.
+    names_folder = last in ("mod", "lib", "main") and (last == "mod" or len(parts) == 1)
+    parts = parts[:-1] if names_folder else [*parts[:-1], last]
     return "::".join(parts)
 
 
@@ -53,18 +52,18 @@ def _use_paths(src: Source, node: Node, prefix: str) -> list[tuple[str, str]]:
     """(full path, binding) of every name a `use` argument brings in."""
     t = node.type
     if t == "use_as_clause":
-        path = src.text(node.child_by_field_name("path"))
-        return [(prefix + path, src.text(node.child_by_field_name("alias")))]
+        path = src.text(required_child(node, "path"))
+        return [(prefix + path, src.text(required_child(node, "alias")))]
     if t == "scoped_use_list":
         path_node = node.child_by_field_name("path")
         head = prefix + (src.text(path_node) + "::" if path_node is not None else "")
-        return _use_paths(src, node.child_by_field_name("list"), head)
+        return _use_paths(src, required_child(node, "list"), head)
     if t == "use_list":
         out: list[tuple[str, str]] = []
         for child in node.named_children:
             out.extend(_use_paths(src, child, prefix))
         return out
-    if t in ("use_wildcard",):
+    if t == "use_wildcard":
         return []
     path = prefix + src.text(node)
     last = path.rsplit("::", 1)[-1]

@@ -17,7 +17,8 @@ DEFINITIONS = ecma.DEFINITIONS + """
 (public_field_definition name: (property_identifier) @name) @field
 (property_signature name: (property_identifier) @name) @field
 (internal_module body: (statement_block (lexical_declaration (variable_declarator name: (identifier) @name) @variable)))
-(internal_module body: (statement_block (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name) @variable))))
+(internal_module body: (statement_block (export_statement declaration: (lexical_declaration
+  (variable_declarator name: (identifier) @name) @variable))))
 """
 
 RULES = LanguageRules(

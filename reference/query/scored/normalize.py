@@ -76,7 +76,7 @@ def rank_key(strength: Strength, raw: float, path: str, line: int, type_order: i
 
 
 def page_scores(ranked: Sequence[tuple[Strength, float]]) -> list[float]:
-    """Scores for (strength, raw) pairs already in rank order: rounded, in (0, 1), strictly decreasing (up to MAX_POOL)."""
+    """Scores for (strength, raw) pairs in rank order: rounded, in (0, 1), strictly decreasing (up to MAX_POOL)."""
     scores: list[float] = []
     for strength, raw in ranked:
         score = normalize(strength, raw)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from enum import Enum
+from enum import StrEnum
 
 from reference.index.kinds import kinds_of
 
@@ -27,7 +27,7 @@ from .normalize import Strength
 from .terms import compact, contains_phrase, name_words, spells_run, squeeze, words
 
 
-class MatchReason(str, Enum):
+class MatchReason(StrEnum):
     """The wire values of `match_reason`."""
 
     FUNCTION_NAME = "FunctionName"
@@ -106,7 +106,7 @@ class QueryText:
         lowers = lower.split("\n")
         if len(lowers) != len(lines):  # a line broke at a "\n" of its own: judge it line by line
             return [(n, text) for n, text in lines if self.in_text(text)]
-        return [(n, text) for (n, text), low in zip(lines, lowers)
+        return [(n, text) for (n, text), low in zip(lines, lowers, strict=True)
                 if (first in low or (squeezed and self.compact in squeeze(low))) and self._holds(text)]
 
     def names_exactly(self, name: str, qualified_name: str) -> bool:
@@ -189,8 +189,7 @@ def reasons(
     found: set[MatchReason] = set()
     for sym in defs:
         reason = NAME_REASONS.get(sym.kind)
-        named = reason is not None and query.names(sym.name)
-        if named:
+        if reason is not None and query.names(sym.name):
             found.add(reason)
         elif sym.doc and query.in_text(sym.doc):
             found.add(MatchReason.DOC_COMMENT)

@@ -17,6 +17,7 @@ from reference.index.extract import CONTENT_HEAD
 
 from ..hits import RESULT_TYPE_ORDER
 from .context import context_name
+from .facts import FactsStore, FileFacts, Span
 from .files import WorkspaceFiles
 from .normalize import Strength, page_scores, rank_key
 from .preview import excerpt
@@ -30,7 +31,6 @@ from .reasons import (
     text_strength,
     with_docs,
 )
-from .facts import FactsStore, FileFacts, Span
 
 # A call scores a pool of the engine's top max(limit, MIN_POOL) hits: the score
 # bands reorder hits inside the pool, and one pool for every limit up to
@@ -144,10 +144,10 @@ class ScoredSearch:
         facts = self._kept.facts.facts(s.span for s in seen)
         query = QueryText(params.query)
         judged = sorted((self._judge(hit, s, query, facts[s.span], files, params.include_scores)
-                         for hit, s in zip(pool, seen)), key=Judged.rank_key)
+                         for hit, s in zip(pool, seen, strict=True)), key=Judged.rank_key)
         scores = page_scores([(j.strength, float(j.hit.score)) for j in judged])
         results = []
-        for j, score in zip(judged[: params.limit], scores):
+        for j, score in zip(judged[: params.limit], scores, strict=False):  # the page: a prefix of the pool
             if score < params.min_score:
                 break  # scores strictly decrease: the rest are lower still
             results.append(self._result(j, score, params))

@@ -1,4 +1,4 @@
-"""search_code and locate_symbol: ranked, deduplicated engine hits -> detail_level/compact -> explain -> safety limit."""
+"""search_code and locate_symbol: ranked, deduplicated hits -> detail_level/compact -> explain -> safety limit."""
 
 from __future__ import annotations
 

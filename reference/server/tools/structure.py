@@ -11,8 +11,8 @@ from reference.protocol.encoding import to_json_bytes
 from reference.protocol.errors import ToolError, invalid_input
 from reference.protocol.params import FindReferencesParams, GetFileOutlineParams
 from reference.protocol.shaping import without_nulls
-from reference.query.errors import QueryInputError, QueryNotFound
 from reference.query.engine import OUTLINES_KEPT
+from reference.query.errors import QueryInputError, QueryNotFound
 from reference.query.outline import Outline
 
 from ..paths import workspace_path
