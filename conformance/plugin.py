@@ -6,7 +6,6 @@ no profile is read and no server is started until the suite is collected.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +13,9 @@ import pytest
 
 from conformance import baseline, results_json
 from conformance.collect import (
-    FINDING, LIFECYCLE_KEY, SCENARIO, STRICT_KEY, TARGET_KEY, ScenarioItem, SuiteFile, WireItem, is_suite_anchor, lifecycle_for,
+    LIFECYCLE_KEY, SCENARIO, STRICT_KEY, TARGET_KEY, ScenarioItem, SuiteFile, WireItem, is_suite_anchor, lifecycle_for,
 )
+from conformance.expect import recorded_findings
 from conformance.fuzz import plugin as fuzz_plugin  # issue 17: the fuzz phase (--fuzz), its own options and hooks
 from conformance.report import ReportPlugin
 MARKERS = (
@@ -136,7 +136,7 @@ class GatePlugin:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when != "call":
             return
-        findings = [json.loads(value) for name, value in report.user_properties if name == FINDING]
+        findings = recorded_findings(report.user_properties)
         if report.passed:  # a scenario's warnings, or a fuzz item's (issue 17)
             self.warnings += [(report.nodeid, finding) for finding in findings]
         if not any(name == SCENARIO for name, _ in report.user_properties):

@@ -249,7 +249,7 @@ class Connection:
                 if errlog is not None:
                     # issue 17: the runner's own stdio transport (linear reads, a size cap, a tracked process group);
                     # the SDK's re-joins its buffer per 64 KB chunk: one 50 MB answer cost it ~35 s of CPU.
-                    server = stdio_transport(self.argv, cwd=self.cwd, env=self.env, errlog=errlog,
+                    server = stdio_transport(list(self.argv or ()), cwd=self.cwd, env=self.env, errlog=errlog,
                                              on_oversize=self._on_oversize)
                 async with Client(server, **client_kwargs) as client:
                     scope.deadline = math.inf

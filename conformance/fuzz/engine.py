@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 
@@ -94,7 +94,7 @@ def gates(basis: Basis) -> bool:
 
 
 def explore(tool: Tool, caller: Caller, fails: Callable[[Basis], bool], budget: int, fuzz_seed: int,
-            saved: list[dict[str, Any]] = (), phases: tuple[str, ...] = PHASES,
+            saved: Sequence[dict[str, Any]] = (), phases: tuple[str, ...] = PHASES,
             excluded: frozenset[str] = frozenset()) -> Outcome:
     """The saved failing examples, the coverage cases, then `budget` generated examples, shrinking what fails.
 
@@ -131,7 +131,10 @@ def explore(tool: Tool, caller: Caller, fails: Callable[[Basis], bool], budget: 
     return outcome
 
 
-def _run_cases(cases: list[dict[str, Any]], test: Any) -> list[Finding]:
+Test = Callable[[dict[str, Any]], None]  # one call with its checks; raises FindingRaised
+
+
+def _run_cases(cases: list[dict[str, Any]], test: Test) -> list[Finding]:
     """Run fixed cases (saved failures, coverage cases): each is minimal already, so none is shrunk."""
     found = []
     for case in cases:
@@ -142,13 +145,15 @@ def _run_cases(cases: list[dict[str, Any]], test: Any) -> list[Finding]:
     return _distinct(found)
 
 
-def _fuzz(tool: Tool, test: Any, budget: int, fuzz_seed: int) -> list[Finding]:
+def _fuzz(tool: Tool, test: Test, budget: int, fuzz_seed: int) -> list[Finding]:
     """Hypothesis: `budget` generated examples; gating findings come back shrunk."""
     # No hypothesis database: ours keeps the shrunk arguments themselves (conformance/fuzz/database.py).
-    run = seed(fuzz_seed)(settings(
+    configured = settings(
         database=None, max_examples=budget, deadline=None, derandomize=False, report_multiple_bugs=True,
         suppress_health_check=list(HealthCheck), print_blob=False, verbosity=Verbosity.quiet,
-        phases=(Phase.generate, Phase.target, Phase.shrink))(given(tool.strategy)(test)))
+        phases=(Phase.generate, Phase.target, Phase.shrink))
+    generated = given(tool.strategy)(test)
+    run = cast(Callable[[], None], seed(fuzz_seed)(configured(generated)))
     try:
         run()
     except TargetLost:

@@ -11,7 +11,7 @@ import json
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -27,8 +27,11 @@ from conformance.spec_loader import DEFAULT_FIXTURE, SpecError, load_documents, 
 from conformance.wire import ServerFailure
 from conformance.workspace import WorkspaceError
 
+if TYPE_CHECKING:
+    from _pytest._code.code import TerminalRepr  # what Item.repr_failure returns; pytest does not re-export it
+
 SESSION_KEY = pytest.StashKey["FuzzSession | Exception"]()
-OUTCOMES_KEY = pytest.StashKey[dict]()  # nodeid -> Outcome
+OUTCOMES_KEY = pytest.StashKey[dict[str, Outcome]]()  # nodeid -> Outcome
 SEED_KEY = pytest.StashKey[int]()
 START_ITEM = "fuzz[tools/list]"
 REQUIREMENT = {"id": "FUZZ", "title": "Schema-driven fuzzing: every answer to generated arguments passes the FZ checks",
@@ -105,7 +108,7 @@ def excluded_checks(config: pytest.Config) -> frozenset[str]:
 
 def output_dir(config: pytest.Config) -> Path:
     """--fuzz-out, relative to where pytest was started."""
-    return config.invocation_params.dir / config.getoption("fuzz_out")
+    return config.invocation_params.dir / str(config.getoption("fuzz_out"))
 
 
 class FuzzFile(pytest.File):
@@ -161,7 +164,7 @@ class FuzzItem(pytest.Item):
         if self.outcome.findings or self.outcome.lost is not None:
             raise FuzzFailed(self.outcome)
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str | TerminalRepr:
         exc = excinfo.value
         if isinstance(exc, (ServerFailure, WorkspaceError)):
             return f"{self.name} [MUST] the fuzz phase could not start the target: {exc}"

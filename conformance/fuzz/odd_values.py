@@ -9,6 +9,7 @@ run and `cruxgate fuzz replay` substitute it, so a finding replays in any enviro
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 OUTSIDE = "{outside}"
 CANARY_NAME = "cruxgate-canary.py"
@@ -112,8 +113,8 @@ WRONG_TYPED: tuple[object, ...] = (None, True, False, 0, 1.5, "x", [], {}, ["x"]
 ODD_NAMES: tuple[str, ...] = ("cruxgate_unknown", "", "\x00", "../x", "__proto__", "constructor", "a" * 1000)
 
 
-def substitute(value: object, outside: str) -> object:
-    """`value` with OUTSIDE replaced by `outside` in every string it holds."""
+def substitute(value: Any, outside: str) -> Any:
+    """`value` with OUTSIDE replaced by `outside` in every string it holds (same shape, so same type)."""
     if isinstance(value, str):
         return value.replace(OUTSIDE, outside)
     if isinstance(value, list):

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from hypothesis.strategies import SearchStrategy
+
 from conformance.fuzz.calls import Caller
 from conformance.fuzz.checks import Context
 from conformance.fuzz.odd_values import SYSTEM_MARKERS, outside_files
@@ -25,7 +27,7 @@ from conformance.names import NameMap
 from conformance.schema_registry import schema as spec_schema
 from conformance.surface import load_expected_inputs
 
-KNOWN_GOOD = ("health_check", {})
+KNOWN_GOOD: tuple[str, dict[str, Any]] = ("health_check", {})
 
 
 @dataclass
@@ -44,7 +46,7 @@ class Tool:
         return Judge(self.advertised, self.spec_input)
 
     @cached_property
-    def strategy(self) -> Any:
+    def strategy(self) -> SearchStrategy[dict[str, Any]]:
         """The hypothesis strategy of argument sets."""
         return arguments_for(self.advertised, self.spec_input)
 

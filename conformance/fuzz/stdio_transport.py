@@ -54,11 +54,13 @@ async def stdio_transport(argv: list[str], *, cwd: Path | None, env: dict[str, s
     reaper.track(process.pid)
     read_writer, read_stream = anyio.create_memory_object_stream[Any](0)
     write_stream, write_reader = anyio.create_memory_object_stream[Any](0)
+    stdout, stdin = process.stdout, process.stdin
+    assert stdout is not None and stdin is not None  # both piped (open_process' defaults)
 
     async def read_lines() -> None:
         buffer: bytearray | None = bytearray()  # None: no longer delivering, only draining
         with suppress(anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
-            async for chunk in process.stdout:
+            async for chunk in stdout:
                 if buffer is None:
                     continue  # drained, so a server blocked writing the rest can read its stdin's end and exit
                 scan = len(buffer)  # only the new bytes can hold the next newline
@@ -87,7 +89,7 @@ async def stdio_transport(argv: list[str], *, cwd: Path | None, env: dict[str, s
             try:
                 async for message in write_reader:
                     data = message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
-                    await process.stdin.send(data.encode("utf-8"))
+                    await stdin.send(data.encode("utf-8"))
             except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
                 await read_writer.aclose()  # the server is gone: let the session see the connection end
 

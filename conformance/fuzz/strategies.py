@@ -117,13 +117,18 @@ def _from_schema(schema: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]] | 
         logging.getLogger(__name__).debug("cannot generate from %s: %s", schema, exc)
         return None
     # from_schema may yield a non-object for a schema without `type`; tools take objects.
-    return strategy.filter(lambda value: isinstance(value, dict))
+    return strategy.filter(lambda value: isinstance(value, dict)).map(_as_arguments)
+
+
+def _as_arguments(value: Any) -> dict[str, Any]:
+    """A drawn object, typed as the argument set it is (the filter before this let only objects through)."""
+    return dict(value)
 
 
 def valid_arguments(advertised: dict[str, Any] | None,
                     spec: dict[str, Any] | None) -> st.SearchStrategy[dict[str, Any]]:
     """Argument sets drawn from both schemas together, then from each alone."""
-    schemas = [generation_schema(s) for s in (advertised, spec) if usable(s)]
+    schemas = [generation_schema(schema) for schema in (advertised, spec) if usable(schema)]
     sources = ([{"allOf": schemas}] if len(schemas) == 2 else []) + schemas
     strategies = [s for s in (_from_schema(schema) for schema in sources) if s is not None]
     return st.one_of(*strategies) if strategies else st.just({})

@@ -9,7 +9,7 @@ publishes none that judges anything, the spec's stands in.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError, best_match
@@ -53,7 +53,7 @@ class Judge:
         return Validity(tuple(problems), own)
 
 
-def usable(schema: Any) -> bool:
+def usable(schema: Any) -> TypeGuard[dict[str, Any]]:
     """Whether `schema` is a JSON Schema object its own draft accepts (a broken one judges nothing)."""
     if not isinstance(schema, dict):
         return False

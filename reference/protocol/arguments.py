@@ -47,7 +47,8 @@ def _field_of(error: ValidationError, args: dict[str, Any], schema: dict[str, An
     if error.validator in ("pattern", "minLength"):
         return field, f"`{field}` must be a non-empty string"
     if error.validator == "maxLength":  # jsonschema's message quotes the whole value
-        return field, f"`{field}` is longer than {error.validator_value} characters ({len(error.instance):,})"
+        length = len(error.instance) if isinstance(error.instance, str) else 0
+        return field, f"`{field}` is longer than {error.validator_value} characters ({length:,})"
     return field, f"`{field}`: {error.message}"
 
 

@@ -41,7 +41,7 @@ def hostile_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Ga
         done = run_gate(base / name, "--server-cmd", f"{sys.executable} {HOSTILE} {mode}", *args, profile=profile)
         return done, time.monotonic() - started
 
-    plans = {mode: (mode,) for mode in FIRST_WORDS}
+    plans: dict[str, tuple[str, ...]] = {mode: (mode,) for mode in FIRST_WORDS}
     plans["garbage_fuzz"] = ("garbage", "--fuzz", "--fuzz-out", str(base / "fuzz-out"), "--fuzz-fixture", "tiny")
     plans["huge_payload"] = ("huge_payload", "-k", "HC-META-01 or HC-META-04")
     with ThreadPoolExecutor(max_workers=2) as pool:

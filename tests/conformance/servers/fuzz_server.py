@@ -66,7 +66,7 @@ class Server:
             sys.stdout.write("DEBUG fuzz server: a wildcard query\n")  # before the answer, on the same stream
         if limit > 2**31 and "internal_error_on_huge_limit" in self.flaws:
             raise OverflowError("limit does not fit a 32-bit integer")
-        results = []
+        results: list[dict[str, Any]] = []
         for path in sorted(self.workspace.rglob("*.py")):
             for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
                 if query in line and len(results) < limit:
@@ -123,7 +123,7 @@ def serve(server: Server) -> None:
             reply(message_id, {"tools": listing})
         elif method == "tools/call":
             try:
-                payload, is_error = server.call(params.get("name"), params.get("arguments") or {}), False
+                payload, is_error = server.call(str(params.get("name")), params.get("arguments") or {}), False
             except ToolError as exc:
                 payload, is_error = {"error": {"code": exc.code, "message": str(exc)}, "metadata": METADATA}, True
             except Exception as exc:  # noqa: BLE001 - a bug must not take the server down
