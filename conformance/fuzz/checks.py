@@ -123,6 +123,17 @@ def _short(value: Any, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+def _strings(value: Any) -> list[str]:
+    """Every string `value` holds, keys included."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [text for item in value for text in _strings(item)]
+    if isinstance(value, dict):
+        return [text for key, item in value.items() for text in (*_strings(key), *_strings(item))]
+    return []
+
+
 def _is_error(observation: Observation) -> bool:
     response = observation.response
     return response is not None and (response.is_error or "error" in response.payload)
@@ -256,7 +267,11 @@ def invalid_code(observation: Observation, context: Context) -> str | None:
 @fuzz_check("FZ-CONTAINED", "No file content from outside the workspace reaches an answer", MCP_ACCESS)
 def contained(observation: Observation, context: Context) -> str | None:
     text = observation.answer_text()
-    leaked = [marker for marker in observation.markers if marker in text]
+    # An answer may quote its input (an error naming the ref, a query echoed back): a marker the arguments
+    # hold is no leak. (Hypothesis draws string constants from the code it runs, the markers among them.)
+    echoed = _strings(observation.arguments)
+    leaked = [marker for marker in observation.markers
+              if marker in text and not any(marker in value for value in echoed)]
     return f"the answer carries {', '.join(map(repr, leaked))}, content of a file outside the workspace" \
         if leaked else None
 

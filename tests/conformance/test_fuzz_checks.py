@@ -109,6 +109,17 @@ def test_only_the_tools_own_schema_binds_it_to_refuse_an_input():
     assert FUZZ_CHECKS["FZ-INVALID-CODE"](observe(SPEC_ONLY, response=envelope("file_not_found")), OUTPUT)
 
 
+def test_an_answer_that_quotes_its_input_is_no_leak():
+    # A 2,000-example run against the reference drew "root:x:0:0:" into a ref and a query (hypothesis mines
+    # string constants from the code it runs); the answers quoted them back.
+    quoted = Observation("search_preview", {"query": "root:x:0:0:"}, VALID, markers=("root:x:0:0:",),
+                         response=answer({"query": "root:x:0:0:", "results": []}))
+    assert FUZZ_CHECKS["FZ-CONTAINED"](quoted, OUTPUT) is None
+    leaked = Observation("get_file_outline", {"path": "/etc/passwd"}, VALID, markers=("root:x:0:0:",),
+                         response=answer({"symbols": [{"signature": "root:x:0:0:root:/root:/bin/bash"}]}))
+    assert FUZZ_CHECKS["FZ-CONTAINED"](leaked, OUTPUT)
+
+
 def test_a_wire_defect_of_each_kind_is_a_bug_of_its_own():
     def kind(defect_kind):
         return FUZZ_CHECKS["FZ-WIRE"].signature(observe(defects=(WireDefect(defect_kind, "x"),)))
