@@ -6,7 +6,6 @@ no profile is read and no server is started until the suite is collected.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +13,19 @@ import pytest
 
 from conformance import baseline, results_json
 from conformance.collect import (
-    FINDING, LIFECYCLE_KEY, SCENARIO, STRICT_KEY, TARGET_KEY, ScenarioItem, SuiteFile, WireItem, is_suite_anchor, lifecycle_for,
+    LIFECYCLE_KEY,
+    SCENARIO,
+    STRICT_KEY,
+    TARGET_KEY,
+    ScenarioItem,
+    SuiteFile,
+    WireItem,
+    is_suite_anchor,
+    lifecycle_for,
 )
+from conformance.expect import recorded_findings
 from conformance.report import ReportPlugin
+
 MARKERS = (
     "document(name): the spec document a scenario belongs to (-m \"document(name='agent-protocol')\")",
     "requirement(id): the spec requirement a scenario checks (-m \"requirement(id='AP-EXPLAIN')\")",
@@ -24,7 +33,8 @@ MARKERS = (
     "tool(name): a tool the scenario calls, one marker per tool (-m \"tool(name='search_code')\")",
     "must: a MUST scenario", "should: a SHOULD scenario", "may: a MAY scenario",
     "executable: a scenario run over the wire", "hook: a scenario that needs a target hook",
-    "benchmark: measured by a benchmark, reported not run", "informative: not observable over the wire, reported not run",
+    "benchmark: measured by a benchmark, reported not run",
+    "informative: not observable over the wire, reported not run",
 )
 
 
@@ -37,8 +47,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--server-cmd", metavar="CMD", default=None,
                     help="replace only the profile's launch command ({workspace}, {config}, {port} placeholders)")
     group.addoption("--server-url", metavar="URL", default=None,
-                    help="gate a running Streamable HTTP server (with --target=http); workspace-changing scenarios skip")
-    group.addoption("--spec-dir", metavar="DIR", default=None, help="spec documents to run (default: the bundled spec/)")
+                    help="gate a running Streamable HTTP server (with --target=http); "
+                         "workspace-changing scenarios skip")
+    group.addoption("--spec-dir", metavar="DIR", default=None,
+                    help="spec documents to run (default: the bundled spec/)")
     group.addoption("--fixtures-dir", metavar="DIR", default=None,
                     help="fixture repositories (default: the bundled golden/fixtures/)")
     group.addoption("--conformance-report", metavar="FILE", default=None,
@@ -94,11 +106,8 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         return
     items = item.session.items
     position = items.index(item) if item in items else -1
-    upcoming = []
-    for later in items[position + 1:position + 1 + LOOKAHEAD]:
-        transports = later.needs_environment() if isinstance(later, ScenarioItem) else []
-        if transports:
-            upcoming.append((later.spec, transports))
+    upcoming = [(later.spec, transports) for later in items[position + 1:position + 1 + LOOKAHEAD]
+                if isinstance(later, ScenarioItem) and (transports := later.needs_environment())]
     if upcoming:
         lifecycle_for(item.config).prefetch(upcoming, item.spec)
 
@@ -135,7 +144,7 @@ class GatePlugin:
             return
         if not any(name == SCENARIO for name, _ in report.user_properties):
             return
-        findings = [json.loads(value) for name, value in report.user_properties if name == FINDING]
+        findings = recorded_findings(report.user_properties)
         if report.passed or report.failed or hasattr(report, "wasxfail"):
             self.executed += 1
         if report.passed:
@@ -148,9 +157,11 @@ class GatePlugin:
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.warnings:
-            terminalreporter.write_sep("-", f"cruxgate: {len(self.warnings)} warning(s) (not gating; --strict fails them)")
+            terminalreporter.write_sep("-", f"cruxgate: {len(self.warnings)} warning(s) "
+                                            "(not gating; --strict fails them)")
             for _, finding in self.warnings:
-                terminalreporter.write_line(f"  {finding['id']} [{finding['basis']['kind']} {finding['basis']['level']}]"
+                basis = finding["basis"]
+                terminalreporter.write_line(f"  {finding['id']} [{basis['kind']} {basis['level']}]"
                                             f" step {finding['step']}: {finding['message'].splitlines()[0][:200]}")
         if self.collected and not self.executed:
             terminalreporter.write_sep("!", "cruxgate: no scenario was executed against the target, so it is not "

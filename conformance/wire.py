@@ -9,6 +9,7 @@ synchronously from the item. Every failure to start, answer or parse raises
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -31,7 +32,8 @@ class ServerFailure(AssertionError):
     """The server crashed, hung, broke the protocol or answered something unreadable."""
 
     def __init__(self, message: str, stderr_tail: str = "") -> None:
-        text = message + (f"\n--- server stderr (tail) ---\n{stderr_tail}" if stderr_tail else "\n(server stderr was empty)")
+        tail_text = f"\n--- server stderr (tail) ---\n{stderr_tail}" if stderr_tail else "\n(server stderr was empty)"
+        text = message + tail_text
         super().__init__(text)
         self.stderr_tail = stderr_tail
 
@@ -75,7 +77,8 @@ def free_port() -> int:
     """A free loopback TCP port."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port
 
 
 def _describe(exc: BaseException) -> str:
@@ -94,7 +97,8 @@ def to_response(result: Any) -> Response:
     payload = structured
     if payload is None:
         if text is None:
-            raise ServerFailure(f"malformed payload: no structuredContent and no text content item: {json.dumps(raw)[:300]}")
+            raise ServerFailure("malformed payload: no structuredContent and no text content item: "
+                                f"{json.dumps(raw)[:300]}")
         try:
             payload = json.loads(text)
         except ValueError as exc:
@@ -109,7 +113,7 @@ class Connection:
 
     def __init__(self, portal: BlockingPortal, transport: str, *, argv: list[str] | None = None,
                  url: str | None = None, cwd: Path | None = None, env: dict[str, str] | None = None,
-                 log_path: Path, timeouts: dict[str, float], defect_sink: list["WireDefect"] | None = None) -> None:
+                 log_path: Path, timeouts: dict[str, float], defect_sink: list[WireDefect] | None = None) -> None:
         self.portal = portal
         self.transport = transport
         self.argv, self.url, self.cwd = argv, url, cwd
@@ -140,7 +144,7 @@ class Connection:
         """A ServerFailure with this server's stderr tail."""
         return ServerFailure(message, self.stderr_tail())
 
-    def open(self) -> "Connection":
+    def open(self) -> Connection:
         """Start the server (unless it is a fixed URL) and complete the MCP handshake, or raise ServerFailure."""
         start = self.timeouts["start"]
         if self.transport == "http" and self.argv:
@@ -153,7 +157,8 @@ class Connection:
                 self.close()
                 if isinstance(exc, TimeoutError):
                     raise self.fail(f"server did not complete the MCP handshake within {start:g}s: {self._what()}")
-                raise self.fail(f"server failed to start or to complete the MCP handshake: {self._what()}\n{_describe(exc)}")
+                raise self.fail(f"server failed to start or to complete the MCP handshake: {self._what()}\n"
+                                f"{_describe(exc)}")
             if time.monotonic() > deadline:
                 self.close()
                 raise self.fail(f"server did not complete the MCP handshake within {start:g}s: {self._what()}")
@@ -163,6 +168,7 @@ class Connection:
         return " ".join(self.argv) if self.argv else str(self.url)
 
     def _spawn_http(self, start: float) -> None:
+        assert self.argv is not None  # only a server the runner starts is spawned
         with self.log_path.open("wb") as log:
             self._process = subprocess.Popen(self.argv, cwd=self.cwd, env=self.env, stdin=subprocess.DEVNULL,
                                              stdout=log, stderr=log, start_new_session=True)
@@ -170,7 +176,8 @@ class Connection:
         deadline = time.monotonic() + start
         while time.monotonic() < deadline:
             if self._process.poll() is not None:
-                raise self.fail(f"server exited with status {self._process.returncode} before listening: {self._what()}")
+                raise self.fail(f"server exited with status {self._process.returncode} before listening: "
+                                f"{self._what()}")
             with socket.socket() as sock:
                 sock.settimeout(0.5)
                 if sock.connect_ex((host, port)) == 0:
@@ -185,6 +192,7 @@ class Connection:
 
         self._stop = anyio.Event()
         if self.transport == "stdio":
+            assert self.argv is not None  # a stdio target is always a command
             server: Any = StdioServerParameters(command=self.argv[0], args=self.argv[1:], cwd=self.cwd, env=self.env)
         else:
             server = self.url
@@ -222,24 +230,20 @@ class Connection:
     def close(self) -> None:
         """Stop the client session and the server process; bounded waits only."""
         if self._future is not None and self._stop is not None and not self._future.done():
-            try:
+            with contextlib.suppress(Exception):  # the loop may already be gone at interpreter exit
                 self.portal.call(self._stop.set)
-            except Exception:  # the loop may already be gone at interpreter exit
-                pass
         if self._future is not None:
             try:
                 self._future.result(timeout=15)
-            except BaseException:
+            except BaseException:  # noqa: BLE001 - whatever ended the session, closing must go on
                 self._future.cancel()
         if self._process is not None and self._process.poll() is None:
             try:
                 os.killpg(self._process.pid, signal.SIGTERM)
                 self._process.wait(timeout=5)
             except (ProcessLookupError, subprocess.TimeoutExpired):
-                try:
+                with contextlib.suppress(ProcessLookupError):
                     os.killpg(self._process.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
                 self._process.wait(timeout=5)
 
     # ---------------------------------------------------------------- calls
@@ -268,12 +272,13 @@ class Connection:
             code = getattr(exc, "code", None)
             if code == -32000 and "closed" in str(exc).lower():
                 self.broken = True
-                raise self.fail(f"{what}: the connection closed without an answer (the server crashed or exited)") from None
+                raise self.fail(f"{what}: the connection closed without an answer "
+                                "(the server crashed or exited)") from None
             raise self.fail(f"{what}: answered with a JSON-RPC error {code}: {exc} (a tool failure must be a "
                             "tool result with isError and a registry code)") from None
         except RuntimeError as exc:
             raise self.fail(f"{what}: {exc}") from None
-        except Exception as exc:  # pydantic validation of a malformed result, transport errors
+        except Exception as exc:  # noqa: BLE001 - pydantic validation of a malformed result, transport errors
             self.broken = True
             raise self.fail(f"{what}: unreadable answer: {_describe(exc)[:600]}") from None
         return result
