@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import tempfile
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -14,7 +15,13 @@ from conformance import paths, results_json
 from conformance.expect import FINDING, Judge
 from conformance.lifecycle import Lifecycle
 from conformance.model import (
-    JSONRPC_NOTIFICATION, MCP_STDIO, ListTools, Requirement, Scenario, StepFailed, ToolRule,
+    JSONRPC_NOTIFICATION,
+    MCP_STDIO,
+    ListTools,
+    Requirement,
+    Scenario,
+    StepFailed,
+    ToolRule,
 )
 from conformance.run import ScenarioRun
 from conformance.spec_loader import DEFAULT_FIXTURE, SpecError, load_documents, scenarios, tool_rules
@@ -39,8 +46,8 @@ def lifecycle_for(config: pytest.Config) -> Lifecycle:
     if LIFECYCLE_KEY not in config.stash:
         fixtures = config.getoption("fixtures_dir", None)
         log_dir = Path(tempfile.mkdtemp(prefix="cruxgate-logs-"))
-        config.stash[LIFECYCLE_KEY] = Lifecycle(config.stash[TARGET_KEY], Path(fixtures) if fixtures else paths.fixtures_dir(),
-                                                log_dir, DEFAULT_FIXTURE)
+        folder = Path(fixtures) if fixtures else paths.fixtures_dir()
+        config.stash[LIFECYCLE_KEY] = Lifecycle(config.stash[TARGET_KEY], folder, log_dir, DEFAULT_FIXTURE)
     return config.stash[LIFECYCLE_KEY]
 
 
@@ -84,7 +91,7 @@ class ScenarioItem(pytest.Item):
     spec: Scenario
 
     @classmethod
-    def build(cls, parent: SuiteFile, scenario: Scenario) -> "ScenarioItem":
+    def build(cls, parent: SuiteFile, scenario: Scenario) -> ScenarioItem:
         """An item with the markers `-m` reads."""
         item = cls.from_parent(parent, name=scenario.id)
         item.spec = scenario
@@ -188,7 +195,7 @@ class ScenarioItem(pytest.Item):
         finally:
             self._record(judge)
         for finding in judge.warnings():
-            warnings.warn(CruxgateWarning(f"{self.name}: {finding.describe()}"))
+            warnings.warn(CruxgateWarning(f"{self.name}: {finding.describe()}"), stacklevel=1)
 
     def _listed_tools(self, lease: Any, transport: str) -> set[str]:
         """The tool names tools/list answers over `transport` (asked once per session)."""
@@ -208,7 +215,7 @@ class ScenarioItem(pytest.Item):
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         exc = excinfo.value
         if not isinstance(exc, (StepFailed, ServerFailure, WorkspaceError, AssertionError)):
-            return super().repr_failure(excinfo, style)
+            return str(super().repr_failure(excinfo, style))
         spec = self.spec
         first, *rest = str(exc).splitlines() or ["failed"]
         lines = [f"{self.name} [{spec.level}] {first}", *rest, "",
@@ -253,4 +260,4 @@ class WireItem(ScenarioItem):
         finally:
             self._record(judge)
         for finding in judge.warnings():
-            warnings.warn(CruxgateWarning(f"{self.name}: {finding.describe()}"))
+            warnings.warn(CruxgateWarning(f"{self.name}: {finding.describe()}"), stacklevel=1)

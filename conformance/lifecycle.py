@@ -12,15 +12,17 @@ import contextlib
 import shutil
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from anyio.from_thread import start_blocking_portal
 
 from conformance.fuzz import reaper
-from conformance.model import Scenario, run_steps
+from conformance.model import Scenario, run_leading
 from conformance.target import Target, fill
 from conformance.wire import Connection, ServerFailure, WireDefect, free_port
 from conformance.workspace import Workspace, WorkspaceError
@@ -32,7 +34,7 @@ PREFETCH = 3  # environments prepared ahead of the scenario that runs
 class Environment:
     """A workspace prepared for one fixture+config, and the servers started on it (one per transport)."""
 
-    def __init__(self, runner: "Lifecycle", fixture: str, config: dict[str, Any], git: bool) -> None:
+    def __init__(self, runner: Lifecycle, fixture: str, config: dict[str, Any], git: bool) -> None:
         self.runner = runner
         self.target = runner.target
         self.config = config
@@ -88,7 +90,8 @@ class Environment:
         self._starts += 1
         if self.target.fixed_url:
             log = self.runner.log_dir / f"fixed-{self._starts}.log"
-            return Connection(self.runner.portal, "http", url=self.target.fixed_url, log_path=log, timeouts=timeouts).open()
+            return Connection(self.runner.portal, "http", url=self.target.fixed_url, log_path=log,
+                              timeouts=timeouts).open()
         assert self.workspace is not None
         port = free_port() if transport == "http" else ""
         values = self.workspace.placeholders(port)
@@ -194,7 +197,7 @@ class Lifecycle:
             raise found
         return found
 
-    def _prepare(self, scenario: Scenario, transports: list[str] = ()) -> Environment:
+    def _prepare(self, scenario: Scenario, transports: Sequence[str] = ()) -> Environment:
         environment = Environment(self, scenario.fixture or self.default_fixture, dict(scenario.config), scenario.git)
         environment.origin = scenario.id  # issue 17
         if scenario.mutates():
@@ -202,8 +205,8 @@ class Lifecycle:
             # produced from its first moment (a damaged segment must make prewarm fail).
             count = scenario.leading_steps()
             try:
-                run_steps(scenario.steps, Lease(environment, True, 0), stop=count)
-            except BaseException as exc:  # a skip too: the scenario re-raises it when it runs
+                run_leading(scenario.steps[:count], Lease(environment, True, 0))
+            except BaseException as exc:  # noqa: BLE001 - a skip too: the scenario re-raises it when it runs
                 environment.leading = (count, exc)
                 return environment  # the scenario reports the failed step; no server needed
             environment.leading = (count, None)
@@ -234,7 +237,7 @@ class Lifecycle:
             self._prefetched[scenario.id] = self._background.submit(self._prepare, scenario, transports)
 
     def _warm(self, environment: Environment, transports: list[str]) -> None:
-        """Start, in the background, the servers a shared environment will be asked for (a cross-transport scenario's)."""
+        """Start, in the background, the servers a shared environment will be asked for (cross-transport ones)."""
         for transport in transports:
             if transport not in environment.servers and transport not in environment.start_failures \
                     and (id(environment), transport) not in self._warming:
@@ -243,27 +246,23 @@ class Lifecycle:
 
     @staticmethod
     def _start_quietly(environment: Environment, transport: str) -> None:
-        try:
+        with contextlib.suppress(ServerFailure):  # kept in environment.start_failures for the scenario to report
             environment.server(transport)
-        except ServerFailure:
-            pass  # kept in environment.start_failures for the scenario to report
 
     def _claim(self, scenario: Scenario) -> Environment | None:
         """The environment prefetched for `scenario`, if any (preparation errors propagate)."""
         future = self._prefetched.pop(scenario.id, None)
         return future.result() if future is not None else None
 
-    def _drop_prefetched(self, keep: set[str] = frozenset()) -> None:
+    def _drop_prefetched(self, keep: AbstractSet[str] = frozenset()) -> None:
         """Close prefetched environments whose scenario is not in `keep`."""
         for scenario_id in [sid for sid in self._prefetched if sid not in keep]:
             future = self._prefetched.pop(scenario_id)
-            try:
+            with contextlib.suppress(Exception):  # a failed preparation has nothing to close
                 future.result().close()
-            except Exception:  # a failed preparation has nothing to close
-                pass
 
     @contextlib.contextmanager
-    def lease(self, scenario: Scenario) -> Iterator["Lease"]:
+    def lease(self, scenario: Scenario) -> Iterator[Lease]:
         """A ready target for `scenario`: its environment with the leading steps applied; released on exit."""
         environment, private = self._acquire(scenario)
         try:

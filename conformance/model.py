@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -141,6 +142,16 @@ def parse_expect(body: Mapping[str, Any] | None, default: Basis) -> Expect:
                   checks=tuple(parse_check(check, basis) for check in body.get("checks", [])))
 
 
+class WorkspaceContext(Protocol):
+    """What a workspace step may use: the workspace and a restart (no server, no judge)."""
+
+    transport: str
+
+    def workspace(self) -> Workspace: ...
+
+    def restart(self, config: dict[str, Any] | None, prewarm: bool) -> None: ...
+
+
 class StepContext(Protocol):
     """What a running step may use: servers, the workspace, captures and the judge."""
 
@@ -201,6 +212,10 @@ class WorkspaceStep(Step):
     mutates: ClassVar[bool] = True
     workspace_only: ClassVar[bool] = True
 
+    def run(self, context: WorkspaceContext) -> None:  # a StepContext is a WorkspaceContext too
+        """Perform the step on the workspace."""
+        raise NotImplementedError
+
 
 STEP_KINDS: dict[str, type[Step]] = {}
 
@@ -213,21 +228,36 @@ class StepFailed(AssertionError):
         self.index, self.description, self.cause = index, description, cause
 
 
-def run_steps(steps: tuple[Step, ...], context: StepContext, start: int = 0, stop: int | None = None,
-              on_step: Any = None) -> None:
-    """Run steps[start:stop] in order; the first failure stops them as a StepFailed (a skip passes through)."""
+@contextmanager
+def _as_step(index: int, step: Step, transport: str) -> Iterator[None]:
+    """Any failure inside is step `index`'s, named as such (a skip passes through)."""
     import pytest
 
-    for index in range(start, len(steps) if stop is None else stop):
-        step = steps[index]
+    try:
+        yield
+    except pytest.skip.Exception:
+        raise
+    except Exception as exc:  # a broken server or workspace is this step's failure
+        raise StepFailed(index, step.describe(transport), exc) from exc
+
+
+def run_steps(steps: tuple[Step, ...], context: StepContext, start: int = 0,
+              on_step: Callable[[int], None] | None = None) -> None:
+    """Run steps[start:] in order; the first failure stops them as a StepFailed."""
+    for index in range(start, len(steps)):
         if on_step is not None:
             on_step(index)
-        try:
+        with _as_step(index, steps[index], context.transport):
+            steps[index].run(context)
+
+
+def run_leading(steps: Sequence[Step], context: WorkspaceContext) -> None:
+    """Run a scenario's leading workspace steps, before any server starts; the first failure is a StepFailed."""
+    for index, step in enumerate(steps):
+        if not isinstance(step, WorkspaceStep):
+            raise TypeError(f"step {index + 1} ({step.kind}) needs a server; it cannot lead")
+        with _as_step(index, step, context.transport):
             step.run(context)
-        except pytest.skip.Exception:
-            raise
-        except Exception as exc:  # a broken server or workspace is this step's failure, named as such
-            raise StepFailed(index, step.describe(context.transport), exc) from exc
 
 
 def step_kind(cls: type[Step]) -> type[Step]:
@@ -340,7 +370,7 @@ class Edit(WorkspaceStep):
         verb = "delete" if self.delete else "write" if self.write is not None else "append to"
         return f"edit: {verb} {self.path}"
 
-    def run(self, context: StepContext) -> None:
+    def run(self, context: WorkspaceContext) -> None:
         target = context.workspace().resolve(self.path)
         if self.delete:
             target.unlink(missing_ok=True)
@@ -368,7 +398,7 @@ class Commit(WorkspaceStep):
     def describe(self, default_transport: str) -> str:
         return f"commit {self.message}"
 
-    def run(self, context: StepContext) -> None:
+    def run(self, context: WorkspaceContext) -> None:
         context.workspace().commit(self.message)
 
 
@@ -379,7 +409,7 @@ class Reindex(WorkspaceStep):
 
     kind: ClassVar[str] = "reindex"
 
-    def run(self, context: StepContext) -> None:
+    def run(self, context: WorkspaceContext) -> None:
         context.workspace().index()
 
 
@@ -397,7 +427,7 @@ class Restart(WorkspaceStep):
         body = step["restart"] or {}
         return cls(config=body.get("config"), prewarm=body.get("prewarm", True))
 
-    def run(self, context: StepContext) -> None:
+    def run(self, context: WorkspaceContext) -> None:
         context.workspace()
         context.restart(dict(self.config) if self.config is not None else None, self.prewarm)
 
@@ -417,7 +447,7 @@ class Hook(WorkspaceStep):
     def describe(self, default_transport: str) -> str:
         return f"hook {self.name}"
 
-    def run(self, context: StepContext) -> None:
+    def run(self, context: WorkspaceContext) -> None:
         context.workspace().hook(self.name)
 
 

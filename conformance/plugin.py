@@ -13,11 +13,20 @@ import pytest
 
 from conformance import baseline, results_json
 from conformance.collect import (
-    LIFECYCLE_KEY, SCENARIO, STRICT_KEY, TARGET_KEY, ScenarioItem, SuiteFile, WireItem, is_suite_anchor, lifecycle_for,
+    LIFECYCLE_KEY,
+    SCENARIO,
+    STRICT_KEY,
+    TARGET_KEY,
+    ScenarioItem,
+    SuiteFile,
+    WireItem,
+    is_suite_anchor,
+    lifecycle_for,
 )
 from conformance.expect import recorded_findings
 from conformance.fuzz import plugin as fuzz_plugin  # issue 17: the fuzz phase (--fuzz), its own options and hooks
 from conformance.report import ReportPlugin
+
 MARKERS = (
     "document(name): the spec document a scenario belongs to (-m \"document(name='agent-protocol')\")",
     "requirement(id): the spec requirement a scenario checks (-m \"requirement(id='AP-EXPLAIN')\")",
@@ -25,7 +34,8 @@ MARKERS = (
     "tool(name): a tool the scenario calls, one marker per tool (-m \"tool(name='search_code')\")",
     "must: a MUST scenario", "should: a SHOULD scenario", "may: a MAY scenario",
     "executable: a scenario run over the wire", "hook: a scenario that needs a target hook",
-    "benchmark: measured by a benchmark, reported not run", "informative: not observable over the wire, reported not run",
+    "benchmark: measured by a benchmark, reported not run",
+    "informative: not observable over the wire, reported not run",
 )
 
 
@@ -38,8 +48,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--server-cmd", metavar="CMD", default=None,
                     help="replace only the profile's launch command ({workspace}, {config}, {port} placeholders)")
     group.addoption("--server-url", metavar="URL", default=None,
-                    help="gate a running Streamable HTTP server (with --target=http); workspace-changing scenarios skip")
-    group.addoption("--spec-dir", metavar="DIR", default=None, help="spec documents to run (default: the bundled spec/)")
+                    help="gate a running Streamable HTTP server (with --target=http); "
+                         "workspace-changing scenarios skip")
+    group.addoption("--spec-dir", metavar="DIR", default=None,
+                    help="spec documents to run (default: the bundled spec/)")
     group.addoption("--fixtures-dir", metavar="DIR", default=None,
                     help="fixture repositories (default: the bundled golden/fixtures/)")
     group.addoption("--conformance-report", metavar="FILE", default=None,
@@ -97,11 +109,8 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         return
     items = item.session.items
     position = items.index(item) if item in items else -1
-    upcoming = []
-    for later in items[position + 1:position + 1 + LOOKAHEAD]:
-        transports = later.needs_environment() if isinstance(later, ScenarioItem) else []
-        if transports:
-            upcoming.append((later.spec, transports))
+    upcoming = [(later.spec, transports) for later in items[position + 1:position + 1 + LOOKAHEAD]
+                if isinstance(later, ScenarioItem) and (transports := later.needs_environment())]
     if upcoming:
         lifecycle_for(item.config).prefetch(upcoming, item.spec)
 
@@ -151,10 +160,13 @@ class GatePlugin:
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.warnings:
-            terminalreporter.write_sep("-", f"cruxgate: {len(self.warnings)} warning(s) (not gating; --strict fails them)")
+            terminalreporter.write_sep("-", f"cruxgate: {len(self.warnings)} warning(s) "
+                                            "(not gating; --strict fails them)")
             for _, finding in self.warnings:
+                basis = finding["basis"]
+                # issue 17: a fuzz item's finding (and the wire scenario's) has no step
                 step = f" step {finding['step']}" if finding["step"] is not None else ""
-                terminalreporter.write_line(f"  {finding['id']} [{finding['basis']['kind']} {finding['basis']['level']}]"
+                terminalreporter.write_line(f"  {finding['id']} [{basis['kind']} {basis['level']}]"
                                             f"{step}: {finding['message'].splitlines()[0][:200]}")
         if self.collected and not self.executed:
             terminalreporter.write_sep("!", "cruxgate: no scenario was executed against the target, so it is not "

@@ -9,6 +9,7 @@ synchronously from the item. Every failure to start, answer or parse raises
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -32,7 +33,8 @@ class ServerFailure(AssertionError):
     """The server crashed, hung, broke the protocol or answered something unreadable."""
 
     def __init__(self, message: str, stderr_tail: str = "") -> None:
-        text = message + (f"\n--- server stderr (tail) ---\n{stderr_tail}" if stderr_tail else "\n(server stderr was empty)")
+        tail_text = f"\n--- server stderr (tail) ---\n{stderr_tail}" if stderr_tail else "\n(server stderr was empty)"
+        text = message + tail_text
         super().__init__(text)
         self.stderr_tail = stderr_tail
         # issue 17: what went wrong, for the fuzz checks (conformance/fuzz/calls.py) to judge without parsing text:
@@ -41,7 +43,7 @@ class ServerFailure(AssertionError):
         self.kind = "start"
         self.rpc_code: int | None = None
 
-    def tagged(self, kind: str, rpc_code: int | None = None) -> "ServerFailure":
+    def tagged(self, kind: str, rpc_code: int | None = None) -> ServerFailure:
         """This failure with its kind (and JSON-RPC error code) set."""
         self.kind, self.rpc_code = kind, rpc_code
         return self
@@ -93,7 +95,8 @@ def free_port() -> int:
     """A free loopback TCP port."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port
 
 
 def _describe(exc: BaseException) -> str:
@@ -112,7 +115,8 @@ def to_response(result: Any) -> Response:
     payload = structured
     if payload is None:
         if text is None:
-            raise ServerFailure(f"malformed payload: no structuredContent and no text content item: {json.dumps(raw)[:300]}")
+            raise ServerFailure("malformed payload: no structuredContent and no text content item: "
+                                f"{json.dumps(raw)[:300]}")
         try:
             payload = json.loads(text)
         except ValueError as exc:
@@ -127,7 +131,7 @@ class Connection:
 
     def __init__(self, portal: BlockingPortal, transport: str, *, argv: list[str] | None = None,
                  url: str | None = None, cwd: Path | None = None, env: dict[str, str] | None = None,
-                 log_path: Path, timeouts: dict[str, float], defect_sink: list["WireDefect"] | None = None) -> None:
+                 log_path: Path, timeouts: dict[str, float], defect_sink: list[WireDefect] | None = None) -> None:
         self.portal = portal
         self.transport = transport
         self.argv, self.url, self.cwd = argv, url, cwd
@@ -159,7 +163,7 @@ class Connection:
         """A ServerFailure with this server's stderr tail."""
         return ServerFailure(message, self.stderr_tail())
 
-    def open(self) -> "Connection":
+    def open(self) -> Connection:
         """Start the server (unless it is a fixed URL) and complete the MCP handshake, or raise ServerFailure."""
         start = self.timeouts["start"]
         if self.transport == "http" and self.argv:
@@ -215,6 +219,7 @@ class Connection:
                 f"the first: {self.defects[0]})")
 
     def _spawn_http(self, start: float) -> None:
+        assert self.argv is not None  # only a server the runner starts is spawned
         with self.log_path.open("wb") as log:
             self._process = subprocess.Popen(self.argv, cwd=self.cwd, env=self.env, stdin=subprocess.DEVNULL,
                                              stdout=log, stderr=log, start_new_session=True)
@@ -223,7 +228,8 @@ class Connection:
         deadline = time.monotonic() + start
         while time.monotonic() < deadline:
             if self._process.poll() is not None:
-                raise self.fail(f"server exited with status {self._process.returncode} before listening: {self._what()}")
+                raise self.fail(f"server exited with status {self._process.returncode} before listening: "
+                                f"{self._what()}")
             with socket.socket() as sock:
                 sock.settimeout(0.5)
                 if sock.connect_ex((host, port)) == 0:
@@ -239,7 +245,7 @@ class Connection:
         from conformance.fuzz.stdio_transport import stdio_transport  # loads the SDK: only when a server starts
 
         self._stop = anyio.Event()
-        server: Any = self.url
+        server: Any = self.url  # stdio: the runner's own transport (below)
         errlog = self.log_path.open("w", encoding="utf-8") if self.transport == "stdio" else None
         try:
             with anyio.CancelScope(deadline=anyio.current_time() + self.timeouts["start"]) as scope:
@@ -280,24 +286,20 @@ class Connection:
         if self._future is not None and not self._ready.is_set() and not self._future.done():
             self._future.cancel()  # issue 17: still in the handshake, so nothing waits on _stop; cancel, do not wait
         if self._future is not None and self._stop is not None and not self._future.done():
-            try:
+            with contextlib.suppress(Exception):  # the loop may already be gone at interpreter exit
                 self.portal.call(self._stop.set)
-            except Exception:  # the loop may already be gone at interpreter exit
-                pass
         if self._future is not None:
             try:
                 self._future.result(timeout=15)
-            except BaseException:
+            except BaseException:  # noqa: BLE001 - whatever ended the session, closing must go on
                 self._future.cancel()
         if self._process is not None and self._process.poll() is None:
             try:
                 os.killpg(self._process.pid, signal.SIGTERM)
                 self._process.wait(timeout=5)
             except (ProcessLookupError, subprocess.TimeoutExpired):
-                try:
+                with contextlib.suppress(ProcessLookupError):
                     os.killpg(self._process.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
                 self._process.wait(timeout=5)
         if self._process is not None and self._process.poll() is not None:
             reaper.untrack(self._process.pid)
@@ -335,15 +337,15 @@ class Connection:
                 self.broken = True
                 if self.oversized is not None:
                     raise self.fail(f"{what}: {self.oversized}").tagged("oversized") from None
-                raise self.fail(f"{what}: the connection closed without an answer (the server crashed or exited)"
-                                ).tagged("closed") from None
+                raise self.fail(f"{what}: the connection closed without an answer "
+                                "(the server crashed or exited)").tagged("closed") from None
             raise self.fail(f"{what}: answered with a JSON-RPC error {code}: {exc} (a tool failure must be a "
                             "tool result with isError and a registry code)").tagged("rpc_error", code) from None
         except RuntimeError as exc:  # mostly the SDK's check of structuredContent against the tool's outputSchema
             text = str(exc).lower()
-            kind = "invalid_output" if "structured content" in text or "invalid schema for tool" in text else "unreadable"
-            raise self.fail(f"{what}: {exc}").tagged(kind) from None
-        except Exception as exc:  # pydantic validation of a malformed result, transport errors
+            invalid = "structured content" in text or "invalid schema for tool" in text
+            raise self.fail(f"{what}: {exc}").tagged("invalid_output" if invalid else "unreadable") from None
+        except Exception as exc:  # noqa: BLE001 - pydantic validation of a malformed result, transport errors
             self.broken = True
             raise self.fail(f"{what}: unreadable answer: {_describe(exc)[:600]}").tagged("unreadable") from None
         return result

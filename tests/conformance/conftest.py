@@ -27,7 +27,8 @@ def gate_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, GateRun | R
                             "profile": write_profile(base, relocatable=False)},
         "no_clamp_warning": {"flaw": "no_clamp_warning", "args": ("-k", "SEARCH-05 or SEARCH-01")},
         "strict": {"flaw": "no_clamp_warning", "args": ("--strict", "-k", "SEARCH-05")},
-        "lacking_tools": {"tools": "health_check,search_code", "args": ("-k", "SEARCH-01 or SEARCH-08 or SEARCH-09 or PERF")},
+        "lacking_tools": {"tools": "health_check,search_code",
+                          "args": ("-k", "SEARCH-01 or SEARCH-08 or SEARCH-09 or PERF")},
         "hang": {"flaw": "hang_on_bad_input", "profile": short_call, "args": ("-k", "SEARCH-04 or SEARCH-01")},
         "crash_on_start": {"flaw": "crash_on_start", "args": ("-k", "HC-META-01 or HC-META-02")},
         "garbage_stdout": {"flaw": "garbage_stdout", "args": ("-k", "HC-META-01 or SC-SEARCH-01 or MCP-WIRE")},
@@ -36,7 +37,8 @@ def gate_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, GateRun | R
         "notification_reply_strict": {"flaw": "notification_reply",
                                       "args": ("--strict", "-k", "HC-META-01 or SC-SEARCH-01 or MCP-WIRE")},
         "broken_schema": {"flaw": "broken_schema", "args": ("-k", "HC-META-01 or HC-META-04")},
-        "baseline": {"flaw": "reasons_when_off", "args": ("--baseline", str(DATA / "baseline.yaml"), "-k", "SEARCH-01 or SEARCH-02")},
+        "baseline": {"flaw": "reasons_when_off",
+                     "args": ("--baseline", str(DATA / "baseline.yaml"), "-k", "SEARCH-01 or SEARCH-02")},
         # SC-SEARCH-05 (SHOULD) is listed but passes: a stale entry fails the run whatever the level.
         "stale_should": {"args": ("--baseline", str(DATA / "baseline-should.yaml"), "-k", "SEARCH-05")},
     }

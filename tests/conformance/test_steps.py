@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from conformance.model import DOCUMENT, STEP_KINDS, Basis, Requirement, StepFailed, run_steps
+from conformance.model import DOCUMENT, STEP_KINDS, Basis, Requirement, StepFailed, run_leading
 from conformance.spec_loader import build_scenario, build_step
 
 BASIS = Basis(DOCUMENT, "000 > Scenario: x", "MUST")
@@ -84,10 +84,10 @@ def test_leading_steps_stop_at_the_first_step_that_needs_a_server():
 def test_leading_steps_run_without_a_server_and_a_failure_names_its_step():
     spec = scenario({"hook": "reindex_required"}, {"hook": "corrupt_manifest"}, {"call": "health_check"})
     context = _Context()
-    run_steps(spec.steps, context, stop=spec.leading_steps())
+    run_leading(spec.steps[:spec.leading_steps()], context)
     assert context.done == [("hook", "reindex_required"), ("hook", "corrupt_manifest")]
     with pytest.raises(StepFailed) as info:
-        run_steps(spec.steps, _Context(fail_on="corrupt_manifest"), stop=spec.leading_steps())
+        run_leading(spec.steps[:spec.leading_steps()], _Context(fail_on="corrupt_manifest"))
     assert str(info.value).startswith("step 2 (hook corrupt_manifest): hook corrupt_manifest exited with status 1")
 
 

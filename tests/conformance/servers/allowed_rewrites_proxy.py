@@ -16,7 +16,8 @@ import struct
 import subprocess
 import sys
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 LOCATION_FIELDS = {"path", "line_start", "line_end", "kind", "name"}  # FR-102: "only" these at location
 
