@@ -10,9 +10,9 @@ from typing import Any
 
 import anyio
 
-from conformance.lifecycle import Environment, Lifecycle
-from conformance.target import Target
-from conformance.wire import Connection, to_response
+from cruxgate.conformance.target.lifecycle import Environment, Lifecycle
+from cruxgate.conformance.target.profile import Target
+from cruxgate.conformance.target.wire import Connection, to_response
 
 
 class ToolFailure(AssertionError):

@@ -22,8 +22,8 @@ from bench_settings import Settings
 from corpus import copy_stdlib
 from slo_plugin import RECORDER_KEY, pytest_addoption, pytest_configure, record, settings  # noqa: F401  (hooks, fixtures)
 
-from conformance.paths import fixtures_dir
-from conformance.target import ProfileError, Target, resolve
+from cruxgate.conformance.spec.paths import fixtures_dir
+from cruxgate.conformance.target.profile import ProfileError, Target, resolve
 
 FIXTURE = "polyglot"
 # The source system's name for the semantic channel's mode; a target that does not know it ignores it.
@@ -114,8 +114,8 @@ def lexical_server(pytestconfig: pytest.Config, bench_target: Target, settings: 
 @pytest.fixture(scope="session")
 def stdlib_workspace(pytestconfig: pytest.Config) -> Path:
     """The stdlib corpus indexed by the reference in process (built on first use, then cached across sessions)."""
-    from reference.index import SCHEMA_VERSION, index_workspace, read_state
-    from reference.index.semantic.model import FORMAT, SEMANTIC_DIR
+    from cruxgate.reference.index import SCHEMA_VERSION, index_workspace, read_state
+    from cruxgate.reference.index.semantic.model import FORMAT, SEMANTIC_DIR
 
     version = f"{sys.version_info.major}.{sys.version_info.minor}"
     workspace = cache_dir(pytestconfig, f"cruxgate-stdlib-py{version}-schema{SCHEMA_VERSION}-semantic{FORMAT}")
@@ -132,8 +132,8 @@ def stdlib_workspace(pytestconfig: pytest.Config) -> Path:
 @pytest.fixture(scope="session")
 def stdlib_engine(stdlib_workspace: Path) -> Any:
     """A reference query engine over the stdlib index."""
-    from reference.index import IndexReader
-    from reference.query.engine import QueryEngine
+    from cruxgate.reference.index import IndexReader
+    from cruxgate.reference.query.engine import QueryEngine
 
     return QueryEngine(IndexReader.open(stdlib_workspace))
 
@@ -141,10 +141,10 @@ def stdlib_engine(stdlib_workspace: Path) -> Any:
 @pytest.fixture(scope="session")
 def stdlib_hybrid_engine(stdlib_workspace: Path) -> Any:
     """The same engine with the default semantic channel (hybrid), for search_code(semantic=True)."""
-    from reference.config import SemanticConfig
-    from reference.index import IndexReader
-    from reference.query.engine import QueryEngine
-    from reference.query.semantic import channel_for
+    from cruxgate.reference.config import SemanticConfig
+    from cruxgate.reference.index import IndexReader
+    from cruxgate.reference.query.engine import QueryEngine
+    from cruxgate.reference.query.semantic import channel_for
 
     reader = IndexReader.open(stdlib_workspace)
     return QueryEngine(reader, semantic=channel_for(SemanticConfig(), reader.generation))

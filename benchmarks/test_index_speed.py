@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from corpus import copy_stdlib  # the same corpus as the query benchmarks
 
-from reference.index import index_workspace
-from reference.index.build import worker_count
+from cruxgate.reference.index import index_workspace
+from cruxgate.reference.index.build import worker_count
 
 FIXTURE = Path(__file__).resolve().parents[1] / "golden" / "fixtures" / "polyglot"
 STDLIB_FILES_PER_S = 200.0

@@ -13,7 +13,7 @@ from typing import Any
 
 from test_query_latency import sample_symbols
 
-from reference.query.engine import QueryEngine
+from cruxgate.reference.query.engine import QueryEngine
 
 TOP1_BAR = 0.95
 TOP3_BAR = 0.99

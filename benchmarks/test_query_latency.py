@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 from sampling import nearest_rank
 
-from reference.index import IndexReader, index_workspace
-from reference.query.engine import QueryEngine
+from cruxgate.reference.index import IndexReader, index_workspace
+from cruxgate.reference.query.engine import QueryEngine
 
 SAMPLE_SEED = 20261123
 SAMPLE_SIZE = 200

@@ -20,10 +20,10 @@ from typing import Any
 import yaml
 from test_query_latency import sample_symbols
 
-from reference.config import SemanticConfig
-from reference.index import IndexReader
-from reference.query.engine import QueryEngine
-from reference.query.semantic import channel_for
+from cruxgate.reference.config import SemanticConfig
+from cruxgate.reference.index import IndexReader
+from cruxgate.reference.query.engine import QueryEngine
+from cruxgate.reference.query.semantic import channel_for
 
 QUERIES = Path(__file__).resolve().parents[1] / "golden" / "semantic" / "stdlib-queries.yaml"
 RECALL_GAIN_BAR = 0.15

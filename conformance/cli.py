@@ -8,9 +8,9 @@ import sys
 
 # name -> module that defines `add_arguments(parser, name)` and `run(args) -> int`.
 COMMANDS = {
-    "spec": ("conformance.spec_command", "Inspect spec/: coverage and traceability report."),
-    "surface": ("conformance.surface_command", "Snapshot and diff a server's tool surface."),
-    "fuzz": ("conformance.fuzz.command", "Fuzz every tool of a server from its schemas; replay one call."),
+    "spec": ("cruxgate.conformance.spec.command", "Inspect spec/: coverage and traceability report."),
+    "surface": ("cruxgate.conformance.surface.command", "Snapshot and diff a server's tool surface."),
+    "fuzz": ("cruxgate.conformance.fuzz.command", "Fuzz every tool of a server from its schemas; replay one call."),
 }
 
 

@@ -11,8 +11,13 @@ from typing import Any
 
 import pytest
 
-from conformance import baseline, results_json
-from conformance.collect import (
+from cruxgate.conformance.checks.judge import recorded_findings
+from cruxgate.conformance.fuzz import (
+    plugin as fuzz_plugin,  # issue 17: the fuzz phase (--fuzz), its own options and hooks
+)
+from cruxgate.conformance.report import baseline, results_json
+from cruxgate.conformance.report.markdown import ReportPlugin
+from cruxgate.conformance.runner.collect import (
     LIFECYCLE_KEY,
     SCENARIO,
     STRICT_KEY,
@@ -23,9 +28,7 @@ from conformance.collect import (
     is_suite_anchor,
     lifecycle_for,
 )
-from conformance.expect import recorded_findings
-from conformance.fuzz import plugin as fuzz_plugin  # issue 17: the fuzz phase (--fuzz), its own options and hooks
-from conformance.report import ReportPlugin
+from cruxgate.conformance.spec.paths import packaged_data_dir
 
 MARKERS = (
     "document(name): the spec document a scenario belongs to (-m \"document(name='agent-protocol')\")",
@@ -91,6 +94,12 @@ def describe_target(config: pytest.Config) -> dict[str, Any]:
     info = config.stash.get(results_json.SERVER_INFO_KEY, None)
     return {"name": target.name if target else "(none)", "transport": config.getoption("target"),
             "server": f"{info.get('name')} {info.get('version', '')}".strip() if info else None}
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """The wheel's fixture repositories are data to index: `--pyargs cruxgate.conformance` must not run their tests."""
+    data = packaged_data_dir()
+    return True if collection_path == data or data in collection_path.parents else None
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:

@@ -30,9 +30,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cruxgate {__version__}")
         return 0
     if args[0] in REFERENCE_COMMANDS:
-        from reference.cli import main as run
+        from cruxgate.reference.cli import main as run
     elif args[0] in CONFORMANCE_COMMANDS:
-        from conformance.cli import main as run
+        from cruxgate.conformance.cli import main as run
     else:
         print(f"cruxgate: unknown command {args[0]!r}\n\n{USAGE}", file=sys.stderr)
         return 2

@@ -1,7 +1,7 @@
-"""`python -m reference ...`: the reference server's command line."""
+"""`python -m cruxgate.reference`: the reference server's command line (the same as `cruxgate`)."""
 
 import sys
 
-from reference.cli import main
+from cruxgate.reference.cli import main
 
 sys.exit(main())

@@ -10,11 +10,11 @@ import sys
 # Modules are imported only for the command that runs, so `cruxgate index` does not
 # pay for the MCP SDK import and `serve-mcp` starts as fast as it can.
 COMMANDS = {
-    "index": ("reference.index.command", "Index a workspace (tree-sitter -> SQLite + Tantivy)."),
-    "hook": ("reference.index.hooks", "Put a workspace's index into a test state (conformance hooks)."),
-    "search": ("reference.protocol.command", "Search code in an indexed workspace (search_code)."),
-    "locate": ("reference.protocol.command", "Locate a symbol definition (locate_symbol)."),
-    "serve-mcp": ("reference.server.command", "Serve the workspace over MCP (stdio or Streamable HTTP)."),
+    "index": ("cruxgate.reference.index.command", "Index a workspace (tree-sitter -> SQLite + Tantivy)."),
+    "hook": ("cruxgate.reference.index.hooks", "Put a workspace's index into a test state (conformance hooks)."),
+    "search": ("cruxgate.reference.protocol.command", "Search code in an indexed workspace (search_code)."),
+    "locate": ("cruxgate.reference.protocol.command", "Locate a symbol definition (locate_symbol)."),
+    "serve-mcp": ("cruxgate.reference.server.command", "Serve the workspace over MCP (stdio or Streamable HTTP)."),
 }
 
 

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 import tomllib
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -16,6 +20,16 @@ import cruxgate
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 LOCK = ROOT / "requirements" / "lock.txt"
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel hatchling builds from this checkout (offline: the backend is a dev dependency)."""
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "hatchling", "build", "-t", "wheel", "-d", str(out)],
+                   cwd=ROOT, check=True, capture_output=True, timeout=120)
+    (built,) = out.glob("cruxgate-*.whl")
+    return built
 
 
 def declared() -> list[Requirement]:
@@ -71,13 +85,42 @@ def test_the_version_is_written_once_in_cruxgate_init() -> None:
     assert re.fullmatch(r"\d+\.\d+\.\d+", cruxgate.__version__)
 
 
-def test_copies_of_the_version_agree_with_it() -> None:
-    # Until the reference reads cruxgate.__version__ (docs/development.md), its two literals must follow it;
-    # the docs' install lines name the current release.
-    from reference.index.build import TOOL_VERSION
-    from reference.server.app import SERVER_VERSION
+def test_the_reference_reports_that_version() -> None:
+    # serverInfo.version and the index manifest's tool_version read it; they hold no literal of their own.
+    from cruxgate.reference.index.build import TOOL_VERSION
+    from cruxgate.reference.server.app import SERVER_VERSION
 
-    assert (cruxgate.__version__, cruxgate.__version__) == (SERVER_VERSION, TOOL_VERSION)
+    assert SERVER_VERSION is cruxgate.__version__ and TOOL_VERSION is cruxgate.__version__
+    for module in ("reference/server/app.py", "reference/index/build.py"):
+        assert f'"{cruxgate.__version__}"' not in (ROOT / module).read_text(encoding="utf-8"), module
+
+
+def test_the_docs_install_the_current_release() -> None:
     for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
         for pinned in re.findall(r"cruxgate==(\d[^\s`]*)", doc.read_text(encoding="utf-8")):
             assert pinned == cruxgate.__version__, f"{doc.relative_to(ROOT)} installs cruxgate=={pinned}"
+
+
+def test_the_wheel_installs_only_cruxgate_names(wheel: Path) -> None:
+    names = zipfile.ZipFile(wheel).namelist()
+    assert {n.split("/")[0] for n in names} == {"cruxgate", f"cruxgate-{cruxgate.__version__}.dist-info"}
+    for packaged in ("cruxgate/conformance/plugin.py", "cruxgate/conformance/suite.yaml",
+                     "cruxgate/conformance/profiles/reference.yaml", "cruxgate/reference/__main__.py",
+                     "cruxgate/conformance/data/schemas/", "cruxgate/conformance/data/spec/",
+                     "cruxgate/conformance/data/fixtures/polyglot/"):
+        assert any(n.startswith(packaged) for n in names), f"the wheel lacks {packaged}"
+    assert not [n for n in names if "__pycache__" in n]
+
+
+def test_pyargs_from_the_wheel_collects_the_suite_and_no_fixture_test(wheel: Path, tmp_path: Path) -> None:
+    # The polyglot fixture holds a test_*.py of its own: it is data to index, never a test of the gate.
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "--pyargs", "cruxgate.conformance", "--target=stdio",
+         "--collect-only", "-q", "-p", "no:cacheprovider"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    ids = [line for line in done.stdout.splitlines() if "::" in line]
+    assert len(ids) > 100 and all(i.split("::")[0].endswith("cruxgate/conformance/suite.yaml") for i in ids), ids[:5]

@@ -13,11 +13,11 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.fuzz.odd_values import substitute
-from conformance.fuzz.validity import Validity
-from conformance.lifecycle import Environment
-from conformance.names import NameMap
-from conformance.wire import Connection, Response, ServerFailure, WireDefect
+from cruxgate.conformance.fuzz.odd_values import substitute
+from cruxgate.conformance.fuzz.validity import Validity
+from cruxgate.conformance.target.lifecycle import Environment
+from cruxgate.conformance.target.names import NameMap
+from cruxgate.conformance.target.wire import Connection, Response, ServerFailure, WireDefect
 
 # Failures after which the server is gone or unusable; a known-good call is not tried then.
 FATAL = ("hang", "closed", "unreadable", "oversized")

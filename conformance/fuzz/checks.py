@@ -16,9 +16,9 @@ from typing import Any
 
 from jsonschema.exceptions import best_match
 
-from conformance.checks import CheckFailed, structured_matches_text
-from conformance.fuzz.calls import Observation
-from conformance.model import (
+from cruxgate.conformance.checks.registry import CheckFailed, structured_matches_text
+from cruxgate.conformance.fuzz.calls import Observation
+from cruxgate.conformance.spec.model import (
     DOCUMENT,
     MCP,
     MCP_IS_ERROR,
@@ -29,7 +29,7 @@ from conformance.model import (
     REGISTRY_ENVELOPE,
     Basis,
 )
-from conformance.schema_registry import validator_for
+from cruxgate.conformance.spec.schemas import validator_for
 
 ENVELOPE_ID = "https://cruxgate.dev/schemas/error-envelope.json"
 INVALID_PARAMS = -32602  # JSON-RPC "Invalid params": MCP's answer to arguments that break the input schema

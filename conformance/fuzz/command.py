@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import argparse
 
-from conformance.fuzz import defaults
-from conformance.spec_loader import DEFAULT_FIXTURE
+from cruxgate.conformance.fuzz import defaults
+from cruxgate.conformance.spec.loader import DEFAULT_FIXTURE
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         if len(args.words) != 3:
             print("usage: cruxgate fuzz replay TOOL ARGUMENTS (a JSON object, or @FILE holding one)")
             return 2
-        from conformance.fuzz.replay import replay
+        from cruxgate.conformance.fuzz.replay import replay
 
         return replay(args.words[1], args.words[2], args)
     import pytest

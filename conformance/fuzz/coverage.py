@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.fuzz.odd_values import COVERAGE_NUMBERS, COVERAGE_STRINGS
-from conformance.fuzz.strategies import Shape, shape_of, valid_arguments
-from conformance.fuzz.validity import usable
+from cruxgate.conformance.fuzz.odd_values import COVERAGE_NUMBERS, COVERAGE_STRINGS
+from cruxgate.conformance.fuzz.strategies import Shape, shape_of, valid_arguments
+from cruxgate.conformance.fuzz.validity import usable
 
 
 def simplest_valid(advertised: dict[str, Any] | None, spec: dict[str, Any] | None) -> dict[str, Any]:

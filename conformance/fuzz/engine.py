@@ -16,12 +16,12 @@ from typing import Any, cast
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 
-from conformance.fuzz import coverage
-from conformance.fuzz.calls import Caller, Observation, TargetLost
-from conformance.fuzz.checks import FuzzCheck, run_checks
-from conformance.fuzz.session import Tool
-from conformance.fuzz.validity import Validity
-from conformance.model import Basis
+from cruxgate.conformance.fuzz import coverage
+from cruxgate.conformance.fuzz.calls import Caller, Observation, TargetLost
+from cruxgate.conformance.fuzz.checks import FuzzCheck, run_checks
+from cruxgate.conformance.fuzz.session import Tool
+from cruxgate.conformance.fuzz.validity import Validity
+from cruxgate.conformance.spec.model import Basis
 
 ANSWER_EXCERPT = 600
 

@@ -15,17 +15,23 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from conformance.collect import STRICT_KEY, TOOL_RULES_KEY, CruxgateWarning, ensure_target, lifecycle_for
-from conformance.expect import FINDING
-from conformance.fuzz import defaults
-from conformance.fuzz.database import EXAMPLES, ExampleDatabase
-from conformance.fuzz.engine import PHASES, Outcome, explore, gates
-from conformance.fuzz.report import finding_record, render, rerun_line
-from conformance.fuzz.session import FuzzSession
-from conformance.model import Basis, ToolRule
-from conformance.spec_loader import DEFAULT_FIXTURE, SpecError, load_documents, tool_rules
-from conformance.wire import ServerFailure
-from conformance.workspace import WorkspaceError
+from cruxgate.conformance.checks.judge import FINDING
+from cruxgate.conformance.fuzz import defaults
+from cruxgate.conformance.fuzz.database import EXAMPLES, ExampleDatabase
+from cruxgate.conformance.fuzz.engine import PHASES, Outcome, explore, gates
+from cruxgate.conformance.fuzz.report import finding_record, render, rerun_line
+from cruxgate.conformance.fuzz.session import FuzzSession
+from cruxgate.conformance.runner.collect import (
+    STRICT_KEY,
+    TOOL_RULES_KEY,
+    CruxgateWarning,
+    ensure_target,
+    lifecycle_for,
+)
+from cruxgate.conformance.spec.loader import DEFAULT_FIXTURE, SpecError, load_documents, tool_rules
+from cruxgate.conformance.spec.model import Basis, ToolRule
+from cruxgate.conformance.target.wire import ServerFailure
+from cruxgate.conformance.target.workspace import WorkspaceError
 
 if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr  # what Item.repr_failure returns; pytest does not re-export it
@@ -96,7 +102,7 @@ def phases(config: pytest.Config) -> tuple[str, ...]:
 
 def excluded_checks(config: pytest.Config) -> frozenset[str]:
     """--fuzz-exclude-checks, checked against the registry."""
-    from conformance.fuzz.checks import FUZZ_CHECKS
+    from cruxgate.conformance.fuzz.checks import FUZZ_CHECKS
 
     chosen = frozenset(c.strip().upper() for c in str(config.getoption("fuzz_exclude_checks")).split(",") if c.strip())
     unknown = chosen - set(FUZZ_CHECKS)

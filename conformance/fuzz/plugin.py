@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from conformance.fuzz import defaults
-from conformance.fuzz.database import write_findings
-from conformance.spec_loader import DEFAULT_FIXTURE
+from cruxgate.conformance.fuzz import defaults
+from cruxgate.conformance.fuzz.database import write_findings
+from cruxgate.conformance.spec.loader import DEFAULT_FIXTURE
 
 MARKER = "fuzz: a fuzz-phase item, one per tool the target lists (-m fuzz)"
 
@@ -48,7 +48,7 @@ class FuzzPlugin:
     """Collects the fuzz items, prints the seed and the summary, writes findings.json, closes the fuzz server."""
 
     def __init__(self, config: pytest.Config) -> None:
-        from conformance.fuzz.items import SEED_KEY, excluded_checks, phases
+        from cruxgate.conformance.fuzz.items import SEED_KEY, excluded_checks, phases
 
         phases(config), excluded_checks(config)  # a bad value is a usage error now, not a failure of every item
         self.config = config
@@ -56,7 +56,7 @@ class FuzzPlugin:
         config.stash[SEED_KEY] = chosen if chosen is not None else random.randrange(2**32)
 
     def pytest_report_header(self, config: pytest.Config) -> str:
-        from conformance.fuzz.items import SEED_KEY
+        from cruxgate.conformance.fuzz.items import SEED_KEY
 
         seed = config.stash[SEED_KEY]
         return (f"cruxgate fuzz: {config.getoption('fuzz_examples')} examples per tool, seed {seed} "
@@ -64,14 +64,14 @@ class FuzzPlugin:
 
     @pytest.hookimpl(trylast=True)  # after the scenarios' collector: the fuzz phase runs last
     def pytest_collect_file(self, parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
-        from conformance.collect import is_suite_anchor
-        from conformance.fuzz.items import FuzzFile
+        from cruxgate.conformance.fuzz.items import FuzzFile
+        from cruxgate.conformance.runner.collect import is_suite_anchor
 
         return FuzzFile.from_parent(parent, path=file_path) if is_suite_anchor(file_path) else None
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
-        from conformance.fuzz.items import FuzzItem
+        from cruxgate.conformance.fuzz.items import FuzzItem
 
         items[:] = [i for i in items if not isinstance(i, FuzzItem)] + [i for i in items if isinstance(i, FuzzItem)]
 
@@ -81,8 +81,8 @@ class FuzzPlugin:
             write_findings(self._out(), self._records(outcomes))
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        from conformance.fuzz.items import SEED_KEY
-        from conformance.fuzz.report import summary_line
+        from cruxgate.conformance.fuzz.items import SEED_KEY
+        from cruxgate.conformance.fuzz.report import summary_line
 
         outcomes = self._outcomes()
         if not outcomes:
@@ -95,8 +95,8 @@ class FuzzPlugin:
 
     @pytest.hookimpl(tryfirst=True)  # before the main plugin closes the lifecycle (and its event loop)
     def pytest_unconfigure(self, config: pytest.Config) -> None:
-        from conformance.fuzz.items import SESSION_KEY
-        from conformance.fuzz.session import FuzzSession
+        from cruxgate.conformance.fuzz.items import SESSION_KEY
+        from cruxgate.conformance.fuzz.session import FuzzSession
 
         session = config.stash.get(SESSION_KEY, None)
         if isinstance(session, FuzzSession):
@@ -105,18 +105,18 @@ class FuzzPlugin:
             del config.stash[SESSION_KEY]
 
     def _out(self) -> Path:
-        from conformance.fuzz.items import output_dir
+        from cruxgate.conformance.fuzz.items import output_dir
 
         return output_dir(self.config)
 
     def _outcomes(self) -> dict[str, Any]:
-        from conformance.fuzz.items import OUTCOMES_KEY
+        from cruxgate.conformance.fuzz.items import OUTCOMES_KEY
 
         return self.config.stash.get(OUTCOMES_KEY, {})
 
     def _records(self, outcomes: dict[str, Any]) -> list[dict[str, Any]]:
-        from conformance.fuzz.items import replay_options
-        from conformance.fuzz.report import record
+        from cruxgate.conformance.fuzz.items import replay_options
+        from cruxgate.conformance.fuzz.report import record
 
         options, out = replay_options(self.config), self._out()
         records = []

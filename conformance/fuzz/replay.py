@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from conformance.fuzz.database import read_arguments
+from cruxgate.conformance.fuzz.database import read_arguments
 
 REPLAY_OPTIONS = ("target", "target_profile", "server_cmd", "server_url", "fixtures_dir", "fuzz_fixture",
                   "fuzz_call_timeout")
@@ -34,16 +34,16 @@ def command_line(tool: str, arguments: str, options: dict[str, Any]) -> str:
 
 def replay(tool_name: str, arguments_ref: str, args: argparse.Namespace) -> int:
     """Replay one call (arguments: JSON or @FILE; args: the target options); print the answer and each verdict."""
-    from conformance import paths
-    from conformance.fuzz import defaults
-    from conformance.fuzz.calls import TargetLost
-    from conformance.fuzz.checks import FUZZ_CHECKS
-    from conformance.fuzz.session import FuzzSession
-    from conformance.lifecycle import Lifecycle
-    from conformance.spec_loader import DEFAULT_FIXTURE, SpecError, load_documents, tool_rules
-    from conformance.target import ProfileError, resolve
-    from conformance.wire import ServerFailure
-    from conformance.workspace import WorkspaceError
+    from cruxgate.conformance.fuzz import defaults
+    from cruxgate.conformance.fuzz.calls import TargetLost
+    from cruxgate.conformance.fuzz.checks import FUZZ_CHECKS
+    from cruxgate.conformance.fuzz.session import FuzzSession
+    from cruxgate.conformance.spec import paths
+    from cruxgate.conformance.spec.loader import DEFAULT_FIXTURE, SpecError, load_documents, tool_rules
+    from cruxgate.conformance.target.lifecycle import Lifecycle
+    from cruxgate.conformance.target.profile import ProfileError, resolve
+    from cruxgate.conformance.target.wire import ServerFailure
+    from cruxgate.conformance.target.workspace import WorkspaceError
 
     try:
         arguments = read_arguments(arguments_ref)

@@ -7,10 +7,10 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from conformance import expect
-from conformance.fuzz.database import arguments_reference
-from conformance.fuzz.engine import Finding, Outcome
-from conformance.fuzz.replay import REPLAY_OPTIONS, command_line
+from cruxgate.conformance.checks import judge
+from cruxgate.conformance.fuzz.database import arguments_reference
+from cruxgate.conformance.fuzz.engine import Finding, Outcome
+from cruxgate.conformance.fuzz.replay import REPLAY_OPTIONS, command_line
 
 
 def replay_line(finding: Finding, out: Path, options: dict[str, Any]) -> str:
@@ -45,10 +45,10 @@ def render(finding: Finding, out: Path, options: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def as_finding(finding: Finding) -> expect.Finding:
+def as_finding(finding: Finding) -> judge.Finding:
     """The gate's Finding (conformance/expect.py) of a fuzz finding: check id, basis, message with the call."""
     message = f"{finding.message} (call: {finding.tool} {_arguments(finding, 200)}; {finding.validity.describe()})"
-    return expect.Finding(finding.check.id, finding.basis, message)
+    return judge.Finding(finding.check.id, finding.basis, message)
 
 
 def finding_record(finding: Finding, item: str) -> dict[str, Any]:

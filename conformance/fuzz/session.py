@@ -16,16 +16,16 @@ from typing import Any
 
 from hypothesis.strategies import SearchStrategy
 
-from conformance.fuzz.calls import Caller
-from conformance.fuzz.checks import Context
-from conformance.fuzz.odd_values import SYSTEM_MARKERS, outside_files
-from conformance.fuzz.strategies import arguments_for
-from conformance.fuzz.validity import Judge
-from conformance.lifecycle import Environment, Lifecycle
-from conformance.model import DOCUMENT, Basis, ToolRule
-from conformance.names import NameMap
-from conformance.schema_registry import schema as spec_schema
-from conformance.surface import load_expected_inputs
+from cruxgate.conformance.fuzz.calls import Caller
+from cruxgate.conformance.fuzz.checks import Context
+from cruxgate.conformance.fuzz.odd_values import SYSTEM_MARKERS, outside_files
+from cruxgate.conformance.fuzz.strategies import arguments_for
+from cruxgate.conformance.fuzz.validity import Judge
+from cruxgate.conformance.spec.model import DOCUMENT, Basis, ToolRule
+from cruxgate.conformance.spec.schemas import schema as spec_schema
+from cruxgate.conformance.surface.lint import load_expected_inputs
+from cruxgate.conformance.target.lifecycle import Environment, Lifecycle
+from cruxgate.conformance.target.names import NameMap
 
 KNOWN_GOOD: tuple[str, dict[str, Any]] = ("health_check", {})
 

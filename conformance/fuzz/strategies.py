@@ -16,8 +16,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance.fuzz.odd_values import EDGE_NUMBERS, ODD_NAMES, ODD_STRINGS, WRONG_TYPED
-from conformance.fuzz.validity import usable
+from cruxgate.conformance.fuzz.odd_values import EDGE_NUMBERS, ODD_NAMES, ODD_STRINGS, WRONG_TYPED
+from cruxgate.conformance.fuzz.validity import usable
 
 MUTATIONS = ("odd_string", "wrong_type", "drop_required", "edge_number", "unknown_enum", "unknown_property")
 _JSON_TYPES = {type(None): "null", bool: "boolean", int: "integer", float: "number", str: "string", list: "array",

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from cruxgate import __version__
+
 from .extract import FileExtract, content_hash, extract
 from .git import git_head
 from .languages import language_of
@@ -36,7 +38,7 @@ from .state import (
 )
 from .store import GenerationWriter
 
-TOOL_VERSION = "0.1.0"
+TOOL_VERSION = __version__  # the manifest's tool_version: which release wrote the index
 POOL_THRESHOLD = 48  # fewer files to parse than this: parse in-process (a pool costs more than it saves)
 CHUNK_SIZE = 8
 

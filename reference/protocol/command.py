@@ -11,7 +11,7 @@ import json
 import sys
 from typing import Any
 
-from reference.query.hits import Hit
+from cruxgate.reference.query.hits import Hit
 
 from .arguments import parse_arguments
 from .errors import ToolError
@@ -69,8 +69,8 @@ def explain_line(hit: Hit) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Open the workspace's index, run the query and print the page."""
-    from reference.index import IndexNotReady, IndexReader
-    from reference.query.engine import QueryEngine
+    from cruxgate.reference.index import IndexNotReady, IndexReader
+    from cruxgate.reference.query.engine import QueryEngine
 
     try:
         reader = IndexReader.open(args.workspace)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference.config import Config
-from reference.query.ranking import basic_view, clamp_all, signal_values
+from cruxgate.reference.config import Config
+from cruxgate.reference.query.ranking import basic_view, clamp_all, signal_values
 
 
 def resolve_level(requested: str | None, config: Config) -> str:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from reference.config import DETAIL_LEVELS, EXPLAIN_LEVELS, FRESHNESS_POLICIES
-from reference.index.kinds import KINDS, ROLES
+from cruxgate.reference.config import DETAIL_LEVELS, EXPLAIN_LEVELS, FRESHNESS_POLICIES
+from cruxgate.reference.index.kinds import KINDS, ROLES
 
 # Pages of ranked results; find_references lists plain rows, so it may ask for more.
 MAX_LIMIT = 100

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference.index.state import LIVE_REF, READY_STATUSES
+from cruxgate.reference.index.state import LIVE_REF, READY_STATUSES
 
 PROTOCOL_VERSION = "1"
 

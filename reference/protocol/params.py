@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reference.query.scored.search import ScoredSearchParams
+from cruxgate.reference.query.scored.search import ScoredSearchParams
 
 
 @dataclass(frozen=True, slots=True)

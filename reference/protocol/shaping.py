@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference.config import DETAIL_LEVELS
+from cruxgate.reference.config import DETAIL_LEVELS
 
 # FR-102..FR-104: the fields each level adds to the one before. location is FR-102's five fields and
 # nothing else (about 50 tokens a result; SC-101). From signature on a result carries its identity,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reference.index.kinds import KINDS, kinds_of
+from cruxgate.reference.index.kinds import KINDS, kinds_of
 
 
 def allowed_kinds(kind: str | None = None, role: str | None = None) -> frozenset[str] | None:

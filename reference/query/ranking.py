@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from operator import le
 from typing import Any
 
-from reference.index.kinds import kinds_of
+from cruxgate.reference.index.kinds import kinds_of
 
 EXACT_MATCH_BOOST = 5.0
 QUALIFIED_NAME_BOOST = 2.0

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 import tantivy
 
-from reference.index.tokens import expand
+from cruxgate.reference.index.tokens import expand
 
 # Symbol fields and their boosts (seed 000, "Search field boost weights").
 SYMBOL_FIELD_BOOSTS = {"symbol_exact": 10.0, "qualified_name": 3.0, "signature": 1.5, "path": 1.0, "content": 0.5}

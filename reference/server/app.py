@@ -11,17 +11,18 @@ import anyio.to_thread
 import mcp_types as types
 from mcp.server.lowlevel import Server
 
-from reference.protocol.arguments import parse_arguments
-from reference.protocol.encoding import to_json, to_json_bytes
-from reference.protocol.errors import ToolError
-from reference.protocol.input_schemas import tool_schemas
-from reference.protocol.safety import apply_safety_limit
+from cruxgate import __version__
+from cruxgate.reference.protocol.arguments import parse_arguments
+from cruxgate.reference.protocol.encoding import to_json, to_json_bytes
+from cruxgate.reference.protocol.errors import ToolError
+from cruxgate.reference.protocol.input_schemas import tool_schemas
+from cruxgate.reference.protocol.safety import apply_safety_limit
 
 from .runtime import Runtime
 from .tools import TOOLS
 
 SERVER_NAME = "cruxgate-reference"
-SERVER_VERSION = "0.1.0"
+SERVER_VERSION = __version__  # serverInfo.version: the distribution's own
 
 
 def _metadata_or_none(rt: Runtime) -> dict[str, Any] | None:

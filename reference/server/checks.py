@@ -5,8 +5,8 @@ from __future__ import annotations
 from contextlib import closing
 from typing import TYPE_CHECKING, Any, cast
 
-from reference.index.state import TANTIVY_INDICES
-from reference.protocol.errors import ToolError
+from cruxgate.reference.index.state import TANTIVY_INDICES
+from cruxgate.reference.protocol.errors import ToolError
 
 from .runtime import Runtime, Snapshot
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import anyio
 
-from reference.config import load_config
+from cruxgate.reference.config import load_config
 
 from .app import build_server
 from .heap import settle_startup

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from reference.index.git import git_head
+from cruxgate.reference.index.git import git_head
 
 from .paths import PRIVATE_DIRS
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from reference.index.state import STATE_DIR
-from reference.protocol.errors import ToolError, invalid_input
+from cruxgate.reference.index.state import STATE_DIR
+from cruxgate.reference.protocol.errors import ToolError, invalid_input
 
 # The server's own state and VCS internals are not part of the indexed tree.
 PRIVATE_DIRS = (STATE_DIR, ".git")

@@ -7,8 +7,8 @@ import time
 import traceback
 from typing import Any
 
-from reference.index.state import TANTIVY_INDICES
-from reference.protocol.errors import ToolError
+from cruxgate.reference.index.state import TANTIVY_INDICES
+from cruxgate.reference.protocol.errors import ToolError
 
 from .checks import index_checks
 from .heap import settle_warm

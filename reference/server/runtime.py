@@ -10,13 +10,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reference.config import Config
-from reference.index import SCHEMA_VERSION, IndexReader, IndexState, read_state
-from reference.index.state import CURRENT, LIVE_REF, MANIFEST, STATE_DIR, read_small_text
-from reference.protocol.errors import ToolError
-from reference.protocol.metadata import build_metadata, canonical_status
-from reference.query.engine import QueryEngine
-from reference.query.semantic import channel_for
+from cruxgate.reference.config import Config
+from cruxgate.reference.index import SCHEMA_VERSION, IndexReader, IndexState, read_state
+from cruxgate.reference.index.state import CURRENT, LIVE_REF, MANIFEST, STATE_DIR, read_small_text
+from cruxgate.reference.protocol.errors import ToolError
+from cruxgate.reference.protocol.metadata import build_metadata, canonical_status
+from cruxgate.reference.query.engine import QueryEngine
+from cruxgate.reference.query.semantic import channel_for
 
 from .freshness import StalenessCheck
 from .jobs import JobRunner
@@ -190,7 +190,7 @@ class Runtime:
     # -- jobs ---------------------------------------------------------------
     def _index(self, workspace: Path, force: bool) -> Any:
         """Run `cruxgate index` in a child process: no GIL contention with queries, no fork of this process."""
-        argv = [sys.executable, "-m", "reference", "index", str(workspace), "--quiet"] + (["--force"] if force else [])
+        argv = [sys.executable, "-m", "cruxgate", "index", str(workspace), "--quiet"] + (["--force"] if force else [])
         done = subprocess.run(argv, capture_output=True, text=True, timeout=INDEX_TIMEOUT_SECONDS, check=False)
         if done.returncode != 0:
             tail = (done.stderr or done.stdout).strip().splitlines()[-3:]

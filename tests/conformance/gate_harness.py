@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
-import conformance
+from cruxgate import conformance
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
@@ -93,7 +93,7 @@ class RecipeRun:
 
 def run_recipe(directory: Path) -> RecipeRun:
     """Run the recipe as written (pip-installed form: --pyargs) against the bundled reference profile."""
-    from conformance.target import default_profile_path
+    from cruxgate.conformance.target.profile import default_profile_path
 
     reports, profile = directory / "reports", str(default_profile_path())
     directory.mkdir(parents=True, exist_ok=True)

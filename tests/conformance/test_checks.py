@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from conformance.checks import CHECKS, CheckFailed
-from conformance.wire import Response
+from cruxgate.conformance.checks.registry import CHECKS, CheckFailed
+from cruxgate.conformance.target.wire import Response
 
 
 def answer(payload, text=None, structured=True):
@@ -56,14 +56,14 @@ def test_every_registered_check_has_cases():
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_check_passes_on_a_conforming_value(name, monkeypatch):
     if name == "tool_surface_conforms":
-        monkeypatch.setattr("conformance.surface.load_expected_inputs", dict)
+        monkeypatch.setattr("cruxgate.conformance.surface.lint.load_expected_inputs", dict)
     CHECKS[name](**CASES[name][0])
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_check_fails_with_a_reason(name, monkeypatch):
     if name == "tool_surface_conforms":
-        monkeypatch.setattr("conformance.surface.load_expected_inputs", dict)
+        monkeypatch.setattr("cruxgate.conformance.surface.lint.load_expected_inputs", dict)
     with pytest.raises(CheckFailed, match=None) as info:
         CHECKS[name](**CASES[name][1])
     assert CASES[name][2] in str(info.value)
@@ -72,7 +72,7 @@ def test_check_fails_with_a_reason(name, monkeypatch):
 def test_surface_lint_of_one_named_tool(monkeypatch):
     expected = {"search_code": {"type": "object", "properties": {"compact": {"type": "boolean"}}},
                 "get_file_outline": {"type": "object", "properties": {"path": {"type": "string"}}}}
-    monkeypatch.setattr("conformance.surface.load_expected_inputs", lambda: expected)
+    monkeypatch.setattr("cruxgate.conformance.surface.lint.load_expected_inputs", lambda: expected)
     good = {"name": "search_code", "description": "d",
             "inputSchema": {"type": "object", "properties": {"compact": {"type": "boolean"}}}}
     outline = {"name": "get_file_outline", "description": "d",

@@ -15,8 +15,8 @@ def pytest_run(cwd, *args):
 
 
 def test_pyargs_collects_one_item_per_scenario_named_by_its_id(tmp_path):
-    code, out = pytest_run(tmp_path, "--pyargs", "conformance", "--collect-only", "-q", "-p", "no:cacheprovider",
-                           "--spec-dir", str(DATA / "spec"))
+    code, out = pytest_run(tmp_path, "--pyargs", "cruxgate.conformance", "--collect-only", "-q",
+                           "-p", "no:cacheprovider", "--spec-dir", str(DATA / "spec"))
     assert code == 0, out
     ids = sorted(line.rsplit("::", 1)[1] for line in out.splitlines() if "suite.yaml::" in line)
     assert ids == sorted(["HC-META-01", "HC-META-02", "HC-META-03", "HC-META-04", "SC-PERF", "MCP-WIRE-01"]

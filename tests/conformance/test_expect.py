@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from conformance.expect import ExpectationFailed, Judge, canonical_numbers, resolve, run_check
-from conformance.model import MCP, READING, Basis, Check, parse_expect
-from conformance.wire import Response, ServerFailure, to_response
+from cruxgate.conformance.checks.judge import ExpectationFailed, Judge, canonical_numbers, resolve, run_check
+from cruxgate.conformance.spec.model import MCP, READING, Basis, Check, parse_expect
+from cruxgate.conformance.target.wire import Response, ServerFailure, to_response
 
 MUST = Basis("document", "000 > Scenario: x", "MUST")
 SHOULD = Basis("document", "000 > Scenario: y", "SHOULD")

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-import conformance.target as target
+import cruxgate.conformance.target.profile as target
 from gate_harness import LEAN, SUITE
 
 HERE = Path(__file__).resolve().parent
@@ -36,10 +36,10 @@ OWNERS = {
 def proxied_profile(directory: Path, breaker: str | None = None) -> Path:
     """The reference profile with its stdio server behind the proxy (rewriting, or breaking one rule)."""
     text = target.default_profile_path().read_text(encoding="utf-8")
-    serve = '["{python}", "-m", "reference", "serve-mcp"'
+    serve = '["{python}", "-m", "cruxgate", "serve-mcp"'
     assert serve in text
     mode = f'"--break", "{breaker}", ' if breaker else ""
-    text = text.replace(serve, f'["{{python}}", "{PROXY}", {mode}"--", "{{python}}", "-m", "reference", "serve-mcp"', 1)
+    text = text.replace(serve, f'["{{python}}", "{PROXY}", {mode}"--", "{{python}}", "-m", "cruxgate", "serve-mcp"', 1)
     name = f"reference-breaking-{breaker}" if breaker else "reference-behind-allowed-rewrites"
     text = text.replace("name: cruxgate-reference", f"name: {name}")
     directory.mkdir(parents=True, exist_ok=True)

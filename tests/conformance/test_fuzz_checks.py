@@ -6,13 +6,13 @@ import json
 
 import pytest
 
-from conformance.fuzz.calls import Observation
-from conformance.fuzz.checks import FUZZ_CHECKS, Context, run_checks
-from conformance.fuzz.odd_values import CANARY_MARKER
-from conformance.fuzz.validity import Validity
-from conformance.model import BASIS_KINDS, DOCUMENT, Basis
-from conformance.schema_registry import schema
-from conformance.wire import Response, ServerFailure, WireDefect
+from cruxgate.conformance.fuzz.calls import Observation
+from cruxgate.conformance.fuzz.checks import FUZZ_CHECKS, Context, run_checks
+from cruxgate.conformance.fuzz.odd_values import CANARY_MARKER
+from cruxgate.conformance.fuzz.validity import Validity
+from cruxgate.conformance.spec.model import BASIS_KINDS, DOCUMENT, Basis
+from cruxgate.conformance.spec.schemas import schema
+from cruxgate.conformance.target.wire import Response, ServerFailure, WireDefect
 
 METADATA = {"cruxe_protocol_version": "1", "freshness_status": "fresh", "indexing_status": "ready",
             "result_completeness": "complete", "ref": "live", "schema_status": "compatible"}

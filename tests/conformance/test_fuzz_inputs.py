@@ -9,10 +9,10 @@ import shlex
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conformance.fuzz import command, database, odd_values, replay
-from conformance.fuzz.strategies import applicable_mutations, arguments_for, shape_of
-from conformance.fuzz.validity import Judge, usable
-from conformance.surface import load_expected_inputs
+from cruxgate.conformance.fuzz import command, database, odd_values, replay
+from cruxgate.conformance.fuzz.strategies import applicable_mutations, arguments_for, shape_of
+from cruxgate.conformance.fuzz.validity import Judge, usable
+from cruxgate.conformance.surface.lint import load_expected_inputs
 
 SPEC = load_expected_inputs()
 # As the reference publishes find_references: closed, with a maximum the spec does not state.

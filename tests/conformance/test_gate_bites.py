@@ -170,8 +170,8 @@ def test_reports_show_requirement_scenario_outcome_and_counts(gate_runs):
 def test_json_results_of_real_runs_follow_their_schema(gate_runs, name):
     import json
 
-    from conformance.paths import schemas_dir
-    from conformance.schema_registry import validator_for
+    from cruxgate.conformance.spec.paths import schemas_dir
+    from cruxgate.conformance.spec.schemas import validator_for
 
     schema = json.loads((schemas_dir() / "conformance-results.schema.json").read_text(encoding="utf-8"))
     errors = sorted(validator_for(schema).iter_errors(gate_runs[name].results), key=str)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import sys
 
-from conformance.names import NameMap
-from conformance.target import Target
-from conformance.workspace import Workspace
+from cruxgate.conformance.target.names import NameMap
+from cruxgate.conformance.target.profile import Target
+from cruxgate.conformance.target.workspace import Workspace
 
 
 def test_arguments_go_out_in_the_targets_names_and_fields_come_back_in_ours():

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from conformance.model import DOCUMENT, STEP_KINDS, Basis, Requirement, StepFailed, run_leading
-from conformance.spec_loader import build_scenario, build_step
+from cruxgate.conformance.spec.loader import build_scenario, build_step
+from cruxgate.conformance.spec.model import DOCUMENT, STEP_KINDS, Basis, Requirement, StepFailed, run_leading
 
 BASIS = Basis(DOCUMENT, "000 > Scenario: x", "MUST")
 REQUIREMENT = Requirement("AP-X", "t", "000 > Requirement: x", "MUST", "s", "scenarios", "agent-protocol")
@@ -51,8 +51,17 @@ class _Context:
     def list_tools(self, transport):
         raise AssertionError("no server may start during the leading steps")
 
-    def judge(self, expect, response, outcome=True):
+    def judge(self, expect, response):
         raise AssertionError("nothing is judged during the leading steps")
+
+    def judge_listing(self, expect, listing):
+        raise AssertionError("nothing is judged during the leading steps")
+
+    def capture(self, spec, payload):
+        raise AssertionError("nothing is captured during the leading steps")
+
+    def fail(self, message):
+        raise AssertionError(message)
 
     def compare(self, check):
         raise AssertionError("nothing is compared during the leading steps")

@@ -8,8 +8,8 @@ import tomllib
 import pytest
 import yaml
 
-from conformance.target import ProfileError, default_profile_path, fill, load_profile, resolve
-from conformance.workspace import Workspace, WorkspaceError, render_config
+from cruxgate.conformance.target.profile import ProfileError, default_profile_path, fill, load_profile, resolve
+from cruxgate.conformance.target.workspace import Workspace, WorkspaceError, render_config
 
 
 def test_bundled_reference_profile_is_valid_and_default():

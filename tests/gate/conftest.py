@@ -18,7 +18,7 @@ def pytest_configure(config: pytest.Config) -> None:
 SYNTHETIC_CONFTEST = textwrap.dedent(
     '''
     import pytest
-    from conformance import baseline, results_json
+    from cruxgate.conformance.report import baseline, results_json
 
 
     def pytest_addoption(parser):

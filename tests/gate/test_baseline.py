@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from conformance.baseline import BaselineError, load_baseline
+from cruxgate.conformance.report.baseline import BaselineError, load_baseline
 
 RUN = ("-p", "no:cruxgate")  # the synthetic conftest stands in for the runner plugin
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conformance import cli, surface
-from conformance.surface_command import render_table
+from cruxgate.conformance import cli
+from cruxgate.conformance.surface import lint
+from cruxgate.conformance.surface.command import render_table
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "surface" / "reference.json"
 REGENERATE = "cruxgate surface snapshot --out golden/surface/reference.json"
@@ -18,7 +19,7 @@ def test_reference_surface_matches_golden(tmp_path: Path) -> None:
     assert cli.main(["surface", "snapshot", "--out", str(live_path)]) == 0
     golden, live = json.loads(GOLDEN.read_text(encoding="utf-8")), json.loads(live_path.read_text(encoding="utf-8"))
 
-    changes = surface.diff_surfaces(golden, live)
+    changes = lint.diff_surfaces(golden, live)
     assert not changes, (
         "the reference's tool surface departs from golden/surface/reference.json "
         f"(breaking, risky and additive changes all count):\n{render_table(changes)}"
@@ -30,5 +31,5 @@ def test_reference_surface_matches_golden(tmp_path: Path) -> None:
 
 
 def test_golden_surface_passes_the_spec_lint() -> None:
-    findings = surface.lint_surface(json.loads(GOLDEN.read_text(encoding="utf-8")), surface.load_expected_inputs())
+    findings = lint.lint_surface(json.loads(GOLDEN.read_text(encoding="utf-8")), lint.load_expected_inputs())
     assert findings == [], "\n".join(map(str, findings))

@@ -9,8 +9,8 @@ import jsonschema
 import pytest
 
 import cruxgate
-from conformance.paths import schemas_dir
-from conformance.results_json import spec_revision
+from cruxgate.conformance.report.results_json import spec_revision
+from cruxgate.conformance.spec.paths import schemas_dir
 
 RUN = ("-p", "no:cruxgate")
 

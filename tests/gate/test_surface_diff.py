@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from conformance import cli, surface
+from cruxgate.conformance import cli
+from cruxgate.conformance.surface import lint
 
 BASE = {"tools": [
     {"name": "search_code", "description": "Search code.", "inputSchema": {
@@ -82,12 +83,12 @@ def test_each_change_is_classified(mutate, kind, fragment):
         schema(old)["additionalProperties"] = False
     else:
         mutate(new)
-    changes = surface.diff_surfaces(old, new)
+    changes = lint.diff_surfaces(old, new)
     assert [(c.kind, fragment in c.what) for c in changes] == [(kind, True)], changes
 
 
 def test_identical_surfaces_have_no_changes():
-    assert surface.diff_surfaces(BASE, copy.deepcopy(BASE)) == []
+    assert lint.diff_surfaces(BASE, copy.deepcopy(BASE)) == []
 
 
 def test_changes_are_ordered_breaking_first():
@@ -95,13 +96,13 @@ def test_changes_are_ordered_breaking_first():
     props(new)["detail_level"]["enum"].append("full")
     new["tools"][0]["description"] = "changed"
     props(new).pop("language")
-    assert [c.kind for c in surface.diff_surfaces(BASE, new)] == ["breaking", "risky", "additive"]
+    assert [c.kind for c in lint.diff_surfaces(BASE, new)] == ["breaking", "risky", "additive"]
 
 
 @pytest.fixture
 def snapshots(tmp_path):
     old, new = tmp_path / "old.json", tmp_path / "new.json"
-    old.write_text(surface.dumps(surface.normalize(BASE)))
+    old.write_text(lint.dumps(lint.normalize(BASE)))
     return old, new
 
 

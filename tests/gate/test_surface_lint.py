@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from conformance import surface
+from cruxgate.conformance.surface import lint
 
 SPEC: dict[str, dict[str, Any]] = {
     "search_code": {
@@ -49,12 +49,12 @@ def tool(answer: dict, name: str) -> dict:
 
 
 def problems(answer: dict) -> list[str]:
-    return [str(f) for f in surface.lint_surface(answer, SPEC)]
+    return [str(f) for f in lint.lint_surface(answer, SPEC)]
 
 
 def test_conforming_surface_has_no_findings():
     assert problems(conforming_answer()) == []
-    surface.tool_surface_conforms(conforming_answer(), SPEC)
+    lint.tool_surface_conforms(conforming_answer(), SPEC)
 
 
 def test_invalid_json_schema_is_reported_with_its_place():
@@ -141,7 +141,7 @@ def test_named_check_lists_every_finding():
     tool(answer, "search_code")["description"] = " "
     tool(answer, "get_file_outline")["inputSchema"]["properties"]["compact"] = {"type": "boolean"}
     with pytest.raises(AssertionError, match=r"2 finding\(s\)") as info:
-        surface.tool_surface_conforms(answer, SPEC)
+        lint.tool_surface_conforms(answer, SPEC)
     assert "search_code.description: missing or empty" in str(info.value)
 
 
@@ -151,26 +151,26 @@ def test_expected_inputs_are_found_by_file_name_or_x_tool(tmp_path):
     (tmp_path / "locate_symbol-input.schema.json").write_text(json.dumps({"type": "object"}))
     (tmp_path / "outline_inputs.schema.json").write_text(json.dumps({"x-tool": "get_file_outline"}))
     (tmp_path / "error.schema.json").write_text(json.dumps({"type": "object"}))
-    assert sorted(surface.load_expected_inputs(tmp_path)) == ["get_file_outline", "locate_symbol", "search_code"]
+    assert sorted(lint.load_expected_inputs(tmp_path)) == ["get_file_outline", "locate_symbol", "search_code"]
 
 
 def test_normalize_sorts_tools_and_keys():
     answer = {"tools": [{"name": "b", "inputSchema": {"type": "object", "properties": {}}, "description": "B"},
                         {"name": "a", "description": "A", "inputSchema": {"type": "object"}}]}
-    snap = surface.normalize(answer)
+    snap = lint.normalize(answer)
     assert [t["name"] for t in snap["tools"]] == ["a", "b"]
     assert list(snap["tools"][1]) == ["description", "inputSchema", "name"]
-    assert surface.normalize(snap) == snap
+    assert lint.normalize(snap) == snap
 
 
 def test_lint_command_prints_findings_and_exits_1(tmp_path, monkeypatch, capsys):
-    from conformance import cli
+    from cruxgate.conformance import cli
 
     schemas = tmp_path / "schemas"
     schemas.mkdir()
     (schemas / "get_file_outline.input.schema.json").write_text(json.dumps(SPEC["get_file_outline"]))
     (schemas / "search_code.input.schema.json").write_text(json.dumps(SPEC["search_code"]))
-    monkeypatch.setattr("conformance.paths.schemas_dir", lambda: schemas)
+    monkeypatch.setattr("cruxgate.conformance.spec.paths.schemas_dir", lambda: schemas)
     answer = conforming_answer()
     snap = tmp_path / "surface.json"
     snap.write_text(json.dumps(answer))

@@ -7,7 +7,8 @@ import shlex
 import sys
 from pathlib import Path
 
-from conformance import cli, surface
+from cruxgate.conformance import cli
+from cruxgate.conformance.surface import lint
 
 SERVER = Path(__file__).parent / "servers" / "two_tools.py"
 
@@ -23,8 +24,8 @@ def test_snapshot_of_a_stdio_server_is_normalized(tmp_path):
     assert search["description"] == "Search code by text."
     assert search["inputSchema"]["properties"]["detail_level"]["enum"] == ["location", "signature", "context"]
     assert search["inputSchema"]["required"] == ["query"]
-    assert text == surface.dumps(snap)  # sorted keys, stable bytes
-    assert surface.diff_surfaces(snap, snap) == []
+    assert text == lint.dumps(snap)  # sorted keys, stable bytes
+    assert lint.diff_surfaces(snap, snap) == []
 
 
 def _profile(tmp_path: Path) -> Path:

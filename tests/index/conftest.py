@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from reference.index import IndexReader, index_workspace
+from cruxgate.reference.index import IndexReader, index_workspace
 
 FIXTURE = Path(__file__).resolve().parents[2] / "golden" / "fixtures" / "polyglot"
 

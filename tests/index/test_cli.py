@@ -1,4 +1,4 @@
-"""`python -m reference index` and `python -m reference hook` as subprocesses: exit codes, messages, summary."""
+"""`cruxgate index` and `cruxgate hook` (`python -m cruxgate`) as subprocesses: exit codes, messages, summary."""
 
 from __future__ import annotations
 
@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from reference.index import IndexReader, index_workspace, read_state
-from reference.index.hooks import HOOKS
+from cruxgate.reference.index import IndexReader, index_workspace, read_state
+from cruxgate.reference.index.hooks import HOOKS
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "reference", *args], capture_output=True, text=True, timeout=120,
+    return subprocess.run([sys.executable, "-m", "cruxgate", *args], capture_output=True, text=True, timeout=120,
                           cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)})
 
 
@@ -60,7 +60,7 @@ def test_hooks_produce_their_state(workspace: Path, hook: str) -> None:
     if hook.startswith("legacy"):
         assert state.manifest["status"] == hook.removeprefix("legacy_status_")
     if hook == "semantic_backend_failure":  # the lexical index stays whole; the semantic one cannot be opened
-        from reference.index.semantic import SemanticIndex, SemanticIndexError
+        from cruxgate.reference.index.semantic import SemanticIndex, SemanticIndexError
 
         assert state.generation is not None
         with pytest.raises(SemanticIndexError):
@@ -85,7 +85,7 @@ class FakeTerminal(io.StringIO):
 def test_progress_bar_only_on_a_terminal(workspace: Path, monkeypatch: pytest.MonkeyPatch,
                                          capsys: pytest.CaptureFixture, terminal: bool, quiet: bool,
                                          bar: bool) -> None:
-    from reference.index import command
+    from cruxgate.reference.index import command
 
     err = FakeTerminal() if terminal else io.StringIO()
     monkeypatch.setattr(sys, "stderr", err)
@@ -113,7 +113,7 @@ def test_files_that_could_not_be_read_or_parsed_are_named_on_stderr(tmp_path: Pa
                                                                     capsys: pytest.CaptureFixture) -> None:
     import builtins
 
-    from reference.index import command
+    from cruxgate.reference.index import command
 
     (tmp_path / "ok.py").write_text("A = 1\n", encoding="utf-8")
     (tmp_path / "broken.py").write_text("def bad(:\n", encoding="utf-8")

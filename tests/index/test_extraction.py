@@ -115,7 +115,7 @@ def test_big_module_has_about_200_symbols(db: sqlite3.Connection) -> None:
 
 
 def test_every_kind_is_canonical_and_every_scenario_kind_exists(db: sqlite3.Connection) -> None:
-    from reference.index.kinds import KINDS
+    from cruxgate.reference.index.kinds import KINDS
     kinds = {k for (k,) in db.execute("SELECT DISTINCT kind FROM symbols")}
     assert kinds == set(KINDS)
 
@@ -137,7 +137,7 @@ def test_signatures_visibility_and_docs(db: sqlite3.Connection) -> None:
 
 
 def test_stable_ids_are_unique_and_deterministic(db: sqlite3.Connection) -> None:
-    from reference.index.extract import stable_id
+    from cruxgate.reference.index.extract import stable_id
     sid, = db.execute("SELECT symbol_stable_id FROM symbols WHERE qualified_name = 'settings.config.parse_config'"
                       ).fetchone()
     assert sid == stable_id("python", "src/settings/config.py", "function", "settings.config.parse_config", 0)

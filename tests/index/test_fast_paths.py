@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from reference.index.extract import _expand_qualified, extract
-from reference.index.languages.python import _strip_quotes
-from reference.index.source import Source
-from reference.index.tokens import _CAMEL, _HUMP, _camel_findall, camel_runs, expand, with_humps
+from cruxgate.reference.index.extract import _expand_qualified, extract
+from cruxgate.reference.index.languages.python import _strip_quotes
+from cruxgate.reference.index.source import Source
+from cruxgate.reference.index.tokens import _CAMEL, _HUMP, _camel_findall, camel_runs, expand, with_humps
 
 # The substitution _strip_quotes replaced: a literal's prefix and opening quote, or its closing quote.
 QUOTES = re.compile(r"^[rRbBuUfF]*(?:\"\"\"|\'\'\'|\"|')|(?:\"\"\"|\'\'\'|\"|')$")

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from reference.index import IndexReader, index_workspace, read_state
-from reference.index import build as build_module
+from cruxgate.reference.index import IndexReader, index_workspace, read_state
+from cruxgate.reference.index import build as build_module
 
 
 @pytest.fixture
@@ -69,7 +69,7 @@ def test_force_reparses_everything(workspace: Path, parsed_paths: list[str]) -> 
 
 def test_force_repairs_an_incompatible_index(workspace: Path) -> None:
     index_workspace(workspace)
-    from reference.index.hooks import corrupt_manifest, reindex_required
+    from cruxgate.reference.index.hooks import corrupt_manifest, reindex_required
     reindex_required(workspace)
     assert read_state(workspace).status == "reindex_required"
     index_workspace(workspace, force=True)

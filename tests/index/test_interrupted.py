@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from reference.index import IndexReader, index_workspace, read_state
-from reference.index import build as build_module
-from reference.index import state as state_module
-from reference.index.store import GenerationWriter
+from cruxgate.reference.index import IndexReader, index_workspace, read_state
+from cruxgate.reference.index import build as build_module
+from cruxgate.reference.index import state as state_module
+from cruxgate.reference.index.store import GenerationWriter
 
 
 def live(workspace: Path) -> str:
@@ -119,7 +119,7 @@ def test_sigkill_mid_run_leaves_the_previous_index_live(tmp_path: Path) -> None:
     index_workspace(workspace)
     assert live(workspace) == "gen-1"
     repo = Path(__file__).resolve().parents[2]
-    proc = subprocess.Popen([sys.executable, "-m", "reference", "index", str(workspace), "--force", "--quiet"],
+    proc = subprocess.Popen([sys.executable, "-m", "cruxgate", "index", str(workspace), "--force", "--quiet"],
                             cwd=repo, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 30

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from reference.index import IndexReader, index_workspace
-from reference.index.scan import MAX_FILE_BYTES, scan
+from cruxgate.reference.index import IndexReader, index_workspace
+from cruxgate.reference.index.scan import MAX_FILE_BYTES, scan
 
 
 def indexed_paths(workspace: Path) -> set[str]:

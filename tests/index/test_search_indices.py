@@ -7,8 +7,8 @@ import json
 import pytest
 import tantivy
 
-from reference.index import IndexReader
-from reference.index.tokens import expand, parts
+from cruxgate.reference.index import IndexReader
+from cruxgate.reference.index.tokens import expand, parts
 
 
 @pytest.mark.parametrize(("text", "expected"), [

@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from reference.index import IndexReader, index_workspace
-from reference.index.semantic import SEMANTIC_DIR, SemanticIndex, SemanticIndexError
-from reference.index.semantic.build import is_test_path as semantic_is_test_path
-from reference.index.semantic.text import stem, terms
-from reference.query.ranking import TEST_PATH_PATTERNS, is_test_path
+from cruxgate.reference.index import IndexReader, index_workspace
+from cruxgate.reference.index.semantic import SEMANTIC_DIR, SemanticIndex, SemanticIndexError
+from cruxgate.reference.index.semantic.build import is_test_path as semantic_is_test_path
+from cruxgate.reference.index.semantic.text import stem, terms
+from cruxgate.reference.query.ranking import TEST_PATH_PATTERNS, is_test_path
 
 FIXTURE = Path(__file__).resolve().parents[2] / "golden" / "fixtures" / "polyglot"
 
@@ -133,7 +133,7 @@ def test_an_unchanged_run_reuses_the_semantic_index_and_a_change_rebuilds_it(tmp
 
 
 def test_a_damaged_previous_index_is_rebuilt_not_reused(tmp_path: Path) -> None:
-    from reference.index.hooks import semantic_backend_failure
+    from cruxgate.reference.index.hooks import semantic_backend_failure
 
     workspace = tmp_path / "ws"
     shutil.copytree(FIXTURE, workspace)

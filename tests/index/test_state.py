@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from reference.index import SCHEMA_VERSION, IndexNotReady, IndexReader, index_workspace, read_state
+from cruxgate.reference.index import SCHEMA_VERSION, IndexNotReady, IndexReader, index_workspace, read_state
 
 
 @pytest.fixture
@@ -133,7 +133,7 @@ def git(workspace: Path, *args: str) -> str:
 
 def test_manifest_head_is_read_before_the_tree(workspace: Path, monkeypatch) -> None:
     """A commit made while a run reads the tree must leave the manifest's git_head behind, never ahead."""
-    from reference.index import build
+    from cruxgate.reference.index import build
 
     git(workspace, "init", "-q")
     git(workspace, "add", "-A")

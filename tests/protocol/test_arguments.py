@@ -8,13 +8,13 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from reference.index.kinds import KINDS, ROLES
-from reference.protocol.arguments import parse_arguments
-from reference.protocol.errors import ToolError
-from reference.protocol.input_schemas import MAX_NAME, tool_schemas
-from reference.protocol.params import PARAMS, LocateSymbolParams, SearchCodeParams
-from reference.query.scored.normalize import MAX_POOL
-from reference.query.scored.search import ScoredSearchParams
+from cruxgate.reference.index.kinds import KINDS, ROLES
+from cruxgate.reference.protocol.arguments import parse_arguments
+from cruxgate.reference.protocol.errors import ToolError
+from cruxgate.reference.protocol.input_schemas import MAX_NAME, tool_schemas
+from cruxgate.reference.protocol.params import PARAMS, LocateSymbolParams, SearchCodeParams
+from cruxgate.reference.query.scored.normalize import MAX_POOL
+from cruxgate.reference.query.scored.search import ScoredSearchParams
 
 TOOLS = {"search_code", "locate_symbol", "get_file_outline", "find_references", "health_check", "index_status",
          "index_repo", "sync_repo", "search", "search_preview"}

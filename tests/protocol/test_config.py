@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from reference.config import DEFAULT_MAX_RESPONSE_BYTES, MIN_RESPONSE_BYTES, Config, load_config
+from cruxgate.reference.config import DEFAULT_MAX_RESPONSE_BYTES, MIN_RESPONSE_BYTES, Config, load_config
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -75,7 +75,7 @@ def test_case_and_space_are_normalized(tmp_path: Path) -> None:
 
 
 def test_semantic_defaults_and_values(tmp_path: Path) -> None:
-    from reference.config import SemanticConfig
+    from cruxgate.reference.config import SemanticConfig
 
     assert load_config(None).semantic == SemanticConfig(mode="hybrid", ratio=0.75, semantic_limit_multiplier=2,
                                                         lexical_fanout_multiplier=4, semantic_fanout_multiplier=3)
@@ -85,7 +85,7 @@ def test_semantic_defaults_and_values(tmp_path: Path) -> None:
 
 
 def test_invalid_semantic_values_fall_back_with_warnings(tmp_path: Path) -> None:
-    from reference.config import SemanticConfig
+    from cruxgate.reference.config import SemanticConfig
 
     config = load_config(write(tmp_path, '[search.semantic]\nmode = "vectors"\nratio = 1.5\n'
                                          'semantic_limit_multiplier = -1\nlexical_fanout_multiplier = 2.5\n'

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from reference.protocol.errors import REGISTRY, ToolError, invalid_input
-from reference.protocol.metadata import add_optional, build_metadata, canonical_status
+from cruxgate.reference.protocol.errors import REGISTRY, ToolError, invalid_input
+from cruxgate.reference.protocol.metadata import add_optional, build_metadata, canonical_status
 
 
 @pytest.mark.parametrize(("status", "syncing", "indexing", "completeness", "schema"), [

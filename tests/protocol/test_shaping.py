@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from reference.config import Config
-from reference.protocol.encoding import encoded_size
-from reference.protocol.explain import ranking_reasons, resolve_level
-from reference.protocol.metadata import build_metadata
-from reference.protocol.safety import apply_safety_limit
-from reference.protocol.shaping import shape_hit, without_nulls
+from cruxgate.reference.config import Config
+from cruxgate.reference.protocol.encoding import encoded_size
+from cruxgate.reference.protocol.explain import ranking_reasons, resolve_level
+from cruxgate.reference.protocol.metadata import build_metadata
+from cruxgate.reference.protocol.safety import apply_safety_limit
+from cruxgate.reference.protocol.shaping import shape_hit, without_nulls
 
 
 @dataclass
@@ -88,7 +88,7 @@ def test_explain_precedence_request_over_config() -> None:
 
 
 def test_explain_views_are_indexed_by_the_emitted_position() -> None:
-    from reference.query.ranking import SIGNALS, breakdown
+    from cruxgate.reference.query.ranking import SIGNALS, breakdown
 
     signals = {"exact_match_boost": 5.0, "qualified_name_boost": 2.0, "kind_weight": 1.5,
                "query_intent_boost": 0.5, "definition_boost": 1.0, "path_affinity": 0.0, "test_file_penalty": -0.5}
@@ -110,7 +110,7 @@ def test_explain_views_are_indexed_by_the_emitted_position() -> None:
 
 
 def test_basic_reasons_read_off_the_signals_equal_the_breakdowns_basic_view() -> None:
-    from reference.query.ranking import breakdown
+    from cruxgate.reference.query.ranking import breakdown
 
     cases = [((5.0, 2.0, 1.5, 0.5, 1.0, 1.0, -0.5), 3.25, 0.8),  # every signal at work, a semantic score
              ((0.0, 0.0, 0.7, 0.0, 1.0, 0.0, 0.0), 11.123456789, None),  # a score that needs rounding
@@ -126,7 +126,7 @@ def test_basic_reasons_read_off_the_signals_equal_the_breakdowns_basic_view() ->
 
 
 def test_explain_floats_have_the_score_precision() -> None:
-    from reference.query.ranking import breakdown
+    from cruxgate.reference.query.ranking import breakdown
 
     hits = [Hit("a", score=10.123456789, bm25_score=5.123456789, signals=(5.0,),
                 breakdown=breakdown({"exact_match_boost": 5.0}, 5.123456789))]

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from reference.query.engine import QueryEngine
+from cruxgate.reference.query.engine import QueryEngine
 
 FIXTURE = Path(__file__).resolve().parents[2] / "golden" / "fixtures" / "polyglot"
 
 
 def open_engine(workspace: Path) -> QueryEngine:
     """A query engine over the workspace's index (the indexer is imported here, not by the pure unit tests)."""
-    from reference.index import IndexReader
+    from cruxgate.reference.index import IndexReader
 
     return QueryEngine(IndexReader.open(workspace))
 
@@ -22,7 +22,7 @@ def open_engine(workspace: Path) -> QueryEngine:
 @pytest.fixture(scope="session")
 def polyglot_workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A private, indexed copy of the polyglot fixture."""
-    from reference.index import index_workspace
+    from cruxgate.reference.index import index_workspace
 
     workspace = tmp_path_factory.mktemp("query") / "polyglot"
     shutil.copytree(FIXTURE, workspace)

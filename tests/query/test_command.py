@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from reference.cli import main
+from cruxgate.reference.cli import main
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

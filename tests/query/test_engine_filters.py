@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from reference.index.kinds import KINDS_OF_ROLE
-from reference.query.engine import QueryEngine
+from cruxgate.reference.index.kinds import KINDS_OF_ROLE
+from cruxgate.reference.query.engine import QueryEngine
 
 TYPE_KINDS = set(KINDS_OF_ROLE["type"])
 

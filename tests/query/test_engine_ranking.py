@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from reference.query.engine import QueryEngine
-from reference.query.hits import Hit
+from cruxgate.reference.query.engine import QueryEngine
+from cruxgate.reference.query.hits import Hit
 
 
 def by(hits: list[Hit], **want: object) -> Hit:

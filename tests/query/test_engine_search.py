@@ -8,9 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reference.index import IndexReader
-from reference.query.engine import QueryEngine
-from reference.query.retrieval import query_terms
+from cruxgate.reference.index import IndexReader
+from cruxgate.reference.query.engine import QueryEngine
+from cruxgate.reference.query.retrieval import query_terms
 
 
 def names(hits) -> list[str | None]:
@@ -113,7 +113,7 @@ def test_symbol_and_snippet_of_one_region_are_one_result(polyglot: QueryEngine) 
 
 
 def test_explain_off_never_calls_the_explainer(polyglot: QueryEngine, monkeypatch: pytest.MonkeyPatch) -> None:
-    import reference.query.engine as engine_module
+    import cruxgate.reference.query.engine as engine_module
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("a breakdown was built with explain off")
@@ -123,7 +123,7 @@ def test_explain_off_never_calls_the_explainer(polyglot: QueryEngine, monkeypatc
 
 
 def test_explanations_reuse_the_ranking_signals(polyglot: QueryEngine) -> None:
-    from reference.query.ranking import QueryFeatures, explain
+    from cruxgate.reference.query.ranking import QueryFeatures, explain
 
     q = QueryFeatures.of("Config")
     for hit in polyglot.search_code("Config", limit=20, explain=True).hits:
@@ -133,7 +133,7 @@ def test_explanations_reuse_the_ranking_signals(polyglot: QueryEngine) -> None:
 
 
 def test_locate_finds_an_exact_name_hidden_by_namesakes(tmp_path: Path) -> None:
-    from reference.index import index_workspace
+    from cruxgate.reference.index import index_workspace
 
     # 80 short namesakes with the same terms outscore a method deep in a long-named class on BM25 alone.
     for i in range(80):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from reference.index.kinds import KINDS, KINDS_OF_ROLE
-from reference.query.dedup import top_k_unique
-from reference.query.filters import allowed_kinds
+from cruxgate.reference.index.kinds import KINDS, KINDS_OF_ROLE
+from cruxgate.reference.query.dedup import top_k_unique
+from cruxgate.reference.query.filters import allowed_kinds
 
 
 def test_no_filter() -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from reference.query.engine import QueryEngine
-from reference.query.errors import QueryInputError, QueryNotFound
+from cruxgate.reference.query.engine import QueryEngine
+from cruxgate.reference.query.errors import QueryInputError, QueryNotFound
 
 
 def test_outline_nests_members_under_their_class(polyglot: QueryEngine) -> None:

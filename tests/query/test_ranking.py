@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from reference.query import ranking
-from reference.query.ranking import QueryFeatures, boost, breakdown, explain, kind_weight, query_intent
+from cruxgate.reference.query import ranking
+from cruxgate.reference.query.ranking import QueryFeatures, boost, breakdown, explain, kind_weight, query_intent
 
 
 def signals_of(query: str, **result: str | None) -> dict[str, float]:

@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
-from reference.config import SemanticConfig
-from reference.index import IndexReader
-from reference.index.semantic import SEMANTIC_DIR
-from reference.query.engine import QueryEngine
-from reference.query.ranking import KIND_WEIGHTS
-from reference.query.semantic import SemanticCandidate, channel_for
-from reference.query.semantic.channel import SemanticChannel
+from cruxgate.reference.config import SemanticConfig
+from cruxgate.reference.index import IndexReader
+from cruxgate.reference.index.semantic import SEMANTIC_DIR
+from cruxgate.reference.query.engine import QueryEngine
+from cruxgate.reference.query.ranking import KIND_WEIGHTS
+from cruxgate.reference.query.semantic import SemanticCandidate, channel_for
+from cruxgate.reference.query.semantic.channel import SemanticChannel
 
 FIXTURE = Path(__file__).resolve().parents[2] / "golden" / "fixtures" / "polyglot"
 
@@ -102,7 +102,7 @@ def test_fused_scores_add_up_and_explain_names_the_semantic_part(engine: QueryEn
 
 
 def test_semantic_only_results_are_enriched_before_their_signals(tmp_path: Path) -> None:
-    from reference.index import index_workspace
+    from cruxgate.reference.index import index_workspace
 
     # The lexical channel does not stem: "parsing addresses" shares no term with this code, the semantic one does.
     (tmp_path / "mail.py").write_text(
@@ -144,7 +144,7 @@ class OneCandidate:
         return list(dict.fromkeys(terms))
 
     def search(self, terms: list[str], limit: int, min_similarity: float) -> list:
-        from reference.index.semantic import Match
+        from cruxgate.reference.index.semantic import Match
 
         return [Match("ffffffffffffffff", 0.5)]
 
@@ -159,7 +159,7 @@ def test_a_candidate_the_index_does_not_hold_gets_no_kind_signals(polyglot_works
 
 
 def test_enrich_fills_only_candidates_without_a_kind(polyglot: QueryEngine) -> None:
-    from reference.query.semantic import enrich
+    from cruxgate.reference.query.semantic import enrich
 
     mode = polyglot.locate_symbol("Mode", limit=10).hits[0]
     assert mode.symbol_stable_id is not None
@@ -171,8 +171,8 @@ def test_enrich_fills_only_candidates_without_a_kind(polyglot: QueryEngine) -> N
 
 @pytest.mark.parametrize("damage", ["missing", "corrupt", "hook"])
 def test_a_broken_semantic_index_degrades_to_lexical(tmp_path: Path, polyglot: QueryEngine, damage: str) -> None:
-    from reference.index import index_workspace
-    from reference.index.hooks import semantic_backend_failure
+    from cruxgate.reference.index import index_workspace
+    from cruxgate.reference.index.hooks import semantic_backend_failure
 
     workspace = tmp_path / "ws"
     shutil.copytree(FIXTURE, workspace)

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from reference.query.semantic.budget import LEXICAL_FANOUT_BOUNDS, SEMANTIC_FANOUT_BOUNDS, SEMANTIC_LIMIT_BOUNDS, budget
+from cruxgate.reference.query.semantic.budget import (
+    LEXICAL_FANOUT_BOUNDS,
+    SEMANTIC_FANOUT_BOUNDS,
+    SEMANTIC_LIMIT_BOUNDS,
+    budget,
+)
 
 
 def test_the_bounds_are_the_documented_ones() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from reference.query.scored.search import ScoredSearch
+from cruxgate.reference.query.scored.search import ScoredSearch
 
 FIXTURE = Path(__file__).resolve().parents[2] / "golden" / "fixtures" / "polyglot"
 
@@ -15,8 +15,8 @@ FIXTURE = Path(__file__).resolve().parents[2] / "golden" / "fixtures" / "polyglo
 @pytest.fixture(scope="session")
 def scored_polyglot(tmp_path_factory: pytest.TempPathFactory) -> ScoredSearch:
     """`search` as the server runs it, in-process, over an indexed copy of the polyglot fixture."""
-    from reference.index import IndexReader, index_workspace
-    from reference.query.engine import QueryEngine
+    from cruxgate.reference.index import IndexReader, index_workspace
+    from cruxgate.reference.query.engine import QueryEngine
 
     workspace = tmp_path_factory.mktemp("scored") / "polyglot"
     shutil.copytree(FIXTURE, workspace)

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from reference.query.scored import files as scored_files
-from reference.query.scored.facts import FactsStore, SymbolRow
-from reference.query.scored.files import WorkspaceFiles
+from cruxgate.reference.query.scored import files as scored_files
+from cruxgate.reference.query.scored.facts import FactsStore, SymbolRow
+from cruxgate.reference.query.scored.files import WorkspaceFiles
 
 
 def settled(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -132,12 +132,12 @@ def test_many_spans_are_read_in_batches(index_db: CountingConnection) -> None:
 
 def test_the_server_keeps_nothing_of_a_generation_for_the_next(tmp_path: Path) -> None:
     # What the index answered is kept per open index: after a re-index the new generation's symbols count.
-    from reference.config import Config
-    from reference.index import index_workspace
-    from reference.protocol.arguments import parse_arguments
-    from reference.server.prewarm import Prewarm
-    from reference.server.runtime import Runtime
-    from reference.server.tools.search_scored import search
+    from cruxgate.reference.config import Config
+    from cruxgate.reference.index import index_workspace
+    from cruxgate.reference.protocol.arguments import parse_arguments
+    from cruxgate.reference.server.prewarm import Prewarm
+    from cruxgate.reference.server.runtime import Runtime
+    from cruxgate.reference.server.tools.search_scored import search
 
     source = tmp_path / "tokens.py"
     source.write_text("def check():\n    return parse_token()\n", encoding="utf-8")

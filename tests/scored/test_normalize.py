@@ -7,7 +7,7 @@ from itertools import pairwise
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.query.scored.normalize import (
+from cruxgate.reference.query.scored.normalize import (
     BANDS,
     EPSILON,
     HALF_SCORE_RAW,

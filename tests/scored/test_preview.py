@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.query.scored.preview import CUT, MAX_LINE_CHARS, excerpt, matching_line
-from reference.query.scored.terms import compact, squeeze, words
+from cruxgate.reference.query.scored.preview import CUT, MAX_LINE_CHARS, excerpt, matching_line
+from cruxgate.reference.query.scored.terms import compact, squeeze, words
 
 FIVE = "Line 1\nLine 2\nLine 3\nLine 4\nLine 5"
 

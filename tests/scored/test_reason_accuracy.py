@@ -13,9 +13,9 @@ from typing import Any
 
 import yaml
 
-from reference.protocol.arguments import parse_arguments
-from reference.query.scored.reasons import MatchReason
-from reference.query.scored.search import ScoredSearch
+from cruxgate.reference.protocol.arguments import parse_arguments
+from cruxgate.reference.query.scored.reasons import MatchReason
+from cruxgate.reference.query.scored.search import ScoredSearch
 
 LABELS = Path(__file__).resolve().parents[2] / "golden" / "scored-search" / "match-reasons.yaml"
 MIN_ACCURACY = 0.9

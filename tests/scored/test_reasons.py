@@ -6,8 +6,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.query.scored.facts import FileFacts, SymbolRow
-from reference.query.scored.reasons import MatchReason, QueryText, classify, defs_in_hit, is_comment, is_import, reasons
+from cruxgate.reference.query.scored.facts import FileFacts, SymbolRow
+from cruxgate.reference.query.scored.reasons import (
+    MatchReason,
+    QueryText,
+    classify,
+    defs_in_hit,
+    is_comment,
+    is_import,
+    reasons,
+)
 
 
 def sym(sid: int, name: str, kind: str, start: int, end: int, doc: str | None = None) -> SymbolRow:

@@ -6,8 +6,8 @@ from itertools import pairwise
 
 import pytest
 
-from reference.protocol.arguments import parse_arguments
-from reference.query.scored.search import MIN_POOL, ScoredSearch
+from cruxgate.reference.protocol.arguments import parse_arguments
+from cruxgate.reference.query.scored.search import MIN_POOL, ScoredSearch
 
 NAME_REASONS = {"FunctionName", "ClassName", "TypeDefinition"}
 # Queries that name no variable, constant, field or module: here a CodeContent result matched body code only.

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from reference.protocol.arguments import parse_arguments
-from reference.query.scored.search import MIN_POOL, ScoredSearch
+from cruxgate.reference.protocol.arguments import parse_arguments
+from cruxgate.reference.query.scored.search import MIN_POOL, ScoredSearch
 
 SOURCE = '''import hashlib
 

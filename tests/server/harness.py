@@ -11,9 +11,9 @@ from typing import Any
 import anyio
 import anyio.from_thread
 
-from conformance.schema_registry import validator_for
-from conformance.wire import Connection as WireConnection
-from conformance.wire import free_port
+from cruxgate.conformance.spec.schemas import validator_for
+from cruxgate.conformance.target.wire import Connection as WireConnection
+from cruxgate.conformance.target.wire import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "golden" / "fixtures"
@@ -22,7 +22,7 @@ TIMEOUTS = {"start": 30.0, "call": 30.0}
 
 def index_copy(fixture: str, dest: Path) -> Path:
     """Copy a golden fixture to `dest` and index it (the indexer's pinned API, in process)."""
-    from reference.index import index_workspace
+    from cruxgate.reference.index import index_workspace
 
     shutil.copytree(FIXTURES / fixture, dest)
     index_workspace(dest)
@@ -31,7 +31,7 @@ def index_copy(fixture: str, dest: Path) -> Path:
 
 def serve_argv(workspace: Path, config: Path | None, *extra: str) -> list[str]:
     """argv of `serve-mcp` for a workspace."""
-    argv = [sys.executable, "-m", "reference", "serve-mcp", "--workspace", str(workspace)]
+    argv = [sys.executable, "-m", "cruxgate", "serve-mcp", "--workspace", str(workspace)]
     if config is not None:
         argv += ["--config", str(config)]
     return argv + list(extra)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from reference.index.git import git_head
-from reference.index.state import read_small_text
-from reference.server.freshness import is_stale
+from cruxgate.reference.index.git import git_head
+from cruxgate.reference.index.state import read_small_text
+from cruxgate.reference.server.freshness import is_stale
 
 
 def manifest_at(root: Path, head: str | None) -> tuple[dict, int]:
@@ -71,7 +71,7 @@ def test_not_git() -> None:
 
 
 def test_costly_fresh_walks_are_reused_briefly(tmp_path: Path, monkeypatch) -> None:
-    from reference.server import freshness
+    from cruxgate.reference.server import freshness
 
     calls: list[int] = []
 
@@ -96,7 +96,7 @@ def test_costly_fresh_walks_are_reused_briefly(tmp_path: Path, monkeypatch) -> N
 
 
 def test_cheap_walks_are_never_reused(tmp_path: Path) -> None:
-    from reference.server.freshness import StalenessCheck
+    from cruxgate.reference.server.freshness import StalenessCheck
 
     (tmp_path / "a.py").write_text("x = 1\n")
     os.utime(tmp_path / "a.py", ns=(1, 1))
@@ -109,7 +109,7 @@ def test_cheap_walks_are_never_reused(tmp_path: Path) -> None:
 
 
 def test_a_stale_walk_drops_the_memo(tmp_path: Path, monkeypatch) -> None:
-    from reference.server import freshness
+    from cruxgate.reference.server import freshness
 
     changed = [False]
 
@@ -132,7 +132,7 @@ def test_git_head_checks_are_never_reused(tmp_path: Path, monkeypatch) -> None:
     It was: the memo answered `fresh` after a commit, with the results of the outdated index
     (tests/server/test_states.py::test_git_workspace_freshness_follows_head, flaky under load).
     """
-    from reference.server import freshness
+    from cruxgate.reference.server import freshness
 
     git(tmp_path, "init", "-q")
     (tmp_path / "a.py").write_text("x = 1\n")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 
-from reference.server.heap import YOUNG_THRESHOLD, settle_startup, settle_warm
+from cruxgate.reference.server.heap import YOUNG_THRESHOLD, settle_startup, settle_warm
 
 
 def test_settle_freezes_what_exists_and_raises_the_young_threshold() -> None:

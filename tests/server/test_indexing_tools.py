@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from reference.config import Config
-from reference.protocol.errors import ToolError
-from reference.protocol.params import IndexRepoParams, NoParams
-from reference.server.prewarm import Prewarm
-from reference.server.runtime import Runtime
-from reference.server.tools.indexing import index_repo, sync_repo
+from cruxgate.reference.config import Config
+from cruxgate.reference.protocol.errors import ToolError
+from cruxgate.reference.protocol.params import IndexRepoParams, NoParams
+from cruxgate.reference.server.prewarm import Prewarm
+from cruxgate.reference.server.runtime import Runtime
+from cruxgate.reference.server.tools.indexing import index_repo, sync_repo
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from reference.server.jobs import JobRunner
+from cruxgate.reference.server.jobs import JobRunner
 
 
 def test_one_job_at_a_time_and_summary(tmp_path: Path) -> None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from reference.protocol.encoding import to_json_bytes
-from reference.query.outline import Outline
-from reference.server.tools.structure import WIRE_OUTLINES, WireOutlines, encode_outline, wire_nodes
+from cruxgate.reference.protocol.encoding import to_json_bytes
+from cruxgate.reference.query.outline import Outline
+from cruxgate.reference.server.tools.structure import WIRE_OUTLINES, WireOutlines, encode_outline, wire_nodes
 
 from .harness import Connection
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from reference.protocol.errors import ToolError
-from reference.server.paths import workspace_path
+from cruxgate.reference.protocol.errors import ToolError
+from cruxgate.reference.server.paths import workspace_path
 
 
 @pytest.fixture

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from reference.config import Config
-from reference.index import index_workspace
-from reference.protocol.errors import ToolError
-from reference.server import freshness
-from reference.server.runtime import Runtime
+from cruxgate.reference.config import Config
+from cruxgate.reference.index import index_workspace
+from cruxgate.reference.protocol.errors import ToolError
+from cruxgate.reference.server import freshness
+from cruxgate.reference.server.runtime import Runtime
 
 from .harness import FIXTURES
 

@@ -16,7 +16,7 @@ from .harness import FIXTURES, Connection, connect_http, connect_stdio
 
 
 def hook(name: str, workspace: Path) -> None:
-    subprocess.run([sys.executable, "-m", "reference", "hook", name, str(workspace)], check=True, timeout=60,
+    subprocess.run([sys.executable, "-m", "cruxgate", "hook", name, str(workspace)], check=True, timeout=60,
                    capture_output=True)
 
 
@@ -165,7 +165,7 @@ def git(workspace: Path, *args: str) -> None:
 
 
 def test_git_workspace_freshness_follows_head(tmp_path: Path) -> None:
-    from reference.index import index_workspace
+    from cruxgate.reference.index import index_workspace
 
     workspace = tmp_path / "ws"
     shutil.copytree(FIXTURES / "polyglot", workspace)

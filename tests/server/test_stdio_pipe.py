@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from reference.server.command import STDOUT_PIPE_BYTES, widen_stdout_pipe
+from cruxgate.reference.server.command import STDOUT_PIPE_BYTES, widen_stdout_pipe
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="F_SETPIPE_SZ is Linux's")

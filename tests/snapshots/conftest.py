@@ -45,7 +45,7 @@ def indexed_polyglot(dest: Path) -> Path:
     # The README is prose about the fixture: indexed, each edit of it would shift the files index's BM25
     # statistics and with them the score of every file result in the golden files.
     shutil.copytree(FIXTURES / "polyglot", dest, ignore=shutil.ignore_patterns("README.md"))
-    subprocess.run([sys.executable, "-m", "reference", "index", str(dest)], check=True, capture_output=True,
+    subprocess.run([sys.executable, "-m", "cruxgate", "index", str(dest)], check=True, capture_output=True,
                    timeout=180)
     return dest.resolve()
 

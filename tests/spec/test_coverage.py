@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conformance import coverage
-from conformance.cli import main
-from conformance.paths import spec_dir
-from conformance.spec_loader import load_documents
+from cruxgate.conformance.cli import main
+from cruxgate.conformance.spec import coverage
+from cruxgate.conformance.spec.loader import load_documents
+from cruxgate.conformance.spec.paths import spec_dir
 from seed_inventory import inventory, seeds_dir
 
 DOCUMENTS = load_documents()

@@ -6,8 +6,8 @@ import copy
 
 import pytest
 
-from conformance.schema_registry import validator_for
-from conformance.surface import load_expected_inputs
+from cruxgate.conformance.spec.schemas import validator_for
+from cruxgate.conformance.surface.lint import load_expected_inputs
 
 META = {"cruxe_protocol_version": "1", "freshness_status": "fresh", "indexing_status": "ready",
         "result_completeness": "complete", "ref": "live", "schema_status": "compatible"}

@@ -7,8 +7,8 @@ import json
 import pytest
 from jsonschema import Draft202012Validator
 
-from conformance.paths import schemas_dir
-from conformance.schema_registry import registry, schema, validator_for
+from cruxgate.conformance.spec.paths import schemas_dir
+from cruxgate.conformance.spec.schemas import registry, schema, validator_for
 
 SCHEMA_FILES = sorted(schemas_dir().rglob("*.json"))
 

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from conformance.paths import fixtures_dir, spec_dir
-from conformance.schema_registry import registry, validator_for
-from conformance.spec_loader import iter_scenarios, load_documents
+from cruxgate.conformance.spec.loader import iter_scenarios, load_documents
+from cruxgate.conformance.spec.paths import fixtures_dir, spec_dir
+from cruxgate.conformance.spec.schemas import registry, validator_for
 
 DOCUMENTS = load_documents()
 SCENARIOS = list(iter_scenarios(DOCUMENTS))
@@ -135,7 +135,7 @@ def test_spec_yaml_is_plain_data() -> None:
 
 def test_the_format_names_exactly_the_runners_checks() -> None:
     """The spec may use only named checks the runner implements (conformance/checks.py)."""
-    from conformance.checks import CHECKS
+    from cruxgate.conformance.checks.registry import CHECKS
 
     enum = set(json.loads((spec_dir().parent / "schemas" / "spec-format.schema.json").read_text(encoding="utf-8"))
                ["$defs"]["check"]["properties"]["check"]["enum"])

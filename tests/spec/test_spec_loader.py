@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conformance.spec_loader import SpecError, iter_scenarios, load_documents, scenario_level
+from cruxgate.conformance.spec.loader import SpecError, iter_scenarios, load_documents, scenario_level
 
 MINIMAL = {
     "document": "demo",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reference.index.kinds import kinds_of
+from cruxgate.reference.index.kinds import kinds_of
 
 from .facts import FileFacts, SymbolRow
 

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from enum import StrEnum
 
-from reference.index.kinds import kinds_of
+from cruxgate.reference.index.kinds import kinds_of
 
 from .facts import FileFacts, SymbolRow
 from .normalize import Strength

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reference.index.extract import CONTENT_HEAD
+from cruxgate.reference.index.extract import CONTENT_HEAD
 
 from ..hits import RESULT_TYPE_ORDER
 from .context import context_name

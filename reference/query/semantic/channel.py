@@ -22,9 +22,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from reference.config import SemanticConfig
-from reference.index.semantic import Match, SemanticIndex, SemanticIndexError
-from reference.index.semantic.text import terms as text_terms
+from cruxgate.reference.config import SemanticConfig
+from cruxgate.reference.index.semantic import Match, SemanticIndex, SemanticIndexError
+from cruxgate.reference.index.semantic.text import terms as text_terms
 
 from .budget import Budget, budget
 from .candidates import SemanticCandidate

@@ -9,8 +9,8 @@ becomes a symbol hit (bm25 0) with the seed's signals computed on its enriched k
 
 from __future__ import annotations
 
-from reference.query.hits import Hit
-from reference.query.ranking import QueryFeatures, raw_signals
+from cruxgate.reference.query.hits import Hit
+from cruxgate.reference.query.ranking import QueryFeatures, raw_signals
 
 from .candidates import SemanticCandidate
 

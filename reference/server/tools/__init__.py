@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from reference.protocol.encoding import to_json_bytes
+from cruxgate.reference.protocol.encoding import to_json_bytes
 
 from . import health, indexing, query, search_scored, structure
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference.protocol.params import NoParams
+from cruxgate.reference.protocol.params import NoParams
 
 from ..checks import index_checks
 from ..runtime import Runtime, Snapshot

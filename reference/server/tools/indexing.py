@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference.protocol.errors import ToolError
-from reference.protocol.params import IndexRepoParams, NoParams
+from cruxgate.reference.protocol.errors import ToolError
+from cruxgate.reference.protocol.params import IndexRepoParams, NoParams
 
 from ..runtime import Runtime
 

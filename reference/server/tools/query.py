@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference.protocol.explain import ranking_reasons, resolve_level
-from reference.protocol.metadata import add_optional
-from reference.protocol.params import LocateSymbolParams, SearchCodeParams
-from reference.protocol.shaping import shape_hit
+from cruxgate.reference.protocol.explain import ranking_reasons, resolve_level
+from cruxgate.reference.protocol.metadata import add_optional
+from cruxgate.reference.protocol.params import LocateSymbolParams, SearchCodeParams
+from cruxgate.reference.protocol.shaping import shape_hit
 
 from ..runtime import Runtime
 

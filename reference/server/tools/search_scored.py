@@ -6,8 +6,8 @@ import threading
 import weakref
 from typing import Any
 
-from reference.protocol.params import SearchPreviewParams
-from reference.query.scored.search import Kept, ScoredSearch, ScoredSearchParams
+from cruxgate.reference.protocol.params import SearchPreviewParams
+from cruxgate.reference.query.scored.search import Kept, ScoredSearch, ScoredSearchParams
 
 from ..runtime import Runtime
 

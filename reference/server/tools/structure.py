@@ -6,14 +6,14 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from reference.index.state import LIVE_REF
-from reference.protocol.encoding import to_json_bytes
-from reference.protocol.errors import ToolError, invalid_input
-from reference.protocol.params import FindReferencesParams, GetFileOutlineParams
-from reference.protocol.shaping import without_nulls
-from reference.query.engine import OUTLINES_KEPT
-from reference.query.errors import QueryInputError, QueryNotFound
-from reference.query.outline import Outline
+from cruxgate.reference.index.state import LIVE_REF
+from cruxgate.reference.protocol.encoding import to_json_bytes
+from cruxgate.reference.protocol.errors import ToolError, invalid_input
+from cruxgate.reference.protocol.params import FindReferencesParams, GetFileOutlineParams
+from cruxgate.reference.protocol.shaping import without_nulls
+from cruxgate.reference.query.engine import OUTLINES_KEPT
+from cruxgate.reference.query.errors import QueryInputError, QueryNotFound
+from cruxgate.reference.query.outline import Outline
 
 from ..paths import workspace_path
 from ..runtime import Runtime

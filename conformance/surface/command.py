@@ -17,7 +17,7 @@ from typing import Any
 import anyio
 import yaml
 
-from conformance import surface
+from cruxgate.conformance.surface import lint
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
@@ -67,7 +67,7 @@ def _free_port() -> int:
 
 
 def _default_profile() -> Path:
-    from conformance.paths import profiles_dir
+    from cruxgate.conformance.spec.paths import profiles_dir
 
     found = sorted(profiles_dir().glob("*.yaml")) if profiles_dir().is_dir() else []
     if not found:
@@ -110,9 +110,9 @@ def fetch_surface(args: argparse.Namespace) -> dict[str, Any]:
     if args.server_cmd:
         argv = shlex.split(args.server_cmd)
         params = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ))
-        return surface.normalize(anyio.run(_list_all_tools, params, 60.0))
+        return lint.normalize(anyio.run(_list_all_tools, params, 60.0))
     if args.url:
-        return surface.normalize(anyio.run(_list_all_tools, args.url, 60.0))
+        return lint.normalize(anyio.run(_list_all_tools, args.url, 60.0))
 
     profile = yaml.safe_load(Path(args.target_profile or _default_profile()).read_text(encoding="utf-8"))
     timeouts = {"start": 30, "call": 30, "index": 180, **(profile.get("timeouts") or {})}
@@ -139,12 +139,12 @@ def fetch_surface(args: argparse.Namespace) -> dict[str, Any]:
             # The caller's whole environment, as the runner's servers get it (the SDK's default passes a few
             # variables only: a package found through PYTHONPATH was not the one listed).
             params = StdioServerParameters(command=argv[0], args=argv[1:], cwd=str(workspace), env=dict(os.environ))
-            return surface.normalize(anyio.run(_list_all_tools, params, budget))
+            return lint.normalize(anyio.run(_list_all_tools, params, budget))
         process = subprocess.Popen(argv, cwd=workspace, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             _wait_for_port(int(values["port"]), float(timeouts["start"]), process)
             url = transport["url"].format(**values)
-            return surface.normalize(anyio.run(_list_all_tools, url, float(timeouts["call"])))
+            return lint.normalize(anyio.run(_list_all_tools, url, float(timeouts["call"])))
         finally:
             process.terminate()
             try:
@@ -154,7 +154,7 @@ def fetch_surface(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _run_snapshot(args: argparse.Namespace) -> int:
-    text = surface.dumps(fetch_surface(args))
+    text = lint.dumps(fetch_surface(args))
     if args.out == "-":
         sys.stdout.write(text)
     else:
@@ -174,7 +174,7 @@ def _load(path: str) -> dict[str, Any]:
         raise SystemExit(f"cruxgate surface: cannot read snapshot {path}: {exc}") from exc
 
 
-def render_table(changes: list[surface.Change]) -> str:
+def render_table(changes: list[lint.Change]) -> str:
     """A plain-text table of classified changes, one line each."""
     if not changes:
         return "no changes to the tool surface\n"
@@ -182,23 +182,23 @@ def render_table(changes: list[surface.Change]) -> str:
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     lines = ["  ".join(cell.ljust(width) for cell, width in zip(row[:3], widths, strict=True)) + "  " + row[3]
              for row in rows]
-    kinds = (surface.BREAKING, surface.RISKY, surface.ADDITIVE)
+    kinds = (lint.BREAKING, lint.RISKY, lint.ADDITIVE)
     counts = {kind: sum(c.kind == kind for c in changes) for kind in kinds}
     summary = ", ".join(f"{n} {kind}" for kind, n in counts.items())
     return "\n".join(lines) + f"\n\n{summary}\n"
 
 
 def _run_diff(args: argparse.Namespace) -> int:
-    changes = surface.diff_surfaces(_load(args.old), _load(args.new))
+    changes = lint.diff_surfaces(_load(args.old), _load(args.new))
     if args.json:
         print(json.dumps([c.as_dict() for c in changes], indent=2))
     else:
         sys.stdout.write(render_table(changes))
-    return 1 if any(c.kind == surface.BREAKING for c in changes) else 0
+    return 1 if any(c.kind == lint.BREAKING for c in changes) else 0
 
 
 def _run_lint(args: argparse.Namespace) -> int:
-    findings = surface.lint_surface(_load(args.snapshot), surface.load_expected_inputs())
+    findings = lint.lint_surface(_load(args.snapshot), lint.load_expected_inputs())
     for finding in findings:
         print(finding)
     print(f"{len(findings)} finding(s)", file=sys.stderr)

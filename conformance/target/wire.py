@@ -25,8 +25,8 @@ from typing import Any
 import anyio
 from anyio.from_thread import BlockingPortal
 
-from conformance.fuzz import reaper
-from conformance.workspace import tail
+from cruxgate.conformance.target import reaper
+from cruxgate.conformance.target.workspace import tail
 
 
 class ServerFailure(AssertionError):
@@ -242,7 +242,9 @@ class Connection:
         """Own the client session for the connection's lifetime (task groups must exit where they entered)."""
         from mcp import Client
 
-        from conformance.fuzz.stdio_transport import stdio_transport  # loads the SDK: only when a server starts
+        from cruxgate.conformance.target.stdio_transport import (
+            stdio_transport,  # loads the SDK: only when a server starts
+        )
 
         self._stop = anyio.Event()
         server: Any = self.url  # stdio: the runner's own transport (below)

@@ -7,8 +7,8 @@ import json
 import sys
 from pathlib import Path
 
-from conformance import coverage
-from conformance.spec_loader import SpecError, load_documents
+from cruxgate.conformance.spec import coverage
+from cruxgate.conformance.spec.loader import SpecError, load_documents
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from conformance.expect import recorded_findings
+from cruxgate.conformance.checks.judge import recorded_findings
 
 OUTCOMES = ("passed", "warned", "failed", "expected-failure", "skipped", "informative")
 _NOT_STRICT = "no (document MUSTs and the error registry fail; SHOULDs, MCP conventions and readings warn)"

@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from conformance.target import ProfileError, Target, fill, fill_one
+from cruxgate.conformance.target.profile import ProfileError, Target, fill, fill_one
 
 TAIL_CHARS = 2000
 

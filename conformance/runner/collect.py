@@ -11,10 +11,12 @@ from typing import Any
 
 import pytest
 
-from conformance import paths, results_json
-from conformance.expect import FINDING, Judge
-from conformance.lifecycle import Lifecycle
-from conformance.model import (
+from cruxgate.conformance.checks.judge import FINDING, Judge
+from cruxgate.conformance.report import results_json
+from cruxgate.conformance.runner.scenario import ScenarioRun
+from cruxgate.conformance.spec import paths
+from cruxgate.conformance.spec.loader import DEFAULT_FIXTURE, SpecError, load_documents, scenarios, tool_rules
+from cruxgate.conformance.spec.model import (
     JSONRPC_NOTIFICATION,
     MCP_STDIO,
     ListTools,
@@ -23,11 +25,10 @@ from conformance.model import (
     StepFailed,
     ToolRule,
 )
-from conformance.run import ScenarioRun
-from conformance.spec_loader import DEFAULT_FIXTURE, SpecError, load_documents, scenarios, tool_rules
-from conformance.target import ProfileError, Target, resolve
-from conformance.wire import ServerFailure
-from conformance.workspace import WorkspaceError
+from cruxgate.conformance.target.lifecycle import Lifecycle
+from cruxgate.conformance.target.profile import ProfileError, Target, resolve
+from cruxgate.conformance.target.wire import ServerFailure
+from cruxgate.conformance.target.workspace import WorkspaceError
 
 TARGET_KEY = pytest.StashKey[Target]()
 LIFECYCLE_KEY = pytest.StashKey[Lifecycle]()
@@ -53,7 +54,7 @@ def lifecycle_for(config: pytest.Config) -> Lifecycle:
 
 def is_suite_anchor(file_path: Path) -> bool:
     """Whether `file_path` is conformance/suite.yaml (the file `pytest conformance/` collects the spec from)."""
-    return file_path.name == SUITE_ANCHOR and file_path.parent.resolve() == Path(__file__).resolve().parent
+    return file_path.name == SUITE_ANCHOR and file_path.parent.resolve() == Path(__file__).resolve().parents[1]
 
 
 def ensure_target(config: pytest.Config) -> Target:

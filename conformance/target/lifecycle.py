@@ -21,11 +21,11 @@ from typing import Any
 import pytest
 from anyio.from_thread import start_blocking_portal
 
-from conformance.fuzz import reaper
-from conformance.model import Scenario, run_leading
-from conformance.target import Target, fill
-from conformance.wire import Connection, ServerFailure, WireDefect, free_port
-from conformance.workspace import Workspace, WorkspaceError
+from cruxgate.conformance.spec.model import Scenario, run_leading
+from cruxgate.conformance.target import reaper
+from cruxgate.conformance.target.profile import Target, fill
+from cruxgate.conformance.target.wire import Connection, ServerFailure, WireDefect, free_port
+from cruxgate.conformance.target.workspace import Workspace, WorkspaceError
 
 SHARED_ENVIRONMENTS = 2  # live shared environments kept at once (items are grouped, so 2 suffice)
 PREFETCH = 3  # environments prepared ahead of the scenario that runs

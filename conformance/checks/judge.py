@@ -18,10 +18,10 @@ from typing import Any, cast
 import jmespath
 from jsonschema.exceptions import best_match
 
-from conformance import checks
-from conformance.checks import CHECKS, CheckFailed
-from conformance.model import MCP_IS_ERROR, MCP_STRUCTURED_TEXT, REGISTRY_ENVELOPE, Basis, Check, Expect
-from conformance.schema_registry import validator_for
+from cruxgate.conformance.checks import registry
+from cruxgate.conformance.checks.registry import CHECKS, CheckFailed
+from cruxgate.conformance.spec.model import MCP_IS_ERROR, MCP_STRUCTURED_TEXT, REGISTRY_ENVELOPE, Basis, Check, Expect
+from cruxgate.conformance.spec.schemas import validator_for
 
 ERROR_CODES_ID = "https://cruxgate.dev/schemas/error-codes.json"
 OPERANDS = ("path", "a", "b", "total")
@@ -196,7 +196,7 @@ class Judge:
         """Everything an expect block asks of one answer, plus the wire rules every answer obeys."""
         if response.structured is not None and response.text is not None:
             try:
-                checks.structured_matches_text(response)
+                registry.structured_matches_text(response)
             except CheckFailed as exc:
                 self.breach("structured_matches_text", MCP_STRUCTURED_TEXT, str(exc))
         if outcome:

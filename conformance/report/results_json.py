@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from conformance.baseline import EXPECTED_FAILURE, scenario_id
-from conformance.expect import recorded_findings
+from cruxgate.conformance.checks.judge import recorded_findings
+from cruxgate.conformance.report.baseline import EXPECTED_FAILURE, scenario_id
 
 FORMAT_VERSION = 1
 SERVER_INFO_KEY = pytest.StashKey[dict[str, Any]]()
@@ -40,7 +40,7 @@ def add_options(parser: pytest.Parser) -> None:
 def spec_revision(spec_dir: Path | None = None) -> str:
     """sha256 over the sorted spec/*.yaml file names and contents: which contract was run."""
     if spec_dir is None:
-        from conformance.paths import spec_dir as locate
+        from cruxgate.conformance.spec.paths import spec_dir as locate
 
         spec_dir = locate()
     digest = hashlib.sha256()

@@ -11,9 +11,9 @@ import jmespath
 import yaml
 from jsonschema.exceptions import best_match
 
-from conformance.model import DOCUMENT, STEP_KINDS, Basis, Requirement, Scenario, Step, ToolRule
-from conformance.paths import spec_dir as default_spec_dir
-from conformance.schema_registry import validator_for
+from cruxgate.conformance.spec.model import DOCUMENT, STEP_KINDS, Basis, Requirement, Scenario, Step, ToolRule
+from cruxgate.conformance.spec.paths import spec_dir as default_spec_dir
+from cruxgate.conformance.spec.schemas import validator_for
 
 FORMAT_SCHEMA_ID = "https://cruxgate.dev/schemas/spec-format.json"
 DEFAULT_FIXTURE = "polyglot"

@@ -74,7 +74,7 @@ def load_expected_inputs(schemas_dir: Path | None = None) -> dict[str, dict[str,
     (``search_code.input.schema.json`` -> ``search_code``).
     """
     if schemas_dir is None:
-        from conformance.paths import schemas_dir as locate
+        from cruxgate.conformance.spec.paths import schemas_dir as locate
 
         schemas_dir = locate()
     expected: dict[str, dict[str, Any]] = {}

@@ -19,11 +19,11 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Protocol
 
 if TYPE_CHECKING:
-    from conformance.wire import Connection
-    from conformance.workspace import Workspace
+    from cruxgate.conformance.target.wire import Connection
+    from cruxgate.conformance.target.workspace import Workspace
 
 LEVELS = ("MUST", "SHOULD", "MAY")
 DOCUMENT, REGISTRY, MCP, READING = "document", "registry", "mcp", "reading"
@@ -168,7 +168,13 @@ class StepContext(Protocol):
 
     def list_tools(self, transport: str | None) -> list[dict[str, Any]]: ...
 
-    def judge(self, expect: Expect, response: Any, outcome: bool = True) -> None: ...
+    def judge(self, expect: Expect, response: Any) -> None: ...
+
+    def judge_listing(self, expect: Expect, listing: dict[str, Any]) -> None: ...
+
+    def capture(self, spec: Mapping[str, str], payload: Any) -> None: ...
+
+    def fail(self, message: str) -> NoReturn: ...
 
     def compare(self, check: Check) -> None: ...
 
@@ -296,7 +302,7 @@ class Call(Step):
     def run(self, context: StepContext) -> None:
         response = context.call(self.tool, dict(self.args), self.via)
         context.judge(self.expect, response)
-        capture_into(context, self.capture, response.payload)
+        context.capture(self.capture, response.payload)
 
 
 @step_kind
@@ -341,12 +347,9 @@ class ListTools(Step):
         return f"list tools over {self.via or default_transport}"
 
     def run(self, context: StepContext) -> None:
-        from conformance.wire import Response
-
-        payload = {"tools": context.list_tools(self.via)}
-        response = Response(payload=payload, structured=None, text=None, is_error=False, raw=payload)
-        context.judge(self.expect, response, outcome=False)
-        capture_into(context, self.capture, payload)
+        listing = {"tools": context.list_tools(self.via)}
+        context.judge_listing(self.expect, listing)
+        context.capture(self.capture, listing)
 
 
 @step_kind
@@ -478,25 +481,15 @@ class Wait(Step):
     def run(self, context: StepContext) -> None:
         import jmespath
 
-        from conformance.expect import ExpectationFailed
-
         deadline = time.monotonic() + self.timeout
         while True:
             last = context.call(self.tool, dict(self.args), None).payload
             if jmespath.search(self.until, last):
                 return
             if time.monotonic() >= deadline:
-                raise ExpectationFailed(f"{self.until!r} did not become true within {self.timeout:g}s; last payload: "
-                                        f"{json.dumps(last, ensure_ascii=False)[:400]}")
+                context.fail(f"{self.until!r} did not become true within {self.timeout:g}s; last payload: "
+                             f"{json.dumps(last, ensure_ascii=False)[:400]}")
             time.sleep(self.interval)
-
-
-def capture_into(context: StepContext, spec: Mapping[str, str], payload: Any) -> None:
-    """Store each `name: JMESPath` of a capture block."""
-    from conformance.expect import resolve
-
-    for name, expression in spec.items():
-        context.captures[name] = resolve(expression, payload, context.captures)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,8 +11,8 @@ from typing import Any, cast
 import yaml
 from jsonschema.exceptions import best_match
 
-from conformance.paths import profiles_dir
-from conformance.schema_registry import validator_for
+from cruxgate.conformance.spec.paths import profiles_dir
+from cruxgate.conformance.spec.schemas import validator_for
 
 PROFILE_SCHEMA_ID = "https://cruxgate.dev/schemas/target-profile.json"
 DEFAULT_PROFILE = "reference.yaml"

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.spec_loader import scenario_level
+from cruxgate.conformance.spec.loader import scenario_level
 
 SCENARIO_KINDS = ("executable", "hook", "benchmark", "informative")
 # Scenarios a runner replays over the wire (a hook only prepares the state first).

@@ -11,7 +11,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from conformance.paths import schemas_dir
+from cruxgate.conformance.spec.paths import schemas_dir
 
 
 @lru_cache(maxsize=4)

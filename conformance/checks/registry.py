@@ -229,7 +229,7 @@ def tool_surface_conforms(response: Any, value: Any = None) -> None:
     `value` names the tool (or list of tools) to lint, each required; without it every
     tool the spec's input schemas name is required and every listed tool is linted.
     """
-    from conformance import surface
+    from cruxgate.conformance.surface import lint
 
     tools = response.payload.get("tools", []) if isinstance(response.payload, dict) else []
     answer, required = response.payload, None
@@ -237,6 +237,6 @@ def tool_surface_conforms(response: Any, value: Any = None) -> None:
         required = [value] if isinstance(value, str) else list(value)
         answer = {"tools": [tool for tool in tools if tool.get("name") in required]}
     try:
-        surface.tool_surface_conforms(answer, required_tools=required)
+        lint.tool_surface_conforms(answer, required_tools=required)
     except AssertionError as exc:
         raise CheckFailed(str(exc)) from None

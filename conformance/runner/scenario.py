@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, NoReturn
 
 import pytest
 
-from conformance.expect import Judge, canonical_numbers
-from conformance.lifecycle import Lease
-from conformance.model import Check, Expect, Scenario, run_steps
-from conformance.names import NameMap
-from conformance.wire import Connection, Response
-from conformance.workspace import Workspace
+from cruxgate.conformance.checks.judge import ExpectationFailed, Judge, canonical_numbers, resolve
+from cruxgate.conformance.spec.model import Check, Expect, Scenario, run_steps
+from cruxgate.conformance.target.lifecycle import Lease
+from cruxgate.conformance.target.names import NameMap
+from cruxgate.conformance.target.wire import Connection, Response
+from cruxgate.conformance.target.workspace import Workspace
 
 
 class ScenarioRun:
@@ -55,9 +56,23 @@ class ScenarioRun:
         """tools/list, with the target's argument names turned back into ours."""
         return self.names.tools(self.server(transport).list_tools())
 
-    def judge(self, expect: Expect, response: Any, outcome: bool = True) -> None:
+    def judge(self, expect: Expect, response: Any) -> None:
         """Judge one answer against an expect block."""
-        self.judge_.answer(expect, response, self.captures, outcome)
+        self.judge_.answer(expect, response, self.captures)
+
+    def judge_listing(self, expect: Expect, listing: dict[str, Any]) -> None:
+        """Judge a tools/list listing: its checks and schema, no tool outcome to weigh."""
+        response = Response(payload=listing, structured=None, text=None, is_error=False, raw=listing)
+        self.judge_.answer(expect, response, self.captures, outcome=False)
+
+    def capture(self, spec: Mapping[str, str], payload: Any) -> None:
+        """Store each `name: JMESPath` of a capture block."""
+        for name, expression in spec.items():
+            self.captures[name] = resolve(expression, payload, self.captures)
+
+    def fail(self, message: str) -> NoReturn:
+        """Fail the step with `message`."""
+        raise ExpectationFailed(message)
 
     def compare(self, check: Check) -> None:
         """Run a named check over the captures."""

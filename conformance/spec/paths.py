@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parents[1]  # conformance/ (cruxgate/conformance/ in the wheel)
 _CHECKOUT = _PACKAGE.parent
 
 
@@ -15,6 +15,11 @@ def _locate(checkout_rel: str, packaged_rel: str) -> Path:
     raise FileNotFoundError(
         f"cruxgate data folder {checkout_rel!r} not found in {_CHECKOUT} or {_PACKAGE / 'data'}"
     )
+
+
+def packaged_data_dir() -> Path:
+    """The wheel's copy of spec/, schemas/ and the fixtures (absent in a checkout)."""
+    return _PACKAGE / "data"
 
 
 def spec_dir() -> Path:

@@ -20,7 +20,7 @@ from typing import Any, TextIO
 
 import anyio
 
-from conformance.fuzz import reaper
+from cruxgate.conformance.target import reaper
 
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024  # no code-search answer a client can use is this big
 EXIT_GRACE_SECONDS = 2.0  # after stdin closes, before SIGTERM; then as long again before SIGKILL
