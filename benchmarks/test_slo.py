@@ -27,7 +27,7 @@ from corpus import name_queries, search_queries
 from sampling import Figures, counterbalanced, interleave, timed
 from slo import REGISTRY, Measurement
 
-OUTLINE_FILE = "src/big_module.py"  # the polyglot fixture's ~200-symbol file (golden/fixtures/polyglot/README.md)
+OUTLINE_FILE = "src/big_module.py"  # the polyglot fixture's ~200-symbol file (golden/fixtures/polyglot.md)
 OUTLINE_SYMBOLS = (150, 200)  # SC-103 speaks of files "up to 200 symbols": the file must be near that size
 SEARCH_LIMIT = 10
 SCORED_LIMIT = 20  # SS-TOKENS: "wide searches (limit >= 20)"

@@ -1,14 +1,15 @@
-"""The polyglot fixture indexed once per session (a private copy), and helpers to read what the index holds."""
+"""The session's indexed polyglot fixture (tests/conftest.py) opened for reading, and helpers to read what it holds."""
 
 from __future__ import annotations
 
 import shutil
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from cruxgate.reference.index import IndexReader, index_workspace
+from cruxgate.reference.index import IndexReader
 
 FIXTURE = Path(__file__).resolve().parents[2] / "golden" / "fixtures" / "polyglot"
 
@@ -20,11 +21,9 @@ def copy_fixture(dest: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def polyglot(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def polyglot(polyglot_copy: Callable[[str], Path]) -> Path:
     """An indexed copy of the polyglot fixture (read-only for tests)."""
-    workspace = copy_fixture(tmp_path_factory.mktemp("index") / "polyglot")
-    index_workspace(workspace)
-    return workspace
+    return polyglot_copy("index")
 
 
 @pytest.fixture(scope="session")

@@ -87,7 +87,7 @@ def test_snippets_and_files_carry_their_positions(reader: IndexReader) -> None:
     index = reader.index("snippets")
     hits = searcher.search(index.parse_query("jitter", ["content"]), limit=20).hits
     docs = [searcher.doc(a) for _, a in hits]
-    assert {d.get_first("path") for d in docs} == {"src/net/retry.py", "README.md"}
+    assert {d.get_first("path") for d in docs} == {"src/net/retry.py"}
     docs = [d for d in docs if d.get_first("path") == "src/net/retry.py"]
     regions = {(d.get_first("line_start"), d.get_first("line_end")) for d in docs}
     symbol_regions = set(reader.db.execute(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -19,11 +20,9 @@ FIXTURE = Path(__file__).resolve().parents[2] / "golden" / "fixtures" / "polyglo
 
 
 @pytest.fixture(scope="module")
-def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("semantic") / "ws"
-    shutil.copytree(FIXTURE, path)
-    index_workspace(path)
-    return path
+def workspace(polyglot_copy: Callable[[str], Path]) -> Path:
+    """A private copy of the session's indexed polyglot fixture."""
+    return polyglot_copy("semantic")
 
 
 def test_terms_meet_across_spellings() -> None:

@@ -1,8 +1,8 @@
-"""A real index of the polyglot fixture, built once per session (its README maps files to scenarios)."""
+"""The query engine over the session's indexed polyglot fixture (golden/fixtures/polyglot.md maps its files)."""
 
 from __future__ import annotations
 
-import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,14 +20,9 @@ def open_engine(workspace: Path) -> QueryEngine:
 
 
 @pytest.fixture(scope="session")
-def polyglot_workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def polyglot_workspace(polyglot_copy: Callable[[str], Path]) -> Path:
     """A private, indexed copy of the polyglot fixture."""
-    from cruxgate.reference.index import index_workspace
-
-    workspace = tmp_path_factory.mktemp("query") / "polyglot"
-    shutil.copytree(FIXTURE, workspace)
-    index_workspace(workspace)
-    return workspace
+    return polyglot_copy("query")
 
 
 @pytest.fixture(scope="session")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -170,13 +171,11 @@ def test_enrich_fills_only_candidates_without_a_kind(polyglot: QueryEngine) -> N
 
 
 @pytest.mark.parametrize("damage", ["missing", "corrupt", "hook"])
-def test_a_broken_semantic_index_degrades_to_lexical(tmp_path: Path, polyglot: QueryEngine, damage: str) -> None:
-    from cruxgate.reference.index import index_workspace
+def test_a_broken_semantic_index_degrades_to_lexical(
+        polyglot_copy: Callable[[str], Path], polyglot: QueryEngine, damage: str) -> None:
     from cruxgate.reference.index.hooks import semantic_backend_failure
 
-    workspace = tmp_path / "ws"
-    shutil.copytree(FIXTURE, workspace)
-    index_workspace(workspace)
+    workspace = polyglot_copy("damaged")
     folder = IndexReader.open(workspace).generation / SEMANTIC_DIR
     if damage == "missing":
         shutil.rmtree(folder)

@@ -1,8 +1,8 @@
-"""An indexed private copy of the polyglot fixture and scored search over it (built once per session)."""
+"""Scored search over a private copy of the session's indexed polyglot fixture."""
 
 from __future__ import annotations
 
-import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,13 +13,11 @@ FIXTURE = Path(__file__).resolve().parents[2] / "golden" / "fixtures" / "polyglo
 
 
 @pytest.fixture(scope="session")
-def scored_polyglot(tmp_path_factory: pytest.TempPathFactory) -> ScoredSearch:
+def scored_polyglot(polyglot_copy: Callable[[str], Path]) -> ScoredSearch:
     """`search` as the server runs it, in-process, over an indexed copy of the polyglot fixture."""
-    from cruxgate.reference.index import IndexReader, index_workspace
+    from cruxgate.reference.index import IndexReader
     from cruxgate.reference.query.engine import QueryEngine
 
-    workspace = tmp_path_factory.mktemp("scored") / "polyglot"
-    shutil.copytree(FIXTURE, workspace)
-    index_workspace(workspace)
+    workspace = polyglot_copy("scored")
     engine = QueryEngine(IndexReader.open(workspace))
     return ScoredSearch(engine, engine.db, workspace)

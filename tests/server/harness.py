@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,15 +17,6 @@ from cruxgate.conformance.target.wire import free_port
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "golden" / "fixtures"
 TIMEOUTS = {"start": 30.0, "call": 30.0}
-
-
-def index_copy(fixture: str, dest: Path) -> Path:
-    """Copy a golden fixture to `dest` and index it (the indexer's pinned API, in process)."""
-    from cruxgate.reference.index import index_workspace
-
-    shutil.copytree(FIXTURES / fixture, dest)
-    index_workspace(dest)
-    return dest
 
 
 def serve_argv(workspace: Path, config: Path | None, *extra: str) -> list[str]:

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +11,7 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 
 from golden_format import GoldenJSONExtension, record
-from tests.server.harness import FIXTURES, Connection, connect_stdio
+from tests.server.harness import Connection, connect_stdio
 
 
 class GoldenServer:
@@ -40,16 +37,6 @@ class GoldenServer:
             time.sleep(0.02)
 
 
-def indexed_polyglot(dest: Path) -> Path:
-    """golden/fixtures/polyglot copied without its README and indexed by `cruxgate index` (`python -m reference`)."""
-    # The README is prose about the fixture: indexed, each edit of it would shift the files index's BM25
-    # statistics and with them the score of every file result in the golden files.
-    shutil.copytree(FIXTURES / "polyglot", dest, ignore=shutil.ignore_patterns("README.md"))
-    subprocess.run([sys.executable, "-m", "cruxgate", "index", str(dest)], check=True, capture_output=True,
-                   timeout=180)
-    return dest.resolve()
-
-
 @pytest.fixture
 def snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
     """syrupy's snapshot, stored as JSON under golden/snapshots/."""
@@ -57,9 +44,9 @@ def snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
 
 
 @pytest.fixture(scope="module")
-def golden_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GoldenServer]:
-    """One server per module (`cruxgate serve-mcp` over stdio) on a freshly indexed polyglot copy."""
-    workspace = indexed_polyglot(tmp_path_factory.mktemp("golden") / "polyglot")
+def golden_server(polyglot_copy: Callable[[str], Path]) -> Iterator[GoldenServer]:
+    """One server per module (`cruxgate serve-mcp` over stdio) on its own copy of the indexed polyglot fixture."""
+    workspace = polyglot_copy("golden")
     conn = connect_stdio(workspace)
     try:
         server = GoldenServer(conn, workspace)
