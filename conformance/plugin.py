@@ -6,6 +6,7 @@ no profile is read and no server is started until the suite is collected.
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
@@ -162,10 +163,14 @@ class GatePlugin:
         if report.passed or report.failed or hasattr(report, "wasxfail"):
             self.executed += 1
 
-    @pytest.hookimpl(tryfirst=True)  # before the reports record the exit status
-    def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        if self.collected and not self.executed and session.exitstatus == pytest.ExitCode.OK:
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> Generator[None, object, object]:
+        # Failed, raised as --maxfail does, settles the exit status before any pytest_sessionfinish runs,
+        # so every plugin (ours, junitxml, a user's) sees the same verdict whatever the hook order.
+        result = yield
+        if self.collected and not self.executed:
+            raise session.Failed("cruxgate: no scenario was executed against the target")
+        return result
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.warnings:

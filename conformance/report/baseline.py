@@ -22,6 +22,13 @@ import yaml
 
 EXPECTED_FAILURE = "expected-failure"
 STALE_PREFIX = "stale baseline: remove the entry"
+STALE = "stale"
+BASELINE = "cruxgate_baseline"  # the report property naming what the baseline did: EXPECTED_FAILURE or STALE
+
+
+def baseline_outcome(report: pytest.TestReport) -> str | None:
+    """What the baseline made of a report (EXPECTED_FAILURE, STALE), or None where it did nothing."""
+    return next((str(value) for name, value in report.user_properties if name == BASELINE), None)
 
 
 class BaselineError(Exception):
@@ -139,13 +146,12 @@ class BaselinePlugin:
             # pytest's xfail shape: junitxml, the terminal and the exit code all understand it.
             report.outcome = "skipped"
             report.wasxfail = f"{EXPECTED_FAILURE}: {self.entries[sid]}"
-            # A TestReport has no stash; an extra attribute is pytest's own way (TestReport's **extra),
-            # survives xdist's report serialization, and report.py and results_json.py read it by getattr.
-            report.cruxgate_expected_failure = True  # type: ignore[attr-defined]
+            # A report's own user properties (a copy of the item's): the reports read them, xdist carries them.
+            report.user_properties.append((BASELINE, EXPECTED_FAILURE))
         elif report.when == "call" and report.passed:
             report.outcome = "failed"
             report.longrepr = f"{STALE_PREFIX} {sid} (it passes now; baseline reason was: {self.entries[sid]})"
-            report.cruxgate_stale_baseline = True  # type: ignore[attr-defined]  # as above
+            report.user_properties.append((BASELINE, STALE))
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         if self.write_path:

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from cruxgate.conformance.checks.judge import recorded_findings
+from cruxgate.conformance.report.baseline import EXPECTED_FAILURE, baseline_outcome
 
 OUTCOMES = ("passed", "warned", "failed", "expected-failure", "skipped", "informative")
 _NOT_STRICT = "no (document MUSTs and the error registry fail; SHOULDs, MCP conventions and readings warn)"
@@ -51,7 +52,7 @@ class ReportPlugin:
         row = self.rows.get(report.nodeid)
         if row is None:
             return
-        if getattr(report, "cruxgate_expected_failure", False):
+        if baseline_outcome(report) == EXPECTED_FAILURE:
             row["outcome"], row["detail"] = "expected-failure", str(report.wasxfail)
         elif report.failed:
             row["outcome"], row["detail"] = "failed", _first_line(report.longreprtext)

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from cruxgate.conformance.checks.judge import recorded_findings
-from cruxgate.conformance.report.baseline import EXPECTED_FAILURE, scenario_id
+from cruxgate.conformance.report.baseline import EXPECTED_FAILURE, baseline_outcome, scenario_id
 
 FORMAT_VERSION = 1
 SERVER_INFO_KEY = pytest.StashKey[dict[str, Any]]()
@@ -114,7 +114,7 @@ class ResultsJsonPlugin:
         record["duration"] = round(record["duration"] + report.duration, 6)
         if report.when == "call":
             record["findings"] = recorded_findings(report.user_properties)
-        if getattr(report, "cruxgate_expected_failure", False):
+        if baseline_outcome(report) == EXPECTED_FAILURE:
             record["outcome"] = EXPECTED_FAILURE
             record["baseline_reason"] = report.wasxfail.removeprefix(f"{EXPECTED_FAILURE}: ")
             record["failure_message"] = report.longreprtext or record["failure_message"]
@@ -133,7 +133,6 @@ class ResultsJsonPlugin:
         transport = self.config.stash.get(TRANSPORT_KEY, None)
         self.records = {item.nodeid: _record_base(item, transport) for item in items}
 
-    @pytest.hookimpl(trylast=True)  # the runner's level gating may have changed the status
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.path.write_text(json.dumps(self.document(int(session.exitstatus)), indent=2) + "\n", encoding="utf-8")

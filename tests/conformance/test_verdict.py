@@ -53,8 +53,22 @@ def test_reports_name_the_target_by_its_command_and_server_info_never_the_refere
     assert not any("cruxgate-reference" in (r["skip_reason"] or "") for r in results["scenarios"])
 
 
+EXIT_PROBE = """
+import pytest
+from pathlib import Path
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session, exitstatus):
+    Path("exit_probe.txt").write_text(f"{int(exitstatus)} {int(session.exitstatus)}")
+"""
+
+
 def test_a_run_in_which_no_scenario_executed_is_not_green(tmp_path):
-    done, results = run(tmp_path, "-k", "RC-SURFACE-07 or AP-EXPLAIN-01")
+    # A plugin that reads the status first, from the hook's own argument, sees the verdict too:
+    # it is settled before any pytest_sessionfinish, whatever the plugins' order.
+    (tmp_path / "exit_probe.py").write_text(EXIT_PROBE, encoding="utf-8")
+    done, results = run(tmp_path, "-k", "RC-SURFACE-07 or AP-EXPLAIN-01", "-p", "exit_probe")
     assert {r["outcome"] for r in results["scenarios"]} == {"skipped"}
     assert done.returncode == 1 and results["exit_status"] == 1
+    assert (tmp_path / "exit_probe.txt").read_text(encoding="utf-8") == "1 1"
     assert "no scenario was executed against the target" in done.stdout

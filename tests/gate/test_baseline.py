@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from cruxgate.conformance.report.baseline import BaselineError, load_baseline
+from cruxgate.conformance.report.baseline import (
+    EXPECTED_FAILURE,
+    STALE,
+    BaselineError,
+    baseline_outcome,
+    load_baseline,
+)
 
 RUN = ("-p", "no:cruxgate")  # the synthetic conftest stands in for the runner plugin
 
@@ -33,6 +39,17 @@ def test_listed_scenario_that_passes_is_a_stale_entry(pytester, scenarios):
     result = pytester.runpytest(*RUN, "--baseline", "base.yaml")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*stale baseline: remove the entry AP-X-01*"])
+
+
+def test_each_call_report_names_what_the_baseline_made_of_it(pytester, scenarios):
+    # Other plugins read the verdict from the report's user properties, never from ad-hoc attributes.
+    scenarios("AP-X-01 fail", "AP-X-02 pass", "AP-X-03 fail")
+    pytester.path.joinpath("base.yaml").write_text("- {id: AP-X-01, reason: r}\n- {id: AP-X-02, reason: r}\n")
+    recorded = pytester.inline_run(*RUN, "--baseline", "base.yaml")
+    calls = {r.nodeid.rsplit("::", 1)[-1]: r for r in recorded.getreports("pytest_runtest_logreport")
+             if r.when == "call"}
+    assert {sid: baseline_outcome(report) for sid, report in calls.items()} == {
+        "AP-X-01": EXPECTED_FAILURE, "AP-X-02": STALE, "AP-X-03": None}
 
 
 def test_listed_skipped_scenario_is_neither_stale_nor_failed(pytester, scenarios):
