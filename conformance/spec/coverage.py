@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from cruxgate.conformance.spec.loader import scenario_level
+from cruxgate.conformance.spec.loader import build_steps, scenario_level
+from cruxgate.conformance.spec.model import DOCUMENT, Basis
 
 SCENARIO_KINDS = ("executable", "hook", "benchmark", "informative")
 # Scenarios a runner replays over the wire (a hook only prepares the state first).
@@ -160,8 +161,9 @@ def to_markdown(report: Report) -> str:
                     [scenario["benchmark"]] if scenario.get("benchmark") else [])
                 if scenario.get("git"):
                     needs.append("git workspace")
-                if any(step.get("restart", {}).get("prewarm") is False for step in scenario.get("steps", [])):
-                    needs.append("no-prewarm start")
+                level = scenario_level(requirement, scenario)
+                for step in build_steps(scenario, Basis(DOCUMENT, scenario["source"], level)):
+                    needs += [need for need in step.needs() if need not in needs]
                 if scenario.get("config"):
                     needs.append("config " + json.dumps(scenario["config"], sort_keys=True))
                 out.append(f"| {scenario['id']} | {scenario_level(requirement, scenario)} | {_cell(scenario['title'])} "

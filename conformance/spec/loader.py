@@ -11,7 +11,16 @@ import jmespath
 import yaml
 from jsonschema.exceptions import best_match
 
-from cruxgate.conformance.spec.model import DOCUMENT, STEP_KINDS, Basis, Requirement, Scenario, Step, ToolRule
+from cruxgate.conformance.spec.model import (
+    DOCUMENT,
+    STEP_KINDS,
+    Basis,
+    Check,
+    Requirement,
+    Scenario,
+    Step,
+    ToolRule,
+)
 from cruxgate.conformance.spec.paths import spec_dir as default_spec_dir
 from cruxgate.conformance.spec.schemas import validator_for
 
@@ -40,12 +49,12 @@ def _json_path(parts: Any) -> str:
     return text
 
 
-def _operands(check: dict[str, Any]) -> Iterator[str]:
+def _operands(check: Check) -> Iterator[str]:
     """Every operand string of a check (path-like arguments and non-literal parts)."""
     for name in _OPERAND_ARGS:
-        if isinstance(check.get(name), str):
-            yield check[name]
-    for part in check.get("parts", []):
+        if isinstance(check.args.get(name), str):
+            yield check.args[name]
+    for part in check.args.get("parts", []):
         if isinstance(part, str):
             yield part
 
@@ -60,37 +69,33 @@ def _check_expression(file: Path, where: str, expression: str) -> None:
         raise SpecError(file, where, f"not a JMESPath expression: {expression!r} ({exc})") from None
 
 
-def _check_steps(file: Path, where: str, scenario: dict[str, Any]) -> None:
-    """Captures exist before use, expressions compile, and every called tool is listed in `tools`."""
+def _check_steps(file: Path, where: str, scenario: dict[str, Any], level: str) -> None:
+    """Captures exist before use, expressions compile, and every tool, hook and transport a step names is listed."""
     captured: set[str] = set()
     tools = set(scenario.get("tools", []))
-    for index, step in enumerate(scenario.get("steps", [])):
+    hooks = set(scenario.get("hooks", []))
+    for index, step in enumerate(build_steps(scenario, Basis(DOCUMENT, scenario["source"], level))):
         at = f"{where}.steps[{index}]"
-        action = next(iter(step))
-        body = step[action] if isinstance(step[action], dict) else {}
-        called = step.get("call") or (body.get("call") if action == "wait" else None)
-        if called and called not in tools:
-            raise SpecError(file, f"{at}.call", f"tool {called!r} is not listed in the scenario's tools")
-        checks = list((step.get("expect") or body.get("expect") or {}).get("checks", []))
-        if action == "compare":
-            checks.append(step["compare"])
-        for check in checks:
+        for called in step.tools():
+            if called not in tools:
+                raise SpecError(file, f"{at}.{step.kind}", f"tool {called!r} is not listed in the scenario's tools")
+        for check in step.checks():
             for operand in _operands(check):
                 ref = _CAPTURE_REF.match(operand)
                 if ref and ref.group(1) not in captured:
                     raise SpecError(file, at, f"{operand} is used before a step captures it")
                 _check_expression(file, at, operand)
-        if action == "wait":
-            _check_expression(file, f"{at}.wait.until", body["until"])
-        for name, expression in (step.get("capture") or body.get("capture") or {}).items():
+        for part, expression in step.conditions():
+            _check_expression(file, f"{at}.{part}", expression)
+        for name, expression in step.captures().items():
             _check_expression(file, f"{at}.capture.{name}", expression)
             captured.add(name)
-        if step.get("transport") and step["transport"] not in scenario.get("transports", [step["transport"]]):
+        chosen = step.transport()
+        if chosen and chosen not in scenario.get("transports", [chosen]):
             raise SpecError(file, f"{at}.transport", "transport not listed in the scenario's transports")
-    hooks_used = {step["hook"] for step in scenario.get("steps", []) if "hook" in step}
-    missing = hooks_used - set(scenario.get("hooks", []))
-    if missing:
-        raise SpecError(file, where, f"hook step(s) {sorted(missing)} not listed in the scenario's hooks")
+        missing = set(step.hooks()) - hooks
+        if missing:
+            raise SpecError(file, where, f"hook step(s) {sorted(missing)} not listed in the scenario's hooks")
 
 
 def _check_document(file: Path, document: dict[str, Any], seen_ids: dict[str, str]) -> None:
@@ -117,7 +122,7 @@ def _check_document(file: Path, document: dict[str, Any], seen_ids: dict[str, st
             if not scenario["id"].startswith(requirement["id"] + "-"):
                 raise SpecError(file, f"{at}.id",
                                 f"{scenario['id']} must start with its requirement's id {requirement['id']}-")
-            _check_steps(file, at, scenario)
+            _check_steps(file, at, scenario, scenario_level(requirement, scenario))
 
 
 def load_file(file: Path, seen_ids: dict[str, str] | None = None) -> dict[str, Any]:
@@ -183,6 +188,11 @@ def build_step(step: dict[str, Any], default: Basis) -> Step:
     return STEP_KINDS[kind].from_yaml(step, default)
 
 
+def build_steps(scenario: dict[str, Any], default: Basis) -> tuple[Step, ...]:
+    """A YAML scenario's steps as typed step kinds."""
+    return tuple(build_step(step, default) for step in scenario.get("steps", []))
+
+
 def _requirement(document: dict[str, Any], body: dict[str, Any]) -> Requirement:
     return Requirement(id=body["id"], title=body["title"], source=body["source"], level=body["level"],
                        statement=body["statement"], coverage=body["coverage"], document=document["document"],
@@ -199,7 +209,7 @@ def build_scenario(requirement: Requirement, body: dict[str, Any]) -> Scenario:
                     hooks=tuple(body.get("hooks", [])), transports=tuple(body.get("transports", [])),
                     fixture=body.get("fixture"), git=bool(body.get("git")), config=body.get("config") or {},
                     reason=body.get("reason"), benchmark=body.get("benchmark"),
-                    steps=tuple(build_step(step, basis) for step in body.get("steps", [])))
+                    steps=build_steps(body, basis))
 
 
 def stand_in(requirement: Requirement) -> Scenario:

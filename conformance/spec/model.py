@@ -1,10 +1,11 @@
 """The typed scenario model: documents, requirements, scenarios, steps, expectations and the basis of every check.
 
-The spec loader (conformance/spec_loader.py) is the only place that turns
+The spec loader (conformance/spec/loader.py) is the only place that turns
 YAML into these objects; every other module reads the model. A step kind is
-one class here (its YAML key, how it parses, describes and runs itself, and
-whether it changes the workspace): adding one touches that class and the spec
-format schema, nothing else.
+one class here (its YAML key, how it parses, describes and runs itself, what
+it calls, checks, captures, evaluates and needs, and whether it changes the
+workspace): adding one touches that class and the spec format schema, nothing
+else (the loader's cross-checks and the coverage table ask the step).
 
 Every check has a basis: the document statement it enforces (with its level),
 the error registry, the MCP specification, or a reading of ours where the
@@ -202,6 +203,26 @@ class Step:
         """The tools this step calls."""
         return ()
 
+    def checks(self) -> tuple[Check, ...]:
+        """The named checks this step judges with (their operands must compile and be captured first)."""
+        return ()
+
+    def captures(self) -> Mapping[str, str]:
+        """{name: JMESPath} of the values this step captures for later steps."""
+        return {}
+
+    def conditions(self) -> tuple[tuple[str, str], ...]:
+        """(where in the step's YAML, JMESPath) of each condition the step evaluates itself."""
+        return ()
+
+    def hooks(self) -> tuple[str, ...]:
+        """The target hooks this step runs (the scenario must list them)."""
+        return ()
+
+    def needs(self) -> tuple[str, ...]:
+        """What this step asks of a target beyond a started server, as the coverage table says it."""
+        return ()
+
     def describe(self, default_transport: str) -> str:
         """A short human description of the step."""
         return self.kind
@@ -295,6 +316,12 @@ class Call(Step):
     def tools(self) -> tuple[str, ...]:
         return (self.tool,)
 
+    def checks(self) -> tuple[Check, ...]:
+        return self.expect.checks
+
+    def captures(self) -> Mapping[str, str]:
+        return self.capture
+
     def describe(self, default_transport: str) -> str:
         args = json.dumps(dict(self.args), ensure_ascii=False)
         return f"call {self.tool} {args[:200]} over {self.via or default_transport}"
@@ -316,6 +343,9 @@ class Compare(Step):
     @classmethod
     def from_yaml(cls, step: Mapping[str, Any], basis: Basis) -> Step:
         return cls(check=parse_check(step["compare"], basis))
+
+    def checks(self) -> tuple[Check, ...]:
+        return (self.check,)
 
     def describe(self, default_transport: str) -> str:
         return f"compare {self.check.name}"
@@ -342,6 +372,12 @@ class ListTools(Step):
 
     def transport(self) -> str | None:
         return self.via
+
+    def checks(self) -> tuple[Check, ...]:
+        return self.expect.checks
+
+    def captures(self) -> Mapping[str, str]:
+        return self.capture
 
     def describe(self, default_transport: str) -> str:
         return f"list tools over {self.via or default_transport}"
@@ -430,6 +466,9 @@ class Restart(WorkspaceStep):
         body = step["restart"] or {}
         return cls(config=body.get("config"), prewarm=body.get("prewarm", True))
 
+    def needs(self) -> tuple[str, ...]:
+        return () if self.prewarm else ("no-prewarm start",)
+
     def run(self, context: WorkspaceContext) -> None:
         context.workspace()
         context.restart(dict(self.config) if self.config is not None else None, self.prewarm)
@@ -446,6 +485,9 @@ class Hook(WorkspaceStep):
     @classmethod
     def from_yaml(cls, step: Mapping[str, Any], basis: Basis) -> Step:
         return cls(name=step["hook"])
+
+    def hooks(self) -> tuple[str, ...]:
+        return (self.name,)
 
     def describe(self, default_transport: str) -> str:
         return f"hook {self.name}"
@@ -474,6 +516,9 @@ class Wait(Step):
 
     def tools(self) -> tuple[str, ...]:
         return (self.tool,)
+
+    def conditions(self) -> tuple[tuple[str, str], ...]:
+        return (("wait.until", self.until),)
 
     def describe(self, default_transport: str) -> str:
         return f"wait for {self.until} via {self.tool}"
