@@ -42,6 +42,11 @@ from .store import GenerationWriter
 if TYPE_CHECKING:
     from .semantic.build import SemanticIndexBuilder
 
+
+def _cursor(hashes: list[tuple[str, str]]) -> str:
+    """The manifest's cursor: a hash of every indexed (path, content hash), in path order."""
+    return hashlib.sha256("".join(f"{p}\0{h}\n" for p, h in hashes).encode()).hexdigest()
+
 TOOL_VERSION = __version__  # the manifest's tool_version: which release wrote the index
 POOL_THRESHOLD = 48  # fewer files to parse than this: parse in-process (a pool costs more than it saves)
 CHUNK_SIZE = 8
@@ -234,7 +239,7 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
             shutil.rmtree(generation)  # a link that failed half-way leaves files behind
             generation.mkdir()
             totals = _build(root, previous, report, old, generation, progress, workers)
-        cursor = hashlib.sha256("".join(f"{p}\0{h}\n" for p, h in totals.hashes).encode()).hexdigest()
+        cursor = _cursor(totals.hashes)
         manifest = {
             "schema_version": SCHEMA_VERSION,
             "status": "ready",
@@ -247,9 +252,6 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
             "ref": LIVE_REF,
         }
         if not totals.linked:
-            semantic = totals.semantic
-            assert semantic is not None
-            semantic.write(generation, cursor, previous)  # beside the lexical indices, so it flips with them
             write_seal(generation)
         write_atomic(generation / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
         _before_flip(generation)
@@ -281,7 +283,6 @@ class _Totals:
     skipped: int
     problems: list[str]
     hashes: list[tuple[str, str]]  # (path, content hash) of every indexed file, in path order
-    semantic: SemanticIndexBuilder | None = None  # the terms to build the semantic index from (a built run)
     linked: bool = False
 
 
@@ -299,14 +300,18 @@ def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str,
             writer = GenerationWriter(generation)
             semantic = SemanticIndexBuilder()
             edges, counts, hashes, problems = _write(root, previous, tasks, results, writer, semantic, progress)
-        writer.finish()
+        # The workers are done and a core is free: SQLite stores the edges and builds its indices in a thread
+        # (outside the GIL) while the semantic index is computed here.
+        writer.finish_in_thread(edges)
+        semantic.write(generation, _cursor(hashes), previous)  # beside the lexical indices, so it flips with them
+        writer.join()
     except BaseException:
         if writer is not None:
             writer.abort()
         raise
     unresolved = sum(1 for e in edges if e[4] is None)
     return _Totals(writer.file_count, writer.symbol_count, len(edges), unresolved, counts["parsed"],
-                   counts["reused"], counts["errors"], counts["skipped"], problems, hashes, semantic)
+                   counts["reused"], counts["errors"], counts["skipped"], problems, hashes)
 
 
 def _unchanged(files: list[Candidate], old: dict[str, str], progress: Progress | None,
@@ -398,7 +403,6 @@ def _write(root: Path, previous: Path | None, tasks: list, results: Iterator[tup
     edges: list[tuple] = []
     for result, first in stored:
         edges.extend(resolver.edges(result, first))
-    writer.add_edges(edges)
     counts = {"parsed": parsed, "reused": reused, "errors": errors, "skipped": skipped}
     return edges, counts, hashes, problems
 

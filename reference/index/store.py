@@ -83,7 +83,8 @@ class GenerationWriter:
 
     def __init__(self, generation: Path) -> None:
         self.generation = generation
-        self.db = sqlite3.connect(generation / "index.db")
+        # Not bound to this thread: finish_in_thread hands the connection to a thread of its own.
+        self.db = sqlite3.connect(generation / "index.db", check_same_thread=False)
         self.db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + SQL_SCHEMA)
         tdir = generation / "tantivy"
         self.indices: dict[str, tantivy.Index] = {}
@@ -95,6 +96,8 @@ class GenerationWriter:
             self.writers[name] = self.indices[name].writer(heap_size=WRITER_HEAP, num_threads=1)
         self._committer: threading.Thread | None = None
         self._commit_error: BaseException | None = None
+        self._finisher: threading.Thread | None = None
+        self._finish_error: BaseException | None = None
         self.files: list[tuple] = []
         self.symbols: list[tuple] = []
         self.relations: list[tuple] = []
@@ -186,8 +189,36 @@ class GenerationWriter:
             raise self._commit_error
         self.writers.clear()
 
+    def finish_in_thread(self, edges: list[tuple]) -> None:
+        """`add_edges(edges)` then `finish()` in a thread: SQLite runs outside the GIL, beside the caller's Python.
+
+        Nothing else may touch the writer until `join()`.
+        """
+        def run() -> None:
+            try:
+                self.add_edges(edges)
+                self.finish()
+            except BaseException as err:  # noqa: BLE001 - re-raised by join()
+                self._finish_error = err
+
+        self._finish_error = None
+        self._finisher = threading.Thread(target=run, name="sqlite-finish", daemon=True)
+        self._finisher.start()
+
+    def join(self) -> None:
+        """Wait for `finish_in_thread`; raise what it raised."""
+        if self._finisher is not None:
+            self._finisher.join()
+            self._finisher = None
+        if self._finish_error is not None:
+            error, self._finish_error = self._finish_error, None
+            raise error
+
     def abort(self) -> None:
         """Drop what was written (the caller removes the directory)."""
+        if self._finisher is not None:
+            self._finisher.join()
+            self._finisher = None
         if self._committer is not None:
             self._committer.join()
             self._committer = None
