@@ -5,11 +5,13 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
+from collections import Counter
 from pathlib import Path
 
 import tantivy
 
 from .extract import FileExtract
+from .names import name_key
 from .state import LIVE_REF
 
 SQL_SCHEMA = """
@@ -25,6 +27,9 @@ CREATE TABLE symbol_edges(edge_id INTEGER PRIMARY KEY, repo TEXT NOT NULL, "ref"
                           edge_type TEXT NOT NULL, to_symbol_id INTEGER, to_name TEXT NOT NULL);
 -- The extraction of each file, keyed by content hash: an incremental run re-parses only changed files.
 CREATE TABLE file_extracts(path TEXT PRIMARY KEY, content_hash TEXT NOT NULL, payload BLOB NOT NULL);
+-- The unresolved edges counted by target name, keyed by its last part, lower-cased (names.py): find_references
+-- counts them through an index (a scan of symbol_edges grows with the tree: the name is matched as a suffix).
+CREATE TABLE unresolved_names(name_key TEXT NOT NULL, to_name TEXT NOT NULL, edges INTEGER NOT NULL);
 """
 # The lookups the query engine makes (outline by file/path, references by target, names). The line
 # columns after a path serve scored search: the symbols over a hit's lines are found in the index, a
@@ -37,6 +42,7 @@ CREATE INDEX symbols_path ON symbols(path, line_start, line_end);
 CREATE INDEX relations_parent ON symbol_relations(parent_symbol_id);
 CREATE INDEX edges_to ON symbol_edges(to_symbol_id);
 CREATE INDEX edges_from_path ON symbol_edges(from_path, edge_type, line);
+CREATE INDEX unresolved_names_key ON unresolved_names(name_key);
 """
 REPO = "workspace"
 WRITER_HEAP = 64_000_000  # per index; tantivy wants >= 15 MB per indexing thread
@@ -155,10 +161,13 @@ class GenerationWriter:
         self.files, self.symbols, self.relations, self.extracts = [], [], [], []
 
     def add_edges(self, edges: list[tuple]) -> None:
-        """Insert (from_symbol_id, from_path, line, edge_type, to_symbol_id, to_name) rows."""
+        """Insert (from_symbol_id, from_path, line, edge_type, to_symbol_id, to_name) rows, and count the unresolved."""
         self.db.executemany(
             "INSERT INTO symbol_edges(repo, \"ref\", from_symbol_id, from_path, line, edge_type, to_symbol_id, to_name)"
             f" VALUES ('{REPO}', '{LIVE_REF}', ?, ?, ?, ?, ?, ?)", edges)
+        unresolved = Counter(e[5] for e in edges if e[4] is None)
+        self.db.executemany("INSERT INTO unresolved_names VALUES (?,?,?)",
+                            ((name_key(name), name, count) for name, count in unresolved.items()))
 
     def commit_search_indices(self) -> None:
         """Start committing the Tantivy indices in a thread (no document may be added after this)."""
