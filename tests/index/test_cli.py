@@ -98,6 +98,7 @@ def test_progress_bar_only_on_a_terminal(workspace: Path, monkeypatch: pytest.Mo
     if bar:
         assert re.search(r"\b(\d+)/\1\b", shown)  # the bar reached total/total
         assert re.search(r"\[\d\d:\d\d<\d\d:\d\d, *[\d.]+ ?\w*file/s\]", shown)  # elapsed<ETA, rate
+        assert "writing indices" in shown  # what the run does once every file is read
 
 
 def test_corrupt_index_segment_breaks_the_symbols_index_only(workspace: Path) -> None:
