@@ -43,10 +43,6 @@ if TYPE_CHECKING:
     from .semantic.build import SemanticIndexBuilder
 
 
-def _cursor(hashes: list[tuple[str, str]]) -> str:
-    """The manifest's cursor: a hash of every indexed (path, content hash), in path order."""
-    return hashlib.sha256("".join(f"{p}\0{h}\n" for p, h in hashes).encode()).hexdigest()
-
 TOOL_VERSION = __version__  # the manifest's tool_version: which release wrote the index
 POOL_THRESHOLD = 48  # fewer files to parse than this: parse in-process (a pool costs more than it saves)
 CHUNK_SIZE = 8
@@ -234,7 +230,7 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     try:
         if unchanged is not None and sealed is not None and previous is not None \
                 and link_generation(previous, generation, sealed):
-            totals = _linked_totals(generation, unchanged, report)
+            totals = _linked_totals(generation, unchanged)
         else:
             shutil.rmtree(generation)  # a link that failed half-way leaves files behind
             generation.mkdir()
@@ -338,7 +334,7 @@ def _unchanged(files: list[Candidate], old: dict[str, str], progress: Progress |
     return (hashes, binary) if len(hashes) == len(old) else None
 
 
-def _linked_totals(generation: Path, unchanged: tuple[list[tuple[str, str]], int], report: ScanReport) -> _Totals:
+def _linked_totals(generation: Path, unchanged: tuple[list[tuple[str, str]], int]) -> _Totals:
     """The figures of a linked generation, read from its database (what the run that built it counted)."""
     hashes, binary = unchanged
     db = sqlite3.connect(f"file:{generation / DATABASE}?mode=ro", uri=True)
@@ -405,6 +401,11 @@ def _write(root: Path, previous: Path | None, tasks: list, results: Iterator[tup
         edges.extend(resolver.edges(result, first))
     counts = {"parsed": parsed, "reused": reused, "errors": errors, "skipped": skipped}
     return edges, counts, hashes, problems
+
+
+def _cursor(hashes: list[tuple[str, str]]) -> str:
+    """The manifest's cursor: a hash of every indexed (path, content hash), in path order."""
+    return hashlib.sha256("".join(f"{p}\0{h}\n" for p, h in hashes).encode()).hexdigest()
 
 
 def _before_flip(generation: Path) -> None:
