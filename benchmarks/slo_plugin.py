@@ -20,6 +20,7 @@ from slo_report import markdown, write
 
 ROOT = Path(__file__).resolve().parents[1]
 MATCH_REASONS = ROOT / "golden" / "scored-search" / "match-reasons.yaml"
+SCALE_RECORD = ROOT / "docs" / "scale.json"  # the scale benchmark's last record: information in the report
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -56,7 +57,7 @@ class SLORecorder:
         self.header["load average at end"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
         path = self.config.getoption("slo_report")
         if path and self.measurements:
-            write(Path(path), self.measurements, self.header)
+            write(Path(path), self.measurements, self.header, scale=SCALE_RECORD)
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if not self.measurements:

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from scale_report import information
 from slo import Measurement, verdict
 
 COLUMNS = ("SLO", "measured", "our bar", "spec limit", "p50 ms", "p95 ms", "floor p95 ms", "ratio to floor",
@@ -56,11 +57,19 @@ def json_path(path: Path) -> Path:
     return path.with_suffix(".json") if path.suffix != ".json" else path.with_suffix(".json.json")
 
 
-def write(path: Path, measurements: list[Measurement], header: dict[str, Any]) -> tuple[Path, Path]:
-    """Write the Markdown report at `path` and its JSON twin; return both paths."""
+def write(path: Path, measurements: list[Measurement], header: dict[str, Any],
+          scale: Path | None = None) -> tuple[Path, Path]:
+    """Write the Markdown report at `path` and its JSON twin; return both paths.
+
+    `scale`: the scale benchmark's record (docs/scale.json), appended to both as information: its figures
+    come from another command and another run, and never gate this one.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(markdown(measurements, header), encoding="utf-8")
+    extra = information(scale) if scale is not None else []
+    path.write_text(markdown(measurements, header) + "".join(f"{line}\n" for line in extra), encoding="utf-8")
     twin = json_path(path)
-    twin.write_text(json.dumps({**header, "results": [row(m) for m in measurements]}, indent=2) + "\n",
-                    encoding="utf-8")
+    record: dict[str, Any] = {**header, "results": [row(m) for m in measurements]}
+    if extra and scale is not None:
+        record["scale_information"] = json.loads(scale.read_text(encoding="utf-8"))
+    twin.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     return path, twin

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cruxgate import __version__
 
@@ -23,8 +24,8 @@ from .extract import FileExtract, content_hash, extract
 from .git import git_head
 from .languages import language_of
 from .resolve import Resolver
-from .scan import is_binary, scan
-from .semantic.build import SemanticIndexBuilder
+from .scan import Candidate, ScanReport, is_binary, scan
+from .seal import link_generation, sealed_files, write_seal
 from .state import (
     CURRENT,
     DATABASE,
@@ -37,6 +38,10 @@ from .state import (
     write_atomic,
 )
 from .store import GenerationWriter
+
+if TYPE_CHECKING:
+    from .semantic.build import SemanticIndexBuilder
+
 
 TOOL_VERSION = __version__  # the manifest's tool_version: which release wrote the index
 POOL_THRESHOLD = 48  # fewer files to parse than this: parse in-process (a pool costs more than it saves)
@@ -213,51 +218,137 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     # (the server syncs again), never ahead of what was indexed (`fresh` with the older files).
     head = git_head(root) or None  # none for a branch with no commit yet
     report = scan(root)
-    tasks = [(c.path, c.absolute, old.get(c.path)) for c in report.files]
+    sealed = None
+    if previous is not None and (live.manifest or {}).get("tool_version") == TOOL_VERSION:
+        sealed = sealed_files(previous)
+    unchanged = _unchanged(report.files, old, progress) if sealed else None
     gens = _generations(state)
     number = (gens[-1][0] + 1) if gens else 1
     name = f"{GENERATION_PREFIX}{number}"
     generation = state / name
     generation.mkdir()
+    try:
+        if unchanged is not None and sealed is not None and previous is not None \
+                and link_generation(previous, generation, sealed):
+            totals = _linked_totals(generation, unchanged)
+        else:
+            shutil.rmtree(generation)  # a link that failed half-way leaves files behind
+            generation.mkdir()
+            totals = _build(root, previous, report, old, generation, progress, workers)
+        cursor = _cursor(totals.hashes)
+        manifest = {
+            "schema_version": SCHEMA_VERSION,
+            "status": "ready",
+            "cursor": cursor,
+            "git_head": head,
+            "file_count": totals.file_count,
+            "symbol_count": totals.symbol_count,
+            "indexed_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "tool_version": TOOL_VERSION,
+            "ref": LIVE_REF,
+        }
+        if not totals.linked:
+            write_seal(generation)
+        write_atomic(generation / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+        _before_flip(generation)
+        write_atomic(state / CURRENT, name + "\n")
+    except BaseException:
+        shutil.rmtree(generation, ignore_errors=True)
+        raise
+    _collect_garbage(state, keep={name, previous.name if previous is not None else "",
+                                  live.generation.name if live.generation is not None else ""})
+    return IndexSummary(workspace=root, generation=name, file_count=totals.file_count,
+                        symbol_count=totals.symbol_count, edge_count=totals.edge_count,
+                        unresolved_edge_count=totals.unresolved_edge_count, parsed_files=totals.parsed,
+                        reused_files=totals.reused, parse_error_files=totals.errors,
+                        skipped_files=totals.skipped + report.skipped_large + report.skipped_outside,
+                        seconds=time.perf_counter() - started, manifest=manifest, problems=tuple(totals.problems))
+
+
+@dataclass
+class _Totals:
+    """What a run wrote, whether built or linked."""
+
+    file_count: int
+    symbol_count: int
+    edge_count: int
+    unresolved_edge_count: int
+    parsed: int
+    reused: int
+    errors: int
+    skipped: int
+    problems: list[str]
+    hashes: list[tuple[str, str]]  # (path, content hash) of every indexed file, in path order
+    linked: bool = False
+
+
+def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str, str], generation: Path,
+           progress: Progress | None, workers: int) -> _Totals:
+    """Extract (or reuse) every file and write the database and indices of `generation`."""
+    # Here, not at the top: numpy and scipy take a second to import, which an unchanged re-index never needs.
+    from .semantic.build import SemanticIndexBuilder
+
+    tasks = [(c.path, c.absolute, old.get(c.path)) for c in report.files]
     writer: GenerationWriter | None = None
     try:
         # The pool forks on entry, before the writer starts Tantivy's threads.
         with _extraction(tasks, workers) as results:
             writer = GenerationWriter(generation)
             semantic = SemanticIndexBuilder()
-            edges, summary_counts, hashes, problems = _write(root, previous, tasks, results, writer, semantic,
-                                                             progress)
-        writer.finish()
-        cursor = hashlib.sha256("".join(f"{p}\0{h}\n" for p, h in hashes).encode()).hexdigest()
-        semantic.write(generation, cursor, previous)  # beside the lexical indices, so it flips with them
-        manifest = {
-            "schema_version": SCHEMA_VERSION,
-            "status": "ready",
-            "cursor": cursor,
-            "git_head": head,
-            "file_count": writer.file_count,
-            "symbol_count": writer.symbol_count,
-            "indexed_at": datetime.now(UTC).isoformat(timespec="seconds"),
-            "tool_version": TOOL_VERSION,
-            "ref": LIVE_REF,
-        }
-        write_atomic(generation / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
-        _before_flip(generation)
-        write_atomic(state / CURRENT, name + "\n")
+            edges, counts, hashes, problems = _write(root, previous, tasks, results, writer, semantic, progress)
+        # The workers are done and a core is free: SQLite stores the edges and builds its indices in a thread
+        # (outside the GIL) while the semantic index is computed here.
+        writer.finish_in_thread(edges)
+        semantic.write(generation, _cursor(hashes), previous)  # beside the lexical indices, so it flips with them
+        writer.join()
     except BaseException:
         if writer is not None:
             writer.abort()
-        shutil.rmtree(generation, ignore_errors=True)
         raise
-    _collect_garbage(state, keep={name, previous.name if previous is not None else "",
-                                  live.generation.name if live.generation is not None else ""})
     unresolved = sum(1 for e in edges if e[4] is None)
-    return IndexSummary(workspace=root, generation=name, file_count=writer.file_count,
-                        symbol_count=writer.symbol_count, edge_count=len(edges), unresolved_edge_count=unresolved,
-                        parsed_files=summary_counts["parsed"], reused_files=summary_counts["reused"],
-                        parse_error_files=summary_counts["errors"],
-                        skipped_files=summary_counts["skipped"] + report.skipped_large + report.skipped_outside,
-                        seconds=time.perf_counter() - started, manifest=manifest, problems=tuple(problems))
+    return _Totals(writer.file_count, writer.symbol_count, len(edges), unresolved, counts["parsed"],
+                   counts["reused"], counts["errors"], counts["skipped"], problems, hashes)
+
+
+def _unchanged(files: list[Candidate], old: dict[str, str], progress: Progress | None,
+               ) -> tuple[list[tuple[str, str]], int] | None:
+    """(path, hash) of every text file and the count of binary ones when the tree is exactly what `old` indexed;
+    None at the first file that was added, changed, removed or cannot be read."""
+    hashes: list[tuple[str, str]] = []
+    binary = 0
+    for done, candidate in enumerate(files, 1):
+        try:
+            with open(candidate.absolute, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            return None  # the build names it among the problems
+        if is_binary(data):
+            binary += 1
+        else:
+            digest = content_hash(data)
+            if old.get(candidate.path) != digest:
+                return None
+            hashes.append((candidate.path, digest))
+        if progress is not None:
+            progress(done, len(files))
+    return (hashes, binary) if len(hashes) == len(old) else None
+
+
+def _linked_totals(generation: Path, unchanged: tuple[list[tuple[str, str]], int]) -> _Totals:
+    """The figures of a linked generation, read from its database (what the run that built it counted)."""
+    hashes, binary = unchanged
+    db = sqlite3.connect(f"file:{generation / DATABASE}?mode=ro", uri=True)
+    try:
+        files = db.execute("SELECT COUNT(*) FROM files").fetchone()[0]
+        symbols = db.execute("SELECT COUNT(*) FROM symbols").fetchone()[0]
+        edges, resolved = db.execute("SELECT COUNT(*), COUNT(to_symbol_id) FROM symbol_edges").fetchone()
+        broken = db.execute("SELECT path, parse_error_count FROM files WHERE parse_error_count > 0 "
+                            "ORDER BY file_id").fetchall()
+    finally:
+        db.close()
+    problems = [f"{path}: {count} syntax error(s), indexed as far as it parses" for path, count in broken]
+    return _Totals(files, symbols, edges, edges - resolved, 0, files, len(broken), binary, problems, hashes,
+                   linked=True)
 
 
 def _write(root: Path, previous: Path | None, tasks: list, results: Iterator[tuple], writer: GenerationWriter,
@@ -308,9 +399,13 @@ def _write(root: Path, previous: Path | None, tasks: list, results: Iterator[tup
     edges: list[tuple] = []
     for result, first in stored:
         edges.extend(resolver.edges(result, first))
-    writer.add_edges(edges)
     counts = {"parsed": parsed, "reused": reused, "errors": errors, "skipped": skipped}
     return edges, counts, hashes, problems
+
+
+def _cursor(hashes: list[tuple[str, str]]) -> str:
+    """The manifest's cursor: a hash of every indexed (path, content hash), in path order."""
+    return hashlib.sha256("".join(f"{p}\0{h}\n" for p, h in hashes).encode()).hexdigest()
 
 
 def _before_flip(generation: Path) -> None:

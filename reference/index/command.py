@@ -10,6 +10,8 @@ EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 MAX_PROBLEM_LINES = 20
+READING = "indexing"
+FINISHING = "indexing: resolving edges, writing indices"
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
@@ -29,13 +31,19 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet and sys.stderr.isatty():
         from tqdm import tqdm
 
-        bar = tqdm(total=0, unit="file", desc="indexing", file=sys.stderr, leave=False)
+        bar = tqdm(total=0, unit="file", desc=READING, file=sys.stderr, leave=False)
 
         def progress(done: int, total: int) -> None:
+            if done < bar.n:  # the unchanged-tree check found a change: the build reads every file again
+                bar.reset(total)  # the count, the rate and the ETA start over
+                bar.set_description(READING, refresh=False)
             if bar.total != total:
                 bar.total = total
             bar.update(done - bar.n)
             if done == total:
+                # Every file is read; edges, SQLite, Tantivy and the semantic index still take a while (a
+                # fifth of a run on 5,000 files), and a bar standing at 100% would look hung.
+                bar.set_description(FINISHING, refresh=False)
                 bar.refresh()  # show the finished count even when the run beat tqdm's refresh interval
     try:
         summary = index_workspace(args.workspace, force=args.force, progress=progress)

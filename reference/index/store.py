@@ -5,11 +5,13 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
+from collections import Counter
 from pathlib import Path
 
 import tantivy
 
 from .extract import FileExtract
+from .names import name_key
 from .state import LIVE_REF
 
 SQL_SCHEMA = """
@@ -25,6 +27,9 @@ CREATE TABLE symbol_edges(edge_id INTEGER PRIMARY KEY, repo TEXT NOT NULL, "ref"
                           edge_type TEXT NOT NULL, to_symbol_id INTEGER, to_name TEXT NOT NULL);
 -- The extraction of each file, keyed by content hash: an incremental run re-parses only changed files.
 CREATE TABLE file_extracts(path TEXT PRIMARY KEY, content_hash TEXT NOT NULL, payload BLOB NOT NULL);
+-- The unresolved edges counted by target name, keyed by its last part, lower-cased (names.py): find_references
+-- counts them through an index (a scan of symbol_edges grows with the tree: the name is matched as a suffix).
+CREATE TABLE unresolved_names(name_key TEXT NOT NULL, to_name TEXT NOT NULL, edges INTEGER NOT NULL);
 """
 # The lookups the query engine makes (outline by file/path, references by target, names). The line
 # columns after a path serve scored search: the symbols over a hit's lines are found in the index, a
@@ -37,6 +42,7 @@ CREATE INDEX symbols_path ON symbols(path, line_start, line_end);
 CREATE INDEX relations_parent ON symbol_relations(parent_symbol_id);
 CREATE INDEX edges_to ON symbol_edges(to_symbol_id);
 CREATE INDEX edges_from_path ON symbol_edges(from_path, edge_type, line);
+CREATE INDEX unresolved_names_key ON unresolved_names(name_key);
 """
 REPO = "workspace"
 WRITER_HEAP = 64_000_000  # per index; tantivy wants >= 15 MB per indexing thread
@@ -83,7 +89,8 @@ class GenerationWriter:
 
     def __init__(self, generation: Path) -> None:
         self.generation = generation
-        self.db = sqlite3.connect(generation / "index.db")
+        # Not bound to this thread: finish_in_thread hands the connection to a thread of its own.
+        self.db = sqlite3.connect(generation / "index.db", check_same_thread=False)
         self.db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + SQL_SCHEMA)
         tdir = generation / "tantivy"
         self.indices: dict[str, tantivy.Index] = {}
@@ -95,6 +102,8 @@ class GenerationWriter:
             self.writers[name] = self.indices[name].writer(heap_size=WRITER_HEAP, num_threads=1)
         self._committer: threading.Thread | None = None
         self._commit_error: BaseException | None = None
+        self._finisher: threading.Thread | None = None
+        self._finish_error: BaseException | None = None
         self.files: list[tuple] = []
         self.symbols: list[tuple] = []
         self.relations: list[tuple] = []
@@ -152,10 +161,13 @@ class GenerationWriter:
         self.files, self.symbols, self.relations, self.extracts = [], [], [], []
 
     def add_edges(self, edges: list[tuple]) -> None:
-        """Insert (from_symbol_id, from_path, line, edge_type, to_symbol_id, to_name) rows."""
+        """Insert (from_symbol_id, from_path, line, edge_type, to_symbol_id, to_name) rows, and count the unresolved."""
         self.db.executemany(
             "INSERT INTO symbol_edges(repo, \"ref\", from_symbol_id, from_path, line, edge_type, to_symbol_id, to_name)"
             f" VALUES ('{REPO}', '{LIVE_REF}', ?, ?, ?, ?, ?, ?)", edges)
+        unresolved = Counter(e[5] for e in edges if e[4] is None)
+        self.db.executemany("INSERT INTO unresolved_names VALUES (?,?,?)",
+                            ((name_key(name), name, count) for name, count in unresolved.items()))
 
     def commit_search_indices(self) -> None:
         """Start committing the Tantivy indices in a thread (no document may be added after this)."""
@@ -186,8 +198,36 @@ class GenerationWriter:
             raise self._commit_error
         self.writers.clear()
 
+    def finish_in_thread(self, edges: list[tuple]) -> None:
+        """`add_edges(edges)` then `finish()` in a thread: SQLite runs outside the GIL, beside the caller's Python.
+
+        Nothing else may touch the writer until `join()`.
+        """
+        def run() -> None:
+            try:
+                self.add_edges(edges)
+                self.finish()
+            except BaseException as err:  # noqa: BLE001 - re-raised by join()
+                self._finish_error = err
+
+        self._finish_error = None
+        self._finisher = threading.Thread(target=run, name="sqlite-finish", daemon=True)
+        self._finisher.start()
+
+    def join(self) -> None:
+        """Wait for `finish_in_thread`; raise what it raised."""
+        if self._finisher is not None:
+            self._finisher.join()
+            self._finisher = None
+        if self._finish_error is not None:
+            error, self._finish_error = self._finish_error, None
+            raise error
+
     def abort(self) -> None:
         """Drop what was written (the caller removes the directory)."""
+        if self._finisher is not None:
+            self._finisher.join()
+            self._finisher = None
         if self._committer is not None:
             self._committer.join()
             self._committer = None

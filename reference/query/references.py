@@ -6,6 +6,8 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
+from cruxgate.reference.index.names import name_key
+
 from .errors import QueryNotFound
 
 # SQLite's largest INTEGER: a larger symbol_id (the input schema sets no maximum) cannot name a row,
@@ -21,6 +23,11 @@ _RESOLVED_SQL = """SELECT e.edge_id, e.from_path, e.line, e.edge_type, e.to_symb
 _UNRESOLVED_SQL = """SELECT COUNT(*) FROM symbol_edges
                      WHERE to_symbol_id IS NULL
                        AND (to_name = ? OR to_name LIKE ? ESCAPE '\\' OR to_name LIKE ? ESCAPE '\\')"""
+# The same count through the index of unresolved names by their last part (indices built since it exists);
+# flat in the tree's size, where the scan above grows with it.
+_UNRESOLVED_BY_KEY_SQL = """SELECT COALESCE(SUM(edges), 0) FROM unresolved_names
+                             WHERE name_key = ?
+                               AND (to_name = ? OR to_name LIKE ? ESCAPE '\\' OR to_name LIKE ? ESCAPE '\\')"""
 
 
 @dataclass(slots=True)
@@ -31,6 +38,12 @@ class References:
     references: list[dict[str, Any]] = field(default_factory=list)
     total: int = 0
     unresolved_count: int = 0
+
+
+def _has_unresolved_names(db: sqlite3.Connection) -> bool:
+    """Whether the index has the unresolved_names table (an index written before it counts by a scan)."""
+    return db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'unresolved_names'"
+                      ).fetchone() is not None
 
 
 def _like_suffix(separator: str, name: str) -> str:
@@ -58,7 +71,11 @@ def _targets(db: sqlite3.Connection, target: int | str) -> tuple[list[tuple], st
 def find_references(db: sqlite3.Connection, target: int | str, limit: int) -> References:
     """References to `target`, at most `limit` listed; QueryNotFound when no symbol and no unresolved edge matches."""
     rows, name = _targets(db, target)
-    unresolved = db.execute(_UNRESOLVED_SQL, (name, _like_suffix(".", name), _like_suffix("::", name))).fetchone()[0]
+    patterns = (name, _like_suffix(".", name), _like_suffix("::", name))
+    if _has_unresolved_names(db):
+        unresolved = db.execute(_UNRESOLVED_BY_KEY_SQL, (name_key(name), *patterns)).fetchone()[0]
+    else:
+        unresolved = db.execute(_UNRESOLVED_SQL, patterns).fetchone()[0]
     if not rows and not unresolved:
         raise QueryNotFound("symbol_not_found", f"no symbol named {name!r} and no reference to it")
     ids = [r[0] for r in rows]

@@ -97,6 +97,8 @@ def test_progress_bar_only_on_a_terminal(workspace: Path, monkeypatch: pytest.Mo
     assert ("indexing" in shown and "file" in shown) is bar
     if bar:
         assert re.search(r"\b(\d+)/\1\b", shown)  # the bar reached total/total
+        assert re.search(r"\[\d\d:\d\d<\d\d:\d\d, *[\d.]+ ?\w*file/s\]", shown)  # elapsed<ETA, rate
+        assert "writing indices" in shown  # what the run does once every file is read
 
 
 def test_corrupt_index_segment_breaks_the_symbols_index_only(workspace: Path) -> None:
@@ -135,3 +137,20 @@ def test_files_that_could_not_be_read_or_parsed_are_named_on_stderr(tmp_path: Pa
         "cruxgate index: warning: locked.py: not indexed, unreadable (PermissionError: Permission denied)",
     ]
     assert "1 with parse errors, 1 skipped" in captured.out
+
+
+def test_progress_starts_over_when_the_unchanged_check_finds_a_deleted_file(workspace: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch,
+                                                                            capsys: pytest.CaptureFixture) -> None:
+    from cruxgate.reference.index import command
+
+    first = index_workspace(workspace)
+    (workspace / "src/web/app.js").unlink()  # every other file unchanged: the check reads them all, then builds
+    err = FakeTerminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    assert command.run(argparse.Namespace(workspace=workspace, force=False, quiet=False)) == 0
+    total = first.file_count - 1
+    assert f"0 parsed, {total} unchanged" in capsys.readouterr().out
+    passes = err.getvalue().split(f"{total}/{total}")
+    assert len(passes) >= 3  # total/total twice: the check's pass, then (after a reset) the build's
+    assert not re.search(rf"\b{total + 1}/{total}\b|\b-\d+/{total}\b", err.getvalue())  # never past or below

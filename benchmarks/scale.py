@@ -1,0 +1,86 @@
+"""`python3 benchmarks/scale.py`: the scale benchmark, on demand: corpora of 1k, 5k and 20k files, one table and plot.
+
+Set-up first (pip installs the pinned packages into the cache, corpora are copied), then, with nothing
+downloaded, for each size: full index runs, unchanged re-index runs, index size, and the warm latency of
+four tools over stdio. Writes docs/scale.json, docs/scale.svg and the table between the markers in
+docs/benchmarks.md. Not a test: `pytest` and CI's smoke run never collect it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))  # run as a script: its sibling modules import by bare name, as under pytest
+
+import scale_corpus  # noqa: E402 - after the path
+import scale_report  # noqa: E402
+import scale_run  # noqa: E402
+from bench_cache import fallback_root  # noqa: E402
+
+DOCS = ROOT / "docs" / "benchmarks.md"
+DATA = ROOT / "docs" / "scale.json"
+PLOT = ROOT / "docs" / "scale.svg"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Set up, measure every size, write the table, plot and record."""
+    parser = argparse.ArgumentParser(prog="benchmarks/scale.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=list(scale_corpus.SIZES), help="corpus sizes (files)")
+    parser.add_argument("--repeats", type=int, default=3, help="full and unchanged index runs per size (median)")
+    parser.add_argument("--rounds", type=int, default=200, help="timed calls per tool per size")
+    parser.add_argument("--warmup", type=int, default=20, help="untimed calls per tool first")
+    parser.add_argument("--queries", type=int, default=100, help="distinct queries drawn from the smallest corpus")
+    parser.add_argument("--cache", type=Path, default=fallback_root() / "benchmarks" / "scale",
+                        help="where the packages and corpora are kept (default: the benchmarks' user cache)")
+    parser.add_argument("--no-docs", action="store_true", help="print the table only; write nothing into docs/")
+    args = parser.parse_args(argv)
+
+    def say(line: str) -> None:
+        print(line, flush=True)
+
+    args.cache.mkdir(parents=True, exist_ok=True)
+    say(f"set-up: installing {', '.join(scale_corpus.PACKAGES)} into {args.cache} (once)")
+    scale_corpus.install(args.cache)
+    files = scale_corpus.pool(args.cache)
+    corpora = [scale_corpus.build(args.cache, size, files) for size in sorted(args.sizes)]
+    plan = scale_run.queries(corpora[0].root, args.queries)
+    say(f"set-up done: a pool of {len(files)} source files; queries drawn from the {corpora[0].size}-file corpus")
+    load_before = os.getloadavg()
+    results = []
+    for corpus in corpora:
+        say(f"measuring {corpus.size} files ({corpus.bytes / 1e6:.1f} MB)")
+        results.append(scale_run.measure(corpus.size, corpus.root, corpus.bytes, plan, args.repeats, args.rounds,
+                                         args.warmup, say))
+    rows = [{"size": r.size, "files": r.files, "bytes": r.bytes, "symbols": r.symbols, "full_s": round(r.full, 3),
+             "full_runs_s": [round(s, 3) for s in r.full_seconds], "reindex_s": round(r.reindex, 3),
+             "reindex_runs_s": [round(s, 3) for s in r.reindex_seconds],
+             "indexer_rss_mb": round(r.indexer_rss_mb, 1), "index_mb": round(r.index_mb, 1),
+             "server_rss_mb": round(r.server_rss_mb, 1),
+             "latency": {tool: {"p50": round(f.p50, 3), "p95": round(f.p95, 3), "count": f.count}
+                         for tool, f in r.latency.items()}} for r in results]
+    header = {
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "command": "python3 benchmarks/scale.py" + (" " + " ".join(argv or sys.argv[1:])).rstrip(),
+        "corpus": f"stdlib (Python {platform.python_version()}) + {', '.join(scale_corpus.PACKAGES)}, "
+                  f"fixed-seed nested samples of their source files",
+        "machine": f"{os.cpu_count()} cores, {platform.machine()}",
+        "load average (1 min) before / after": f"{load_before[0]:.2f} / {os.getloadavg()[0]:.2f}",
+        "timings": f"medians of {args.repeats} index runs; {args.rounds} warm calls per tool "
+                   f"(p50 / p95 nearest rank)",
+    }
+    say(scale_report.table(rows))
+    if not args.no_docs:
+        scale_report.write(rows, header, DOCS, DATA, PLOT)
+        say(f"wrote {DOCS.relative_to(ROOT)}, {DATA.relative_to(ROOT)}, {PLOT.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,209 @@
+"""Measure one scale corpus: full and unchanged index runs (time, peak RSS), index size, warm latency over stdio.
+
+The indexer runs as `python -m cruxgate index` in a child process, as a user runs it: its wall time
+includes the interpreter's start, and its peak RSS (from wait4) is that of its largest process, the
+main one or a pool worker. The server is the bundled reference over stdio, driven by the conformance
+runner's own connection; its peak RSS is read from /proc after the timed calls.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from anyio.from_thread import start_blocking_portal
+from sampling import Figures, timed
+
+from cruxgate.conformance.target.profile import DEFAULT_TIMEOUTS
+from cruxgate.conformance.target.wire import Connection
+from cruxgate.reference.index import read_state
+
+SUMMARY = re.compile(r"^indexed (\d+) files, (\d+) symbols")
+TOOLS = ("search_code", "locate_symbol", "find_references", "get_file_outline")
+QUERY_SEED = 20261125
+MISS = "symbol_not_found"
+
+
+@dataclass(frozen=True)
+class IndexRun:
+    """One `cruxgate index` run."""
+
+    seconds: float
+    peak_rss_mb: float
+    files: int
+    symbols: int
+
+
+@dataclass
+class Queries:
+    """The calls timed at every size, drawn once from the smallest corpus (present at every size)."""
+
+    names: list[str]
+    searches: list[str]
+    paths: list[str]
+
+    def arguments(self, tool: str, i: int) -> dict[str, Any]:
+        """The arguments of call `i` of `tool`."""
+        if tool == "search_code":
+            return {"query": self.searches[i % len(self.searches)], "limit": 10}
+        if tool == "get_file_outline":
+            return {"path": self.paths[i % len(self.paths)]}
+        return {"name": self.names[i % len(self.names)], "limit": 10}
+
+
+@dataclass
+class Result:
+    """The figures of one corpus size."""
+
+    size: int
+    files: int
+    bytes: int
+    symbols: int
+    full_seconds: list[float]
+    reindex_seconds: list[float]
+    indexer_rss_mb: float
+    index_mb: float
+    server_rss_mb: float
+    latency: dict[str, Figures] = field(default_factory=dict)
+
+    @property
+    def full(self) -> float:
+        """Median full-index time (s)."""
+        return statistics.median(self.full_seconds)
+
+    @property
+    def reindex(self) -> float:
+        """Median unchanged re-index time (s)."""
+        return statistics.median(self.reindex_seconds)
+
+
+def index(root: Path, force: bool) -> IndexRun:
+    """Run `python -m cruxgate index root` (with `--force` for a full rebuild) and measure it."""
+    argv = [sys.executable, "-m", "cruxgate", "index", str(root), "--quiet", *(["--force"] if force else [])]
+    started = time.perf_counter()
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert process.stdout is not None
+    out = process.stdout.read().decode("utf-8", "replace")
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    match = SUMMARY.search(out)
+    if process.returncode != 0 or match is None:
+        raise RuntimeError(f"{' '.join(argv)} exited {process.returncode}: {out[-500:]}")
+    return IndexRun(seconds, usage.ru_maxrss / 1024, int(match[1]), int(match[2]))
+
+
+def index_bytes(root: Path) -> int:
+    """Bytes of the live generation on disk."""
+    generation = read_state(root).generation
+    assert generation is not None
+    return sum(os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(generation) for f in files)
+
+
+def queries(root: Path, count: int) -> Queries:
+    """Names, search queries and outline paths drawn with a fixed seed from `root`'s text."""
+    from corpus import name_queries, search_queries
+
+    paths = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.py") if ".cruxgate" not in p.parts)
+    return Queries(name_queries(root, count), search_queries(root, count),
+                   random.Random(QUERY_SEED).sample(paths, min(count, len(paths))))
+
+
+def _server_pid(workspace: Path) -> int | None:
+    """The pid of the serve-mcp process serving `workspace` (the stdio transport does not expose it)."""
+    wanted = str(workspace).encode()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as fh:
+                argv = fh.read().split(b"\0")
+        except OSError:
+            continue
+        if b"serve-mcp" in argv and wanted in argv:
+            return int(entry)
+    return None
+
+
+def peak_rss_mb(pid: int) -> float:
+    """VmHWM (peak resident set) of `pid`, in MB."""
+    with open(f"/proc/{pid}/status", encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no VmHWM for pid {pid}")
+
+
+def serve_and_time(root: Path, plan: Queries, rounds: int, warmup: int) -> tuple[dict[str, Figures], float]:
+    """Start the reference over stdio on `root`, wait for prewarm, time every tool; (figures, server peak RSS MB)."""
+    argv = [sys.executable, "-m", "cruxgate", "serve-mcp", "--workspace", str(root)]
+    log = Path(tempfile.mkdtemp(prefix="cruxgate-scale-")) / "server.log"
+    timeouts = {**DEFAULT_TIMEOUTS, "start": 120.0}
+    with start_blocking_portal() as portal:
+        connection = Connection(portal, "stdio", argv=argv, log_path=log, timeouts=timeouts).open()
+        try:
+            _wait_ready(connection, timeouts["start"])
+            figures = {tool: _time_tool(connection, plan, tool, rounds, warmup) for tool in TOOLS}
+            pid = _server_pid(root)
+            rss = peak_rss_mb(pid) if pid is not None else float("nan")
+        finally:
+            connection.close()
+    return figures, rss
+
+
+def _wait_ready(connection: Connection, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if connection.call_tool("health_check", {}).payload.get("status") != "warming":
+            return
+        time.sleep(0.05)
+
+
+def _time_tool(connection: Connection, plan: Queries, tool: str, rounds: int, warmup: int) -> Figures:
+    def call(i: int) -> None:
+        response = connection.call_tool(tool, plan.arguments(tool, i))
+        # A name drawn from the text that no definition and no reference carries (a `def` in a docstring) is
+        # answered symbol_not_found by find_references: the same indexed lookups, an answer, not a failure.
+        if response.is_error and (response.payload.get("error") or {}).get("code") != MISS:
+            raise RuntimeError(f"{tool} {plan.arguments(tool, i)} answered a tool error: {response.payload}")
+
+    for i in range(warmup):
+        call(i)
+    samples: list[float] = []
+    gc.disable()  # a collection in the client would time the client, not the server (as sampling.py says)
+    try:
+        samples.extend(timed(call, i) for i in range(rounds))
+    finally:
+        gc.enable()
+    return Figures.of(samples)
+
+
+def measure(size: int, root: Path, corpus_bytes: int, plan: Queries, repeats: int, rounds: int, warmup: int,
+            say: Callable[[str], None]) -> Result:
+    """Every figure of one corpus: `repeats` full and unchanged runs (medians), then the warm latencies."""
+    full = []
+    for i in range(repeats):
+        full.append(index(root, force=True))
+        say(f"  {size}: full index {i + 1}/{repeats}: {full[-1].seconds:.1f} s, peak RSS {full[-1].peak_rss_mb:.0f} MB")
+    again = []
+    for i in range(repeats):
+        again.append(index(root, force=False))
+        say(f"  {size}: unchanged re-index {i + 1}/{repeats}: {again[-1].seconds:.2f} s")
+    figures, server_rss = serve_and_time(root, plan, rounds, warmup)
+    say(f"  {size}: served, peak RSS {server_rss:.0f} MB; "
+        + ", ".join(f"{tool} p95 {f.p95:.1f} ms" for tool, f in figures.items()))
+    return Result(size=size, files=full[-1].files, bytes=corpus_bytes, symbols=full[-1].symbols,
+                  full_seconds=[r.seconds for r in full], reindex_seconds=[r.seconds for r in again],
+                  indexer_rss_mb=max(r.peak_rss_mb for r in full), index_mb=index_bytes(root) / 1e6,
+                  server_rss_mb=server_rss, latency=figures)

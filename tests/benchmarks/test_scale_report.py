@@ -1,0 +1,80 @@
+"""The scale benchmark's pure parts: nested samples, the table spliced between markers, the plot, the SLO report's
+information section. Nothing is installed, indexed or served."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import scale_corpus
+import scale_report
+from slo import REGISTRY, Measurement
+from slo_report import write
+
+TOOLS = scale_report.TOOLS
+
+
+def rows() -> list[dict]:
+    def row(files: int, full: float, p95: float) -> dict:
+        return {"size": files, "files": files, "bytes": files * 15_000, "symbols": files * 40, "full_s": full,
+                "reindex_s": full / 20, "indexer_rss_mb": 300.0, "index_mb": files / 10, "server_rss_mb": 120.0,
+                "latency": {t: {"p50": p95 / 2, "p95": p95, "count": 200} for t in TOOLS}}
+
+    return [row(1_000, 5.0, 10.0), row(5_000, 25.0, 12.0), row(20_000, 110.0, 15.0)]
+
+
+def test_samples_are_fixed_and_nested() -> None:
+    files = [(f"stdlib/m{i}.py", Path(f"/x/m{i}.py")) for i in range(500)]
+    small, large = scale_corpus.sample(files, 50), scale_corpus.sample(files, 200)
+    assert small == scale_corpus.sample(files, 50) and small != sorted(files)[:50]  # fixed seed, spread out
+    assert set(small) <= set(large) and len(set(large)) == 200 and small == sorted(small)
+    with pytest.raises(ValueError, match="fewer than"):
+        scale_corpus.sample(files, 501)
+
+
+def test_table_has_one_row_per_size_with_rates_and_ratios() -> None:
+    text = scale_report.table(rows())
+    lines = text.splitlines()
+    assert len(lines) == 2 + 3
+    assert lines[2].startswith("| 1,000 | 15.0 | 40,000 | 5.0 | 200 | 0.25 (5.0%) |")
+    assert "| 5.0 / 10.0 |" in lines[2] and lines[4].endswith("| 7.5 / 15.0 |")
+
+
+def test_splice_replaces_only_between_the_markers() -> None:
+    document = f"intro\n{scale_report.BEGIN}\nold table\n{scale_report.END}\noutro\n"
+    spliced = scale_report.splice(document, "new table")
+    assert spliced == f"intro\n{scale_report.BEGIN}\nnew table\n{scale_report.END}\noutro\n"
+    assert scale_report.splice(spliced, "new table") == spliced
+    with pytest.raises(ValueError, match="markers"):
+        scale_report.splice("no markers here", "x")
+
+
+def test_plot_is_svg_with_a_line_per_tool_and_one_for_throughput() -> None:
+    root = ET.fromstring(scale_report.svg(rows()))
+    lines = root.findall("{http://www.w3.org/2000/svg}polyline")
+    assert root.tag == "{http://www.w3.org/2000/svg}svg" and len(lines) == len(TOOLS) + 1
+    assert all(len(line.get("points", "").split()) == 3 for line in lines)
+
+
+def test_write_fills_docs_json_and_plot(tmp_path: Path) -> None:
+    docs = tmp_path / "benchmarks.md"
+    docs.write_text(f"# B\n{scale_report.BEGIN}\n{scale_report.END}\n", encoding="utf-8")
+    scale_report.write(rows(), {"date": "2026-11-25 08:00 UTC"}, docs, tmp_path / "scale.json", tmp_path / "scale.svg")
+    text = docs.read_text(encoding="utf-8")
+    assert "- date: 2026-11-25 08:00 UTC" in text and "| 20,000 |" in text and "](scale.svg)" in text
+    assert json.loads((tmp_path / "scale.json").read_text(encoding="utf-8"))["rows"][2]["files"] == 20_000
+
+
+def test_slo_report_carries_the_scale_figures_as_information_only(tmp_path: Path) -> None:
+    record = tmp_path / "scale.json"
+    record.write_text(json.dumps({"date": "2026-11-25 08:00 UTC", "rows": rows()}), encoding="utf-8")
+    measurements = [Measurement(REGISTRY["floor"], value=2.0, p50=1.5, p95=2.0, samples=10, corpus="polyglot")]
+    report, twin = write(tmp_path / "slo.md", measurements, {"target": "t"}, scale=record)
+    text = report.read_text(encoding="utf-8")
+    assert "## Scale (information, not gated)" in text and "| 20,000 |" in text
+    assert json.loads(twin.read_text(encoding="utf-8"))["scale_information"]["rows"][0]["files"] == 1_000
+    assert [r["slo"] for r in json.loads(twin.read_text(encoding="utf-8"))["results"]] == ["floor"]
+    bare, _ = write(tmp_path / "bare.md", measurements, {"target": "t"}, scale=tmp_path / "missing.json")
+    assert "Scale" not in bare.read_text(encoding="utf-8")
