@@ -13,6 +13,7 @@ import pytest
 from cruxgate.reference.index import IndexReader, index_workspace
 from cruxgate.reference.index.semantic import SEMANTIC_DIR, SemanticIndex, SemanticIndexError
 from cruxgate.reference.index.semantic.build import is_test_path as semantic_is_test_path
+from cruxgate.reference.index.semantic.model import dense_scores
 from cruxgate.reference.index.semantic.text import stem, terms
 from cruxgate.reference.query.ranking import TEST_PATH_PATTERNS, is_test_path
 
@@ -140,3 +141,15 @@ def test_a_damaged_previous_index_is_rebuilt_not_reused(tmp_path: Path) -> None:
     semantic_backend_failure(workspace)
     index_workspace(workspace)
     assert SemanticIndex.open(IndexReader.open(workspace).generation).rows > 0
+
+
+@pytest.mark.parametrize("rows", [1, 33, 1000, 4099])
+def test_a_split_dense_scan_gives_the_same_bits_as_one_scan(rows: int) -> None:
+    # Above the split size half the rows are scored in a second thread: the answer may not move by one bit.
+    rng = np.random.default_rng(rows)
+    vectors = rng.standard_normal((rows, 96)).astype(np.float32)
+    concept = rng.standard_normal(96).astype(np.float32)
+    whole = np.einsum("ij,j->i", vectors, concept)
+    split = dense_scores(vectors, concept, split_rows=0)
+    assert split.dtype == whole.dtype and split.tobytes() == whole.tobytes()
+    assert dense_scores(vectors, concept).tobytes() == whole.tobytes()  # below SPLIT_ROWS: one scan
