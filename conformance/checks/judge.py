@@ -10,7 +10,6 @@ from __future__ import annotations
 import inspect
 import json
 import math
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, cast
@@ -20,13 +19,20 @@ from jsonschema.exceptions import best_match
 
 from cruxgate.conformance.checks import registry
 from cruxgate.conformance.checks.registry import CHECKS, CheckFailed
-from cruxgate.conformance.spec.model import MCP_IS_ERROR, MCP_STRUCTURED_TEXT, REGISTRY_ENVELOPE, Basis, Check, Expect
+from cruxgate.conformance.spec.model import (
+    CAPTURE_REF,
+    MCP_IS_ERROR,
+    MCP_STRUCTURED_TEXT,
+    OPERAND_ARGS,
+    REGISTRY_ENVELOPE,
+    Basis,
+    Check,
+    Expect,
+)
 from cruxgate.conformance.spec.schemas import validator_for
 
 ERROR_CODES_ID = "https://cruxgate.dev/schemas/error-codes.json"
-OPERANDS = ("path", "a", "b", "total")
 FINDING = "cruxgate_finding"  # the user property (and JUnit property) a scenario records each finding under
-_CAPTURE = re.compile(r"^\$([a-z][a-z0-9_]*)$")
 
 
 class ExpectationFailed(AssertionError):
@@ -42,7 +48,7 @@ def resolve(operand: Any, root: Any, captures: dict[str, Any]) -> Any:
     """`$name` -> a captured value; any other string -> JMESPath over `root`; anything else as is."""
     if not isinstance(operand, str):
         return operand
-    match = _CAPTURE.match(operand)
+    match = CAPTURE_REF.match(operand)
     if match:
         if match.group(1) not in captures:
             raise ExpectationFailed(f"{operand} was never captured (an earlier step did not run or capture it)")
@@ -65,7 +71,7 @@ def run_check(check: Check, response: Any, root: Any, captures: dict[str, Any]) 
             if response is None:
                 raise ExpectationFailed(f"check {name} needs a tool answer; it cannot run in a compare step")
             kwargs[param] = response
-        elif param in OPERANDS and param in spec:
+        elif param in OPERAND_ARGS and param in spec:
             kwargs[param] = resolve(spec[param], root, captures)
         elif param == "parts" and "parts" in spec:
             kwargs[param] = [resolve(part, root, captures) for part in spec["parts"]]

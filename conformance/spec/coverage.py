@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cruxgate.conformance.spec.loader import build_steps, scenario_level
-from cruxgate.conformance.spec.model import DOCUMENT, Basis
 
 SCENARIO_KINDS = ("executable", "hook", "benchmark", "informative")
 # Scenarios a runner replays over the wire (a hook only prepares the state first).
@@ -161,8 +160,7 @@ def to_markdown(report: Report) -> str:
                     [scenario["benchmark"]] if scenario.get("benchmark") else [])
                 if scenario.get("git"):
                     needs.append("git workspace")
-                level = scenario_level(requirement, scenario)
-                for step in build_steps(scenario, Basis(DOCUMENT, scenario["source"], level)):
+                for step in build_steps(scenario, scenario_level(requirement, scenario)):
                     needs += [need for need in step.needs() if need not in needs]
                 if scenario.get("config"):
                     needs.append("config " + json.dumps(scenario["config"], sort_keys=True))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
@@ -12,10 +11,10 @@ import yaml
 from jsonschema.exceptions import best_match
 
 from cruxgate.conformance.spec.model import (
+    CAPTURE_REF,
     DOCUMENT,
     STEP_KINDS,
     Basis,
-    Check,
     Requirement,
     Scenario,
     Step,
@@ -26,9 +25,6 @@ from cruxgate.conformance.spec.schemas import validator_for
 
 FORMAT_SCHEMA_ID = "https://cruxgate.dev/schemas/spec-format.json"
 DEFAULT_FIXTURE = "polyglot"
-_CAPTURE_REF = re.compile(r"^\$([a-z][a-z0-9_]*)$")
-# Check arguments that are operands ("$capture" or JMESPath); the rest are literals.
-_OPERAND_ARGS = ("path", "a", "b", "total")
 
 
 class SpecError(Exception):
@@ -49,19 +45,9 @@ def _json_path(parts: Any) -> str:
     return text
 
 
-def _operands(check: Check) -> Iterator[str]:
-    """Every operand string of a check (path-like arguments and non-literal parts)."""
-    for name in _OPERAND_ARGS:
-        if isinstance(check.args.get(name), str):
-            yield check.args[name]
-    for part in check.args.get("parts", []):
-        if isinstance(part, str):
-            yield part
-
-
 def _check_expression(file: Path, where: str, expression: str) -> None:
     """A JMESPath operand must compile; a `$name` operand is checked elsewhere."""
-    if _CAPTURE_REF.match(expression):
+    if CAPTURE_REF.match(expression):
         return
     try:
         jmespath.compile(expression)
@@ -74,14 +60,14 @@ def _check_steps(file: Path, where: str, scenario: dict[str, Any], level: str) -
     captured: set[str] = set()
     tools = set(scenario.get("tools", []))
     hooks = set(scenario.get("hooks", []))
-    for index, step in enumerate(build_steps(scenario, Basis(DOCUMENT, scenario["source"], level))):
+    for index, step in enumerate(build_steps(scenario, level)):
         at = f"{where}.steps[{index}]"
         for called in step.tools():
             if called not in tools:
                 raise SpecError(file, f"{at}.{step.kind}", f"tool {called!r} is not listed in the scenario's tools")
         for check in step.checks():
-            for operand in _operands(check):
-                ref = _CAPTURE_REF.match(operand)
+            for operand in check.operands():
+                ref = CAPTURE_REF.match(operand)
                 if ref and ref.group(1) not in captured:
                     raise SpecError(file, at, f"{operand} is used before a step captures it")
                 _check_expression(file, at, operand)
@@ -188,9 +174,10 @@ def build_step(step: dict[str, Any], default: Basis) -> Step:
     return STEP_KINDS[kind].from_yaml(step, default)
 
 
-def build_steps(scenario: dict[str, Any], default: Basis) -> tuple[Step, ...]:
-    """A YAML scenario's steps as typed step kinds."""
-    return tuple(build_step(step, default) for step in scenario.get("steps", []))
+def build_steps(scenario: dict[str, Any], level: str) -> tuple[Step, ...]:
+    """A YAML scenario's steps as typed step kinds; their checks' default basis is its source at `level`."""
+    basis = Basis(DOCUMENT, scenario["source"], level)
+    return tuple(build_step(step, basis) for step in scenario.get("steps", []))
 
 
 def _requirement(document: dict[str, Any], body: dict[str, Any]) -> Requirement:
@@ -202,14 +189,13 @@ def _requirement(document: dict[str, Any], body: dict[str, Any]) -> Requirement:
 def build_scenario(requirement: Requirement, body: dict[str, Any]) -> Scenario:
     """One YAML scenario as the typed model."""
     level = body.get("level", requirement.level)
-    basis = Basis(DOCUMENT, body["source"], level)
     return Scenario(id=body["id"], title=body["title"], source=body["source"], level=level, when=body["when"],
                     then=body["then"], coverage=body["coverage"], requirement=requirement,
                     also=tuple(body.get("also", [])), tools=tuple(body.get("tools", [])),
                     hooks=tuple(body.get("hooks", [])), transports=tuple(body.get("transports", [])),
                     fixture=body.get("fixture"), git=bool(body.get("git")), config=body.get("config") or {},
                     reason=body.get("reason"), benchmark=body.get("benchmark"),
-                    steps=build_steps(body, basis))
+                    steps=build_steps(body, level))
 
 
 def stand_in(requirement: Requirement) -> Scenario:

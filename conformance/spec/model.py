@@ -16,6 +16,7 @@ the rest are warnings (``--strict`` gates them too).
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -29,6 +30,9 @@ if TYPE_CHECKING:
 LEVELS = ("MUST", "SHOULD", "MAY")
 DOCUMENT, REGISTRY, MCP, READING = "document", "registry", "mcp", "reading"
 BASIS_KINDS = (DOCUMENT, REGISTRY, MCP, READING)
+# Check arguments that are operands (a `$capture` or a JMESPath over the answer); the others are literals.
+OPERAND_ARGS = ("path", "a", "b", "total")
+CAPTURE_REF = re.compile(r"^\$([a-z][a-z0-9_]*)$")  # an operand naming a value an earlier step captured
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +107,15 @@ class Check:
     def describe(self) -> str:
         """`name {args}` for messages."""
         return f"{self.name} {json.dumps(dict(self.args), ensure_ascii=False, default=str)}"
+
+    def operands(self) -> Iterator[str]:
+        """Every operand string of the check: its operand arguments and the strings among its `parts`."""
+        for name in OPERAND_ARGS:
+            if isinstance(self.args.get(name), str):
+                yield self.args[name]
+        for part in self.args.get("parts", []):
+            if isinstance(part, str):
+                yield part
 
 
 @dataclass(frozen=True, slots=True)
