@@ -6,6 +6,7 @@ import contextlib
 import sqlite3
 import threading
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import tantivy
@@ -84,6 +85,32 @@ def files_schema() -> tantivy.Schema:
     return b.build()
 
 
+class _Background:
+    """A function run in a daemon thread; `join()` waits for it and raises what it raised."""
+
+    def __init__(self, name: str, function: Callable[[], None]) -> None:
+        self.error: BaseException | None = None
+
+        def run() -> None:
+            try:
+                function()
+            except BaseException as err:  # noqa: BLE001 - re-raised by join() in the thread that waits
+                self.error = err
+
+        self.thread = threading.Thread(target=run, name=name, daemon=True)
+        self.thread.start()
+
+    def wait(self) -> None:
+        """Wait for the function to end, whatever it raised."""
+        self.thread.join()
+
+    def join(self) -> None:
+        """Wait for the function; raise what it raised."""
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+
+
 class GenerationWriter:
     """Streams extracted files into a new generation's SQLite database and Tantivy indices."""
 
@@ -100,10 +127,8 @@ class GenerationWriter:
             (tdir / name).mkdir(parents=True)
             self.indices[name] = tantivy.Index(schema, path=str(tdir / name))
             self.writers[name] = self.indices[name].writer(heap_size=WRITER_HEAP, num_threads=1)
-        self._committer: threading.Thread | None = None
-        self._commit_error: BaseException | None = None
-        self._finisher: threading.Thread | None = None
-        self._finish_error: BaseException | None = None
+        self._committer: _Background | None = None
+        self._finisher: _Background | None = None
         self.files: list[tuple] = []
         self.symbols: list[tuple] = []
         self.relations: list[tuple] = []
@@ -172,16 +197,11 @@ class GenerationWriter:
     def commit_search_indices(self) -> None:
         """Start committing the Tantivy indices in a thread (no document may be added after this)."""
         def commit() -> None:
-            try:
-                for writer in self.writers.values():
-                    writer.commit()
-                    writer.wait_merging_threads()
-            except BaseException as err:  # noqa: BLE001 - re-raised by finish()
-                self._commit_error = err
+            for writer in self.writers.values():
+                writer.commit()
+                writer.wait_merging_threads()
 
-        self._commit_error = None
-        self._committer = threading.Thread(target=commit, name="tantivy-commit", daemon=True)
-        self._committer.start()
+        self._committer = _Background("tantivy-commit", commit)
 
     def finish(self) -> None:
         """Commit everything: SQLite rows and indices while the Tantivy commit runs, then wait for it."""
@@ -192,10 +212,8 @@ class GenerationWriter:
         self.db.commit()
         self.db.close()
         assert self._committer is not None
-        self._committer.join()
-        self._committer = None
-        if self._commit_error is not None:
-            raise self._commit_error
+        committer, self._committer = self._committer, None
+        committer.join()
         self.writers.clear()
 
     def finish_in_thread(self, edges: list[tuple]) -> None:
@@ -204,33 +222,23 @@ class GenerationWriter:
         Nothing else may touch the writer until `join()`.
         """
         def run() -> None:
-            try:
-                self.add_edges(edges)
-                self.finish()
-            except BaseException as err:  # noqa: BLE001 - re-raised by join()
-                self._finish_error = err
+            self.add_edges(edges)
+            self.finish()
 
-        self._finish_error = None
-        self._finisher = threading.Thread(target=run, name="sqlite-finish", daemon=True)
-        self._finisher.start()
+        self._finisher = _Background("sqlite-finish", run)
 
     def join(self) -> None:
         """Wait for `finish_in_thread`; raise what it raised."""
         if self._finisher is not None:
-            self._finisher.join()
-            self._finisher = None
-        if self._finish_error is not None:
-            error, self._finish_error = self._finish_error, None
-            raise error
+            finisher, self._finisher = self._finisher, None
+            finisher.join()
 
     def abort(self) -> None:
         """Drop what was written (the caller removes the directory)."""
-        if self._finisher is not None:
-            self._finisher.join()
-            self._finisher = None
-        if self._committer is not None:
-            self._committer.join()
-            self._committer = None
+        for background in (self._finisher, self._committer):
+            if background is not None:
+                background.wait()  # the failure path: a thread's own error adds nothing to the one being handled
+        self._finisher = self._committer = None
         with contextlib.suppress(sqlite3.Error):
             self.db.close()
         for writer in self.writers.values():

@@ -64,6 +64,37 @@ def test_failure_mid_run_keeps_the_previous_generation(workspace: Path, monkeypa
     assert read_state(workspace).status == "ready"
 
 
+class _FailingCommit:
+    """Stands in for a Tantivy writer whose commit fails."""
+
+    def commit(self) -> None:
+        raise Boom("tantivy-commit")
+
+
+@pytest.mark.parametrize("stage", ["sqlite-finish", "tantivy-commit"])
+def test_a_failure_in_a_writer_thread_fails_the_run_and_keeps_the_previous_generation(
+        workspace: Path, monkeypatch, stage: str) -> None:
+    # SQLite's edges and indices, and the Tantivy commit, run in threads of their own: their errors reach the run.
+    index_workspace(workspace)
+    if stage == "sqlite-finish":
+        def add_edges(self, edges):
+            raise Boom(stage)
+
+        monkeypatch.setattr(GenerationWriter, "add_edges", add_edges)
+    else:
+        real_commit = GenerationWriter.commit_search_indices
+
+        def commit_search_indices(self):
+            self.writers = dict.fromkeys(self.writers, _FailingCommit())
+            real_commit(self)
+
+        monkeypatch.setattr(GenerationWriter, "commit_search_indices", commit_search_indices)
+    with pytest.raises(Boom, match=stage):
+        index_workspace(workspace, force=True)
+    assert live(workspace) == "gen-1" and generations(workspace) == ["gen-1"]
+    assert read_state(workspace).status == "ready"
+
+
 def test_first_run_failing_leaves_not_indexed(workspace: Path, monkeypatch) -> None:
     monkeypatch.setattr(build_module, "_before_flip", lambda generation: (_ for _ in ()).throw(Boom("x")))
     with pytest.raises(Boom):
