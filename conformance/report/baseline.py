@@ -106,12 +106,12 @@ def dump_baseline(failures: dict[str, str]) -> str:
     return header + yaml.safe_dump(entries, sort_keys=False, allow_unicode=True, width=1000)
 
 
-def first_line(report: pytest.TestReport) -> str:
-    """The first non-empty line of a report's failure text (the baseline reason)."""
-    for line in report.longreprtext.splitlines():
+def first_line(text: str) -> str:
+    """The first non-empty line of `text`, stripped ("" when there is none)."""
+    for line in text.splitlines():
         if line.strip():
             return line.strip()
-    return "failed"
+    return ""
 
 
 class BaselinePlugin:
@@ -139,7 +139,7 @@ class BaselinePlugin:
         report: pytest.TestReport = outcome.get_result()
         sid = scenario_id(item)
         if report.failed:
-            self.failures.setdefault(sid, first_line(report))
+            self.failures.setdefault(sid, first_line(report.longreprtext) or "failed")
         if sid not in self.entries or hasattr(report, "wasxfail"):
             return
         if report.failed:

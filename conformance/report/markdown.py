@@ -9,17 +9,10 @@ from typing import Any
 import pytest
 
 from cruxgate.conformance.checks.judge import recorded_findings
-from cruxgate.conformance.report.baseline import EXPECTED_FAILURE, baseline_outcome
+from cruxgate.conformance.report.baseline import EXPECTED_FAILURE, baseline_outcome, first_line
 
 OUTCOMES = ("passed", "warned", "failed", "expected-failure", "skipped", "informative")
 _NOT_STRICT = "no (document MUSTs and the error registry fail; SHOULDs, MCP conventions and readings warn)"
-
-
-def _first_line(text: str) -> str:
-    for line in text.splitlines():
-        if line.strip():
-            return line.strip()
-    return ""
 
 
 def _cell(text: str, limit: int = 160) -> str:
@@ -55,7 +48,7 @@ class ReportPlugin:
         if baseline_outcome(report) == EXPECTED_FAILURE:
             row["outcome"], row["detail"] = "expected-failure", str(report.wasxfail)
         elif report.failed:
-            row["outcome"], row["detail"] = "failed", _first_line(report.longreprtext)
+            row["outcome"], row["detail"] = "failed", first_line(report.longreprtext)
         elif report.skipped and row["outcome"] in (None, "passed"):
             reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longreprtext
             reason = str(reason).removeprefix("Skipped: ")
