@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 # name -> module that defines `add_arguments(parser)` and `run(args) -> int`.
@@ -34,5 +35,8 @@ def main(argv: list[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     command = args_list[0] if args_list and args_list[0] in COMMANDS else None
     args = build_parser(command).parse_args(args_list)
+    # Everything these commands create (index generations, the HTTP token) holds the workspace's text or
+    # a secret: owner-only files (0600) and folders (0700), whatever umask the shell had.
+    os.umask(0o077)
     module = importlib.import_module(COMMANDS[args.command][0])
     return module.run(args)

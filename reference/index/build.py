@@ -193,7 +193,9 @@ def index_workspace(workspace: Path | str, force: bool = False, progress: Progre
     root = root.resolve()
     state = root / STATE_DIR
     try:
-        state.mkdir(exist_ok=True)
+        # The index holds the workspace's source text: only its owner may enter (an existing folder too).
+        state.mkdir(mode=0o700, exist_ok=True)
+        os.chmod(state, 0o700)
         lock = _lock(state)
     except OSError as err:
         raise WorkspaceError(f"cannot write {state}: {err.strerror or err}") from err
