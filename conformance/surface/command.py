@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shlex
@@ -18,6 +19,7 @@ import anyio
 import yaml
 
 from cruxgate.conformance.surface import lint
+from cruxgate.conformance.target.profile import http_headers
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
@@ -75,12 +77,19 @@ def _default_profile() -> Path:
     return found[0]
 
 
-async def _list_all_tools(server: Any, timeout: float) -> dict[str, Any]:
+async def _list_all_tools(server: Any, timeout: float, headers: dict[str, str] | None = None) -> dict[str, Any]:
     from mcp import Client
 
     tools: list[Any] = []
+    http_client: Any = contextlib.nullcontext()
+    if headers:  # the profile's HTTP headers (a token): the SDK takes them on an HTTP client of ours
+        from mcp.client.streamable_http import streamable_http_client
+        from mcp.shared._httpx_utils import create_mcp_http_client
+
+        http_client = create_mcp_http_client(headers=headers)
+        server = streamable_http_client(server, http_client=http_client)
     with anyio.fail_after(timeout):
-        async with Client(server, mode="legacy") as client:
+        async with http_client, Client(server, mode="legacy") as client:
             cursor = None
             while True:
                 page = await client.list_tools(cursor=cursor)
@@ -124,8 +133,10 @@ def fetch_surface(args: argparse.Namespace) -> dict[str, Any]:
         # An empty document in the profile's format: the server's defaults.
         empty = "{}\n" if config.get("format") in ("json", "yaml") else ""
         config_path.write_text(empty, encoding="utf-8")
+        state = Path(tmp) / "state"
+        state.mkdir()
         values = {"python": sys.executable, "workspace": str(workspace), "config": str(config_path),
-                  "port": str(_free_port())}
+                  "state": str(state), "port": str(_free_port())}
         if args.index and profile.get("index_command"):
             subprocess.run(_fill(profile["index_command"], values), check=True, timeout=timeouts["index"],
                            stdout=subprocess.DEVNULL)
@@ -144,7 +155,8 @@ def fetch_surface(args: argparse.Namespace) -> dict[str, Any]:
         try:
             _wait_for_port(int(values["port"]), float(timeouts["start"]), process)
             url = transport["url"].format(**values)
-            return lint.normalize(anyio.run(_list_all_tools, url, float(timeouts["call"])))
+            headers = http_headers(transport, values, float(timeouts["start"]))
+            return lint.normalize(anyio.run(_list_all_tools, url, float(timeouts["call"]), headers))
         finally:
             process.terminate()
             try:

@@ -23,7 +23,7 @@ from anyio.from_thread import start_blocking_portal
 
 from cruxgate.conformance.spec.model import Scenario, run_leading
 from cruxgate.conformance.target import reaper
-from cruxgate.conformance.target.profile import Target, fill
+from cruxgate.conformance.target.profile import Target, fill, http_headers
 from cruxgate.conformance.target.wire import Connection, ServerFailure, WireDefect, free_port
 from cruxgate.conformance.target.workspace import Workspace, WorkspaceError
 
@@ -100,9 +100,12 @@ class Environment:
             argv += list(self.target.no_prewarm_args or [])
         url = spec["url"].format(port=port) if transport == "http" else None
         log = self.workspace.root / f"server-{transport}-{self._starts}.log"
+        headers = None
+        if transport == "http" and spec.get("headers"):
+            headers = lambda: http_headers(spec, values, timeouts["start"])  # noqa: E731 - read once it listens
         return Connection(self.runner.portal, transport, argv=argv, url=url, cwd=self.workspace.path,
                           env=self.workspace.env(), log_path=log, timeouts=timeouts,
-                          defect_sink=self.runner.wire_defects).open()
+                          defect_sink=self.runner.wire_defects, headers=headers).open()
 
     def restart(self, config: dict[str, Any] | None, prewarm: bool) -> None:
         """Stop every server, rewrite the config if given, and let the next call start them again."""

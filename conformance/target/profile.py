@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -111,6 +112,9 @@ def resolve(transport: str, profile: str | None = None, server_cmd: str | None =
             raise ProfileError("--server-cmd is empty")
         spec = dict(target.transports.get(transport) or {})
         spec["command"] = argv
+        # How to authenticate belongs to the launch command (the profile's writes the secret file): not lent.
+        spec.pop("headers", None)
+        spec.pop("secret_file", None)
         if transport == "http":
             spec.setdefault("url", DEFAULT_HTTP_URL)
         target.transports[transport] = spec
@@ -120,6 +124,31 @@ def resolve(transport: str, profile: str | None = None, server_cmd: str | None =
         if transport != "http":
             raise ProfileError("--server-url reaches a running server over Streamable HTTP: use it with --target=http")
     return target
+
+
+def http_headers(spec: dict[str, Any], values: dict[str, str], wait: float) -> dict[str, str]:
+    """The http transport's `headers`, placeholders filled; {secret} is the stripped text of its `secret_file`.
+
+    The server may write that file as it starts: it is waited for up to `wait` seconds (ProfileError after).
+    """
+    headers: dict[str, str] = spec.get("headers") or {}
+    if not headers:
+        return {}
+    values = dict(values)
+    if spec.get("secret_file"):
+        path = Path(fill_one(spec["secret_file"], values))
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                values["secret"] = path.read_text(encoding="utf-8", errors="replace").strip()
+            except OSError:
+                values["secret"] = ""
+            if values["secret"]:
+                break
+            if time.monotonic() >= deadline:
+                raise ProfileError(f"the server did not write its secret_file {path} within {wait:g}s")
+            time.sleep(0.05)
+    return {name: fill_one(value, values) for name, value in headers.items()}
 
 
 def fill(template: list[str], values: dict[str, str]) -> list[str]:

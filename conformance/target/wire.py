@@ -18,6 +18,7 @@ import socket
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -131,7 +132,8 @@ class Connection:
 
     def __init__(self, portal: BlockingPortal, transport: str, *, argv: list[str] | None = None,
                  url: str | None = None, cwd: Path | None = None, env: dict[str, str] | None = None,
-                 log_path: Path, timeouts: dict[str, float], defect_sink: list[WireDefect] | None = None) -> None:
+                 log_path: Path, timeouts: dict[str, float], defect_sink: list[WireDefect] | None = None,
+                 headers: Callable[[], dict[str, str]] | None = None) -> None:
         self.portal = portal
         self.transport = transport
         self.argv, self.url, self.cwd = argv, url, cwd
@@ -142,6 +144,8 @@ class Connection:
         self.server_info: dict[str, Any] | None = None
         self.defects: list[WireDefect] = []
         self.defect_sink = defect_sink  # the session's list, for the wire scenario
+        self.headers = headers  # HTTP headers for every request, made once the server listens (a token it wrote)
+        self._http_headers: dict[str, str] = {}
         self.oversized: Exception | None = None  # issue 17: the transport refused a message over its size cap
         self.broken = False
         self._process: subprocess.Popen[bytes] | None = None
@@ -168,6 +172,12 @@ class Connection:
         start = self.timeouts["start"]
         if self.transport == "http" and self.argv:
             self._spawn_http(start)
+        if self.transport == "http" and self.headers is not None:
+            try:
+                self._http_headers = self.headers()
+            except Exception as exc:  # noqa: BLE001 - a profile problem (its secret file never came) fails the start
+                self.close()
+                raise self.fail(f"server started but its HTTP headers could not be made: {exc}") from None
         self._future = self.portal.start_task_soon(self._hold)
         try:
             self._handshake(start)
@@ -259,7 +269,14 @@ class Connection:
                     # the SDK's re-joins its buffer per 64 KB chunk: one 50 MB answer cost it ~35 s of CPU.
                     server = stdio_transport(list(self.argv or ()), cwd=self.cwd, env=self.env, errlog=errlog,
                                              on_oversize=self._on_oversize)
-                async with Client(server, **client_kwargs) as client:
+                http_client: Any = contextlib.nullcontext()
+                if self._http_headers:
+                    from mcp.client.streamable_http import streamable_http_client
+                    from mcp.shared._httpx_utils import create_mcp_http_client
+
+                    http_client = create_mcp_http_client(headers=self._http_headers)
+                    server = streamable_http_client(str(self.url), http_client=http_client)
+                async with http_client, Client(server, **client_kwargs) as client:
                     scope.deadline = math.inf
                     self.client = client
                     info = client.server_info

@@ -12,6 +12,7 @@ from cruxgate.reference.config import load_config
 
 from .app import build_server
 from .heap import settle_startup
+from .http_options import AccessError, HttpOptions, add_http_arguments, http_options
 from .prewarm import Prewarm
 from .runtime import Runtime
 
@@ -24,6 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="HTTP bind address (loopback by default)")
     parser.add_argument("--port", type=int, default=8765, help="HTTP port")
     parser.add_argument("--no-prewarm", action="store_true", help="do not warm the index after the handshake")
+    add_http_arguments(parser)
 
 
 # A pipe holding a whole large answer (a payload near the 64 KB safety limit, escaped as a JSON string in
@@ -50,12 +52,11 @@ async def _serve_stdio(server: object) -> None:
         await server.run(read, write, server.create_initialization_options())  # type: ignore[attr-defined]
 
 
-async def _serve_http(server: object, host: str, port: int) -> None:
-    import uvicorn
+async def _serve_http(server: object, options: HttpOptions) -> None:
+    from .http_app import serve_http
 
-    app = server.streamable_http_app(host=host)  # type: ignore[attr-defined]
-    print(f"serve-mcp: Streamable HTTP on http://{host}:{port}/mcp", file=sys.stderr, flush=True)
-    await uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).serve()
+    print(f"serve-mcp: Streamable HTTP on http://{options.host}:{options.port}/mcp", file=sys.stderr, flush=True)
+    await serve_http(server, options)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -64,6 +65,13 @@ def run(args: argparse.Namespace) -> int:
     if not workspace.is_dir():
         print(f"serve-mcp: workspace {workspace} is not a directory", file=sys.stderr)
         return 2
+    options = HttpOptions()
+    if args.transport == "http":
+        try:
+            options = http_options(args, workspace)
+        except AccessError as exc:
+            print(f"serve-mcp: {exc}", file=sys.stderr)
+            return 2
     config = load_config(args.config)
     for warning in config.warnings:
         print(f"serve-mcp: config warning: {warning}", file=sys.stderr)
@@ -75,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         if args.transport == "stdio":
             anyio.run(_serve_stdio, server)
         else:
-            anyio.run(_serve_http, server, args.host, args.port)
+            anyio.run(_serve_http, server, options)
     except KeyboardInterrupt:
         pass
     return 0

@@ -8,7 +8,14 @@ import tomllib
 import pytest
 import yaml
 
-from cruxgate.conformance.target.profile import ProfileError, default_profile_path, fill, load_profile, resolve
+from cruxgate.conformance.target.profile import (
+    ProfileError,
+    default_profile_path,
+    fill,
+    http_headers,
+    load_profile,
+    resolve,
+)
 from cruxgate.conformance.target.workspace import Workspace, WorkspaceError, render_config
 
 
@@ -28,6 +35,22 @@ def test_server_cmd_replaces_only_the_launch_command():
     assert target.index_command == reference.index_command
     assert target.hooks == reference.hooks and target.config_filename == reference.config_filename
     assert target.transports["http"] == reference.transports["http"]
+
+
+def test_http_headers_carry_the_secret_the_server_wrote(tmp_path):
+    spec = resolve("http").transports["http"]
+    assert spec["headers"] == {"Authorization": "Bearer {secret}"}, "the reference profile sends its token"
+    assert "{state}/http-token" in spec["command"] and spec["secret_file"] == "{state}/http-token"
+    (tmp_path / "http-token").write_text("s3cret-token\n")
+    assert http_headers(spec, {"state": str(tmp_path)}, 1.0) == {"Authorization": "Bearer s3cret-token"}
+    with pytest.raises(ProfileError, match="did not write its secret_file"):
+        http_headers(spec, {"state": str(tmp_path / "none")}, 0.2)
+    assert http_headers({"url": "http://x/mcp"}, {}, 0.2) == {}
+
+
+def test_server_cmd_drops_the_profile_http_auth():
+    spec = resolve("http", server_cmd="my-server --port {port}").transports["http"]
+    assert "headers" not in spec and "secret_file" not in spec
 
 
 def test_server_url_needs_http_and_drops_stdio():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ import anyio
 import anyio.from_thread
 
 from cruxgate.conformance.spec.schemas import validator_for
+from cruxgate.conformance.target.profile import http_headers
 from cruxgate.conformance.target.wire import Connection as WireConnection
 from cruxgate.conformance.target.wire import free_port
 
@@ -40,13 +42,14 @@ def check_schema(tool: str, payload: dict[str, Any], is_error: bool) -> None:
 class Connection:
     """A started server with an initialized SDK session; every wait is bounded by TIMEOUTS."""
 
-    def __init__(self, transport: str, argv: list[str], cwd: Path, url: str | None = None) -> None:
+    def __init__(self, transport: str, argv: list[str], cwd: Path, url: str | None = None,
+                 headers: Callable[[], dict[str, str]] | None = None) -> None:
         self._portal_cm = anyio.from_thread.start_blocking_portal()
         self.portal = self._portal_cm.__enter__()
         log = cwd.parent / f"server-{transport}-{free_port()}.log"
         try:
             self.wire = WireConnection(self.portal, transport, argv=argv, url=url, cwd=cwd, log_path=log,
-                                       timeouts=TIMEOUTS).open()
+                                       timeouts=TIMEOUTS, headers=headers).open()
         except BaseException:
             self._portal_cm.__exit__(None, None, None)
             raise
@@ -90,8 +93,15 @@ def connect_stdio(workspace: Path, config: Path | None = None, *extra: str) -> C
     return Connection("stdio", serve_argv(workspace, config, *extra), workspace)
 
 
+def bearer(token_file: Path) -> Callable[[], dict[str, str]]:
+    """The Authorization header with the token serve-mcp writes to `token_file` (read once it listens)."""
+    spec = {"headers": {"Authorization": "Bearer {secret}"}, "secret_file": str(token_file)}
+    return lambda: http_headers(spec, {}, TIMEOUTS["start"])
+
+
 def connect_http(workspace: Path, config: Path | None = None, *extra: str) -> Connection:
-    """Start serve-mcp over Streamable HTTP on a free loopback port and connect to /mcp."""
+    """Start serve-mcp over Streamable HTTP on a free loopback port and connect to /mcp with its token."""
     port = free_port()
     argv = serve_argv(workspace, config, "--transport", "http", "--port", str(port))
-    return Connection("http", argv + list(extra), workspace, url=f"http://127.0.0.1:{port}/mcp")
+    return Connection("http", argv + list(extra), workspace, url=f"http://127.0.0.1:{port}/mcp",
+                      headers=bearer(workspace / ".cruxgate" / "http-token"))
