@@ -11,7 +11,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-from .errors import invalid_input
+from .errors import ECHO_CHARS, bounded, invalid_input
 from .input_schemas import tool_schemas
 from .params import PARAMS
 
@@ -32,7 +32,7 @@ def _field_of(error: ValidationError, args: dict[str, Any], schema: dict[str, An
     """The argument an error is about and a short message naming it."""
     value = error.validator_value  # the failing keyword's value: a list for required, anyOf and enum
     if error.validator == "additionalProperties":
-        unknown = min(set(args) - set(schema["properties"]))
+        unknown = bounded(min(set(args) - set(schema["properties"])), ECHO_CHARS)
         return unknown, f"unknown argument `{unknown}`"
     if error.validator == "required" and isinstance(value, list):
         missing = next(name for name in value if name not in args)

@@ -29,6 +29,36 @@ REGISTRY: dict[str, str] = {
     "internal_error": "runtime",
 }
 
+# An error names the value it refuses (a path, a tool or argument name) so the caller sees which one failed;
+# the caller chose that value's size. A quoted value is cut to ECHO_CHARS and the message, and every string
+# in `data`, to TEXT_CHARS: a 1 MB path must not come back as a 1 MB error (over HTTP, to anyone who asks).
+ECHO_CHARS = 200
+TEXT_CHARS = 2048
+
+
+def bounded(text: str, limit: int = TEXT_CHARS) -> str:
+    """`text` when it fits in `limit` characters, else its head and tail around a note of how much was cut."""
+    if len(text) <= limit:
+        return text
+    keep = max(limit - 48, 8)
+    head, tail = keep * 3 // 4, keep // 4
+    return f"{text[:head]}...[{len(text) - head - tail:,} characters cut]...{text[len(text) - tail:]}"
+
+
+def quoted(value: Any) -> str:
+    """`repr(value)` for an error message, cut to ECHO_CHARS characters."""
+    return bounded(repr(value), ECHO_CHARS)
+
+
+def _bounded_data(value: Any) -> Any:
+    if isinstance(value, str):
+        return bounded(value)
+    if isinstance(value, dict):
+        return {bounded(str(key)): _bounded_data(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_bounded_data(item) for item in value]
+    return value
+
 
 class ToolError(Exception):
     """A tool failure that is answered with the canonical envelope (code must be a registry code)."""
@@ -36,10 +66,11 @@ class ToolError(Exception):
     def __init__(self, code: str, message: str, data: dict[str, Any] | None = None) -> None:
         if code not in REGISTRY:
             raise ValueError(f"{code!r} is not a registry error code")
+        message = bounded(message)
         super().__init__(message)
         self.code = code
         self.message = message
-        self.data = data
+        self.data = _bounded_data(data) if data else data
 
     def envelope(self, metadata: dict[str, Any] | None = None) -> dict[str, Any]:
         """The failure payload: `{"error": {...}, "metadata"?}`."""

@@ -14,7 +14,7 @@ from mcp.server.lowlevel import Server
 from cruxgate import __version__
 from cruxgate.reference.protocol.arguments import parse_arguments
 from cruxgate.reference.protocol.encoding import to_json, to_json_bytes
-from cruxgate.reference.protocol.errors import ToolError
+from cruxgate.reference.protocol.errors import ToolError, quoted
 from cruxgate.reference.protocol.input_schemas import tool_schemas
 from cruxgate.reference.protocol.safety import apply_safety_limit
 
@@ -38,7 +38,7 @@ async def dispatch(rt: Runtime, name: str, arguments: Any) -> tuple[str, bool]:
     try:
         spec = TOOLS.get(name)
         if spec is None:
-            raise ToolError("invalid_input", f"unknown tool {name!r}", {"field": "name", "tools": sorted(TOOLS)})
+            raise ToolError("invalid_input", f"unknown tool {quoted(name)}", {"field": "name", "tools": sorted(TOOLS)})
         params = parse_arguments(name, arguments)
         if spec.blocking:
             payload = await anyio.to_thread.run_sync(spec.handler, rt, params)

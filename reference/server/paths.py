@@ -6,10 +6,11 @@ import os
 from pathlib import Path
 
 from cruxgate.reference.index.state import STATE_DIR
-from cruxgate.reference.protocol.errors import ToolError, invalid_input
+from cruxgate.reference.protocol.errors import ECHO_CHARS, ToolError, bounded, invalid_input, quoted
 
 # The server's own state and VCS internals are not part of the indexed tree.
 PRIVATE_DIRS = (STATE_DIR, ".git")
+PATH_CHARS = 4096  # Linux's PATH_MAX: no longer path names a file
 
 
 def workspace_path(workspace: Path, raw: str) -> tuple[str, Path]:
@@ -20,15 +21,17 @@ def workspace_path(workspace: Path, raw: str) -> tuple[str, Path]:
     """
     if "\x00" in raw:
         raise invalid_input("path", "path must not contain NUL characters")
+    if len(raw) > PATH_CHARS:  # before realpath, which walks every component: a 1 MB path took minutes
+        raise invalid_input("path", f"path is longer than {PATH_CHARS:,} characters ({len(raw):,})")
     root = os.fspath(workspace)
     # An absolute argument replaces the root; realpath follows symlinks: a link pointing outside is outside.
     resolved = os.path.realpath(os.path.join(root, raw.replace("\\", "/")))
     prefix = root if root.endswith("/") else root + "/"
     if resolved != root and not resolved.startswith(prefix):
-        raise invalid_input("path", f"path {raw!r} is outside the workspace")
+        raise invalid_input("path", f"path {quoted(raw)} is outside the workspace")
     relative = resolved[len(prefix):]
     if not relative:
         raise invalid_input("path", "path names the workspace root, not a file")
     if relative.split("/", 1)[0] in PRIVATE_DIRS:
-        raise ToolError("file_not_found", f"{relative} is not an indexed file", {"path": relative})
+        raise ToolError("file_not_found", f"{bounded(relative, ECHO_CHARS)} is not an indexed file", {"path": relative})
     return relative, Path(resolved)

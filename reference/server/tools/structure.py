@@ -8,7 +8,7 @@ from typing import Any
 
 from cruxgate.reference.index.state import LIVE_REF
 from cruxgate.reference.protocol.encoding import to_json_bytes
-from cruxgate.reference.protocol.errors import ToolError, invalid_input
+from cruxgate.reference.protocol.errors import ToolError, invalid_input, quoted
 from cruxgate.reference.protocol.params import FindReferencesParams, GetFileOutlineParams
 from cruxgate.reference.protocol.shaping import without_nulls
 from cruxgate.reference.query.engine import OUTLINES_KEPT
@@ -102,7 +102,7 @@ def get_file_outline(rt: Runtime, params: GetFileOutlineParams) -> dict[str, Any
     snap, engine, freshness = rt.for_query(params.freshness_policy)
     ref = params.ref
     if ref is not None and ref not in (LIVE_REF, snap.ref):
-        raise ToolError("ref_not_indexed", f"ref {ref!r} is not indexed (indexed: {snap.ref!r})",
+        raise ToolError("ref_not_indexed", f"ref {quoted(ref)} is not indexed (indexed: {snap.ref!r})",
                         {"indexed_refs": [snap.ref], "remediation": "omit ref or pass the indexed one"})
     try:
         outline = engine.file_outline(relative, depth=params.depth, language=params.language)
