@@ -50,13 +50,14 @@ def quoted(value: Any) -> str:
     return bounded(repr(value), ECHO_CHARS)
 
 
-def _bounded_data(value: Any) -> Any:
+def bounded_value(value: Any) -> Any:
+    """`value` with every string in it (keys too) cut to TEXT_CHARS."""
     if isinstance(value, str):
         return bounded(value)
     if isinstance(value, dict):
-        return {bounded(str(key)): _bounded_data(item) for key, item in value.items()}
+        return {bounded(str(key)): bounded_value(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_bounded_data(item) for item in value]
+        return [bounded_value(item) for item in value]
     return value
 
 
@@ -70,7 +71,7 @@ class ToolError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-        self.data = _bounded_data(data) if data else data
+        self.data = bounded_value(data) if data else data
 
     def envelope(self, metadata: dict[str, Any] | None = None) -> dict[str, Any]:
         """The failure payload: `{"error": {...}, "metadata"?}`."""

@@ -10,11 +10,12 @@ from typing import Any
 import anyio.to_thread
 import mcp_types as types
 from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
 
 from cruxgate import __version__
 from cruxgate.reference.protocol.arguments import parse_arguments
 from cruxgate.reference.protocol.encoding import to_json, to_json_bytes
-from cruxgate.reference.protocol.errors import ToolError, quoted
+from cruxgate.reference.protocol.errors import ToolError, bounded, bounded_value, quoted
 from cruxgate.reference.protocol.input_schemas import tool_schemas
 from cruxgate.reference.protocol.safety import apply_safety_limit
 
@@ -57,6 +58,15 @@ async def dispatch(rt: Runtime, name: str, arguments: Any) -> tuple[str, bool]:
         error = ToolError("internal_error", f"{name} failed: {type(exc).__name__}: {exc}")
         payload = error.envelope(_metadata_or_none(rt))
     return to_json(payload), True
+
+
+async def bounded_protocol_errors(ctx: Any, call_next: Any) -> Any:
+    """Server middleware: a JSON-RPC error the SDK raises (an unknown method names itself in `data`) is cut
+    as a tool error is, so a 1 MB method name is no 1 MB answer."""
+    try:
+        return await call_next(ctx)
+    except MCPError as exc:
+        raise MCPError(exc.code, bounded(exc.message), bounded_value(exc.data)) from None
 
 
 def call_result(text: str, is_error: bool) -> dict[str, Any]:
@@ -104,4 +114,5 @@ def build_server(rt: Runtime) -> Server[Any]:
         rt.prewarm.start()
 
     server.add_notification_handler("notifications/initialized", types.NotificationParams, initialized)
+    server.middleware.append(bounded_protocol_errors)
     return server

@@ -194,6 +194,14 @@ def test_the_allow_lists_admit_other_names(serve: Callable[..., Served]) -> None
     assert served.post(INITIALIZE, origin="https://evil.example.test")[0] == 403
 
 
+def test_a_protocol_error_does_not_echo_a_huge_method_name(serve: Callable[..., Served]) -> None:
+    served = serve()
+    _, _, session = served.post(INITIALIZE)
+    status, body, _ = served.post({"jsonrpc": "2.0", "id": 3, "method": "m" * (1 << 20)}, session=session)
+    assert status == 200 and "Method not found" in body and "characters cut" in body
+    assert len(body) < 8192, f"{len(body):,} bytes of JSON-RPC error for a 1 MB method name"
+
+
 # --------------------------------------------------------------------------------------- sessions
 
 
