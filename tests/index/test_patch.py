@@ -60,7 +60,9 @@ def delete(path: str) -> Edit:
 
 
 def rename(path: str, to: str) -> Edit:
-    return lambda root: (root / path).rename(root / to)
+    def edit(root: Path) -> None:
+        (root / path).rename(root / to)
+    return edit
 
 
 EXTRA = '''"""Extra helpers."""
@@ -126,7 +128,7 @@ def snapshot(workspace: Path) -> dict[str, Any]:
     db = sqlite3.connect(generation / DATABASE)
     stable = _stable(db)
     parents = dict(db.execute("SELECT symbol_id, parent_symbol_id FROM symbol_relations"))
-    symbols = sorted((stable[row[0]], *row[1:], stable.get(parents.get(row[0]), "")) for row in db.execute(
+    symbols = sorted((stable[row[0]], *row[1:], stable.get(parents.get(row[0]) or 0, "")) for row in db.execute(
         "SELECT symbol_id, path, language, name, qualified_name, kind, line_start, line_end, signature, visibility, "
         "doc FROM symbols"))
     edges = sorted((stable.get(f, ""), path, line, kind, stable.get(t, ""), name) for f, path, line, kind, t, name in
@@ -165,7 +167,8 @@ def answers(workspace: Path, stable: dict[int, str]) -> dict[str, Any]:
             out[f"references {query}"] = None
         else:
             out[f"references {query}"] = (refs.unresolved_count, [
-                (r["path"], r["line"], r["edge_type"], stable.get(r.get("to_symbol_id"))) for r in refs.references])
+                (r["path"], r["line"], r["edge_type"], stable.get(r.get("to_symbol_id") or 0))
+                for r in refs.references])
     for path in ("src/auth/tokens.py", "src/auth/handler.py"):
         if (workspace / path).exists():
             outline = engine.file_outline(path, "all")
