@@ -2,8 +2,9 @@
 
 Set-up first (pip installs the pinned packages into the cache, corpora are copied), then, with nothing
 downloaded, for each size: full index runs, unchanged re-index runs, re-index runs after a one-line edit of
-one file, index size, and the warm latency of four tools over stdio. Writes docs/scale.json, docs/scale.svg and the table between the markers in
-docs/benchmarks.md. Not a test: `pytest` and CI's smoke run never collect it.
+one file, index size, and the warm latency of four tools over stdio. Writes docs/scale.json, docs/scale.svg
+and the table between the markers in docs/benchmarks.md. Not a test: `pytest` and CI's smoke run never
+collect it.
 """
 
 from __future__ import annotations
