@@ -22,13 +22,12 @@ import pytest
 import tantivy
 
 from cruxgate.reference.index import IndexReader, index_workspace, read_state
-from cruxgate.reference.index import build as build_module
 from cruxgate.reference.index.semantic.model import SemanticIndex
 from cruxgate.reference.index.state import DATABASE, STATE_DIR
 from cruxgate.reference.query.engine import QueryEngine
 from cruxgate.reference.query.errors import QueryNotFound
 
-from .conftest import copy_fixture
+from .conftest import built, copy_fixture
 
 Edit = Callable[[Path], None]
 
@@ -189,14 +188,7 @@ def scores(workspace: Path, query: str) -> list[float]:
 def test_a_patched_generation_answers_as_a_full_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     workspace = copy_fixture(tmp_path / "patched")
     index_workspace(workspace)
-    full_builds: list[Path] = []
-    real = build_module._build
-
-    def spy(root, previous, report, old, generation, store, progress, workers):
-        full_builds.append(root)
-        return real(root, previous, report, old, generation, store, progress, workers)
-
-    monkeypatch.setattr(build_module, "_build", spy)
+    full_builds = built(monkeypatch)
     for step, (title, edits) in enumerate(STEPS):
         for edit in edits:
             edit(workspace)

@@ -13,24 +13,13 @@ from cruxgate.reference.index.hooks import corrupt_index_segment
 from cruxgate.reference.index.seal import SEAL
 from cruxgate.reference.index.state import DATABASE, MANIFEST
 
+from .conftest import built
+
 
 def live(workspace: Path) -> Path:
     generation = read_state(workspace).generation
     assert generation is not None
     return generation
-
-
-def built(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
-    """The generations the next runs build from the sources (rather than link)."""
-    seen: list[Path] = []
-    real = build_module._build
-
-    def spy(root, previous, report, old, generation, store, progress, workers):
-        seen.append(generation)
-        return real(root, previous, report, old, generation, store, progress, workers)
-
-    monkeypatch.setattr(build_module, "_build", spy)
-    return seen
 
 
 def test_an_unchanged_tree_links_the_live_files_and_reports_the_same_figures(workspace: Path,
