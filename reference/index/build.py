@@ -23,6 +23,7 @@ from cruxgate import __version__
 from .extract import FileExtract, content_hash, extract
 from .git import git_head
 from .languages import language_of
+from .reading import Refused, read_file
 from .resolve import Resolver
 from .scan import Candidate, ScanReport, is_binary, scan
 from .seal import link_generation, sealed_files, write_seal
@@ -86,12 +87,11 @@ class IndexSummary:
 
 def _work(task: tuple[str, str, str | None]) -> tuple:
     """Read, hash and (when the content changed) extract one file. Runs in a pool worker."""
-    path, absolute, old_hash = task
+    root, path, old_hash = task
     try:
-        with open(absolute, "rb") as fh:
-            data = fh.read()
-    except OSError as err:
-        return ("error", path, f"{type(err).__name__}: {err.strerror or err}")
+        data = read_file(root, path).data
+    except Refused as refused:
+        return ("error", path, refused.reason)
     if is_binary(data):
         return ("binary", path)
     digest = content_hash(data)
@@ -221,7 +221,7 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     sealed = None
     if previous is not None and (live.manifest or {}).get("tool_version") == TOOL_VERSION:
         sealed = sealed_files(previous)
-    unchanged = _unchanged(report.files, old, progress) if sealed else None
+    unchanged = _unchanged(root, report.files, old, progress) if sealed else None
     gens = _generations(state)
     number = (gens[-1][0] + 1) if gens else 1
     name = f"{GENERATION_PREFIX}{number}"
@@ -261,8 +261,9 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
                         symbol_count=totals.symbol_count, edge_count=totals.edge_count,
                         unresolved_edge_count=totals.unresolved_edge_count, parsed_files=totals.parsed,
                         reused_files=totals.reused, parse_error_files=totals.errors,
-                        skipped_files=totals.skipped + report.skipped_large + report.skipped_outside,
-                        seconds=time.perf_counter() - started, manifest=manifest, problems=tuple(totals.problems))
+                        skipped_files=totals.skipped + report.skipped,
+                        seconds=time.perf_counter() - started, manifest=manifest,
+                        problems=tuple(sorted(report.problems + totals.problems)))
 
 
 @dataclass
@@ -288,7 +289,7 @@ def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str,
     # Here, not at the top: numpy and scipy take a second to import, which an unchanged re-index never needs.
     from .semantic.build import SemanticIndexBuilder
 
-    tasks = [(c.path, c.absolute, old.get(c.path)) for c in report.files]
+    tasks = [(str(root), c.path, old.get(c.path)) for c in report.files]
     writer: GenerationWriter | None = None
     try:
         # The pool forks on entry, before the writer starts Tantivy's threads.
@@ -310,7 +311,7 @@ def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str,
                    counts["reused"], counts["errors"], counts["skipped"], problems, hashes)
 
 
-def _unchanged(files: list[Candidate], old: dict[str, str], progress: Progress | None,
+def _unchanged(root: Path, files: list[Candidate], old: dict[str, str], progress: Progress | None,
                ) -> tuple[list[tuple[str, str]], int] | None:
     """(path, hash) of every text file and the count of binary ones when the tree is exactly what `old` indexed;
     None at the first file that was added, changed, removed or cannot be read."""
@@ -318,9 +319,8 @@ def _unchanged(files: list[Candidate], old: dict[str, str], progress: Progress |
     binary = 0
     for done, candidate in enumerate(files, 1):
         try:
-            with open(candidate.absolute, "rb") as fh:
-                data = fh.read()
-        except OSError:
+            data = read_file(str(root), candidate.path).data
+        except Refused:
             return None  # the build names it among the problems
         if is_binary(data):
             binary += 1
@@ -369,12 +369,12 @@ def _write(root: Path, previous: Path | None, tasks: list, results: Iterator[tup
             if kind == "same":
                 blob = cache.get(path)
                 if blob is None:  # the previous generation lost it: parse now
-                    item = _work((path, str(root / path), None))
+                    item = _work((str(root), path, None))
                     kind = item[0]
             if kind in ("binary", "error"):
                 skipped += 1
                 if kind == "error":
-                    problems.append(f"{path}: not indexed, unreadable ({item[2]})")
+                    problems.append(f"{path}: not indexed, {item[2]}")
                 continue
             if kind == "parsed":
                 blob = item[2]
