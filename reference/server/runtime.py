@@ -169,8 +169,22 @@ class Runtime:
                                exact=policy == "strict")
         if not stale:
             return "syncing" if self.jobs.active() else "fresh"
+        return self._stale(policy, "the index is older than the workspace")
+
+    def files_changed(self, freshness: str, policy: str, changed: set[str] | frozenset[str]) -> str:
+        """A call's freshness once it has read files: one that differs from the index makes the call stale.
+
+        The tree check above sees HEAD or mtimes only; a file edited, swapped for a link or a FIFO, or
+        removed since indexing is caught when a call reads it, and treated as a stale tree is.
+        """
+        if not changed or freshness == "stale":
+            return freshness
+        return self._stale(policy, f"{min(changed)} changed since it was indexed")
+
+    def _stale(self, policy: str, why: str) -> str:
+        """The policy's answer to a stale index: strict raises index_stale, balanced starts a sync."""
         if policy == "strict":
-            raise ToolError("index_stale", "the index is older than the workspace and freshness_policy is strict",
+            raise ToolError("index_stale", f"{why} and freshness_policy is strict",
                             {"remediation": "call sync_repo (or `cruxgate index`) and retry, or use "
                                             "freshness_policy=balanced", "freshness_policy": "strict"})
         if policy == "balanced":
