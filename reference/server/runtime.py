@@ -65,6 +65,7 @@ class Runtime:
         self.on_index_changed: list[Any] = []  # callbacks (prewarm) after a completed job
         self.checks: dict[tuple[Any, ...], dict[str, Any]] = {}  # health checks of the live generation
         self.prewarm: Any = None  # set by the app (reference.server.prewarm.Prewarm)
+        self.query_threads: Any = None  # the query tools' thread limiter (the app makes it in its event loop)
 
     # -- index state -------------------------------------------------------
     def _state_key(self) -> tuple[Any, ...]:
