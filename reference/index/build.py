@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import gc
 import hashlib
 import json
 import multiprocessing
 import os
+import re
 import shutil
 import sqlite3
 import time
@@ -224,7 +226,8 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     unchanged = _unchanged(root, report.files, old, progress) if sealed else None
     gens = _generations(state)
     number = (gens[-1][0] + 1) if gens else 1
-    name = f"{GENERATION_PREFIX}{number}"
+    name = f"{GENERATION_PREFIX}{number}"  # past every generation there is, a leftover's too: names are never reused
+    _remove_leftovers(state, live.generation if live.status != "not_indexed" else None)
     generation = state / name
     generation.mkdir()
     try:
@@ -410,6 +413,44 @@ def _cursor(hashes: list[tuple[str, str]]) -> str:
 
 def _before_flip(generation: Path) -> None:
     """Seam for the interrupted-run tests: the generation is complete but not yet live."""
+
+
+# A temporary file of write_atomic: `.<name>.<pid>.tmp`.
+_TEMPORARY = re.compile(r"\..+\.(?P<pid>[0-9]+)\.tmp")
+
+
+def _alive(pid: int) -> bool:
+    """A process with this id exists (it may be another user's)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def _remove_leftovers(state: Path, live: Path | None) -> None:
+    """Remove what killed runs left: generations never made live and temporary files whose writer is gone.
+
+    Runs under the state lock, so no other index run is writing. A generation newer than the live one,
+    or without a manifest, was never flipped to; one older with a manifest may still be read by a server
+    (the end of the run collects it). A temporary file whose process is alive (a hook) is left alone.
+    """
+    live_number = int(live.name[len(GENERATION_PREFIX):]) if live is not None and live.name[
+        len(GENERATION_PREFIX):].isdigit() else None
+    generations = _generations(state)
+    for number, path in generations:
+        if path == live:
+            continue
+        if not (path / MANIFEST).exists() or (live_number is not None and number > live_number):
+            shutil.rmtree(path, ignore_errors=True)
+    for folder in (state, *(path for _, path in _generations(state))):
+        for entry in folder.iterdir():
+            found = _TEMPORARY.fullmatch(entry.name)
+            if found is not None and not _alive(int(found["pid"])):
+                with contextlib.suppress(OSError):
+                    entry.unlink()
 
 
 def _collect_garbage(state: Path, keep: set[str]) -> None:

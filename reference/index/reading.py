@@ -26,8 +26,11 @@ _KINDS = ((stat.S_ISFIFO, "FIFO"), (stat.S_ISCHR, "character device"), (stat.S_I
           (stat.S_ISSOCK, "socket"), (stat.S_ISDIR, "directory"))
 
 
-class Refused(Exception):
-    """A file the reference will not read; `reason` says why in a few words ("a symbolic link ...")."""
+class Refused(OSError):
+    """A file the reference will not read; `reason` says why in a few words ("a symbolic link ...").
+
+    An OSError, so a caller that treats an unreadable file as absent treats a refused one the same way.
+    """
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
@@ -69,26 +72,55 @@ def _inside(root: str, fd: int, absolute: str) -> bool:
     return real.startswith(root.rstrip("/") + "/")
 
 
+def read_regular(path: str, limit: int = MAX_FILE_BYTES) -> FileBytes:
+    """The bytes of the regular file at `path`, the last component not followed; Refused otherwise."""
+    fd, st = _open(path, limit)
+    try:
+        return _read(fd, st, limit)
+    finally:
+        os.close(fd)
+
+
 def read_file(root: str, rel: str, limit: int = MAX_FILE_BYTES) -> FileBytes:
     """The bytes of `rel` (a relative path) under the resolved workspace `root`; Refused when it may not be read."""
     absolute = os.path.join(root, rel)
+    fd, st = _open(absolute, limit)
     try:
-        # Checked before opening too: opening a device node can have effects of its own.
-        reason = refusal(os.lstat(absolute), limit)
-        if reason is not None:
-            raise Refused(reason)
-        fd = os.open(absolute, _FLAGS)
-    except OSError as err:
-        if err.errno in (errno.ELOOP, errno.EMLINK):  # O_NOFOLLOW met a link (EMLINK on FreeBSD)
-            raise Refused("a symbolic link (links are not followed)") from None
-        raise Refused(f"unreadable ({err.strerror or err})") from None
-    try:
-        st = os.fstat(fd)
-        reason = refusal(st, limit)
-        if reason is not None:
-            raise Refused(reason)
         if not _inside(root, fd, absolute):
             raise Refused("outside the workspace (a directory on its path is a link)")
+        return _read(fd, st, limit)
+    finally:
+        os.close(fd)
+
+
+def _open(path: str, limit: int) -> tuple[int, os.stat_result]:
+    """A descriptor on `path` and its fstat: a regular file within the limit when opened; Refused otherwise."""
+    try:
+        # Checked before opening too: opening a device node can have effects of its own.
+        reason = refusal(os.lstat(path), limit)
+        if reason is not None:
+            raise Refused(reason)
+        fd = os.open(path, _FLAGS)
+    except Refused:
+        raise
+    except (OSError, ValueError) as err:  # ValueError: a NUL in the path
+        if getattr(err, "errno", None) in (errno.ELOOP, errno.EMLINK):  # O_NOFOLLOW met a link (EMLINK: FreeBSD)
+            raise Refused("a symbolic link (links are not followed)") from None
+        raise Refused(f"unreadable ({getattr(err, 'strerror', None) or err})") from None
+    try:
+        st = os.fstat(fd)  # what was opened, which a swap may have changed since the lstat
+        reason = refusal(st, limit)
+    except OSError as err:
+        reason = f"unreadable ({err.strerror or err})"
+    if reason is not None:
+        os.close(fd)
+        raise Refused(reason)
+    return fd, st
+
+
+def _read(fd: int, st: os.stat_result, limit: int) -> FileBytes:
+    """Up to `limit` bytes of the open regular file; Refused when it holds more (it grew since the stat)."""
+    try:
         chunks: list[bytes] = []
         size = 0
         while size <= limit:  # one byte past the limit tells a file that grew after the stat
@@ -97,10 +129,8 @@ def read_file(root: str, rel: str, limit: int = MAX_FILE_BYTES) -> FileBytes:
                 break
             chunks.append(chunk)
             size += len(chunk)
-        if size > limit:
-            raise Refused(f"larger than the {limit:,}-byte limit")
-        return FileBytes(b"".join(chunks), st)
     except OSError as err:
         raise Refused(f"unreadable ({err.strerror or err})") from None
-    finally:
-        os.close(fd)
+    if size > limit:
+        raise Refused(f"larger than the {limit:,}-byte limit")
+    return FileBytes(b"".join(chunks), st)

@@ -12,7 +12,7 @@ from typing import Any
 
 from cruxgate.reference.config import Config
 from cruxgate.reference.index import SCHEMA_VERSION, IndexReader, IndexState, read_state
-from cruxgate.reference.index.state import CURRENT, LIVE_REF, MANIFEST, STATE_DIR, read_small_text
+from cruxgate.reference.index.state import LIVE_REF, MANIFEST, STATE_DIR, BadPointer, read_current
 from cruxgate.reference.protocol.errors import ToolError
 from cruxgate.reference.protocol.metadata import build_metadata, canonical_status
 from cruxgate.reference.query.engine import QueryEngine
@@ -72,8 +72,10 @@ class Runtime:
         """Cheap identity of the live index: CURRENT's content and the manifest's stat."""
         state = os.path.join(self.workspace, STATE_DIR)
         try:
-            current = read_small_text(os.path.join(state, CURRENT)).strip()
-        except OSError:
+            current = read_current(self.workspace)
+        except BadPointer as err:
+            return (f"bad: {err}",)  # read_state classifies it (one element: no generation to name)
+        if current is None:
             return ("none",)
         try:
             info = os.stat(os.path.join(state, current, MANIFEST))
