@@ -35,8 +35,20 @@ def _metadata_or_none(rt: Runtime) -> dict[str, Any] | None:
 
 
 def _answer(rt: Runtime, name: str, spec: ToolSpec, params: Any) -> str:
-    """The tool's payload as the JSON that is sent, the safety limit applied (runs where the handler runs)."""
-    payload = spec.handler(rt, params)
+    """The tool's payload as the JSON that is sent, the safety limit applied (runs where the handler runs).
+
+    A query that fails for a reason of its own is checked against the index: a damaged one is answered
+    with index_incompatible (and reads as such from then on), anything else stays an internal error.
+    """
+    try:
+        payload = spec.handler(rt, params)
+    except ToolError:
+        raise
+    except Exception as exc:
+        damaged = rt.damage_error(rt.snapshot(), exc) if spec.list_key else None
+        if damaged is not None:
+            raise damaged from exc
+        raise
     encoded = spec.encode(payload)
     # The safety limit is measured on the very JSON that is sent; encoded again only when it cuts.
     if spec.list_key and len(encoded) > rt.config.max_response_bytes:
