@@ -76,12 +76,16 @@ class IndexReader:
             return self._searchers[name]
 
     def damage(self, deep: bool = False) -> str | None:
-        """Why this generation cannot be trusted, or None: files lost or cut short since written, a database
-        file shorter than its own header says, an index that does not open. Cheap (stats, one header, the
-        Tantivy segment lists) unless `deep`, which also runs SQLite's quick_check over the whole file.
+        """Why this generation's lexical index cannot be trusted, or None.
+
+        Files lost or cut short since written, a database file shorter than its own header says, an index
+        that does not open. Cheap (stats, one header, the Tantivy segment lists) unless `deep`, which also
+        runs SQLite's quick_check over the whole file. The semantic index is not checked: it degrades alone.
         """
         try:
             for rel, size in (sealed_sizes(self.generation) or {}).items():
+                if rel != DATABASE and not rel.startswith(f"{TANTIVY_DIR}/"):
+                    continue  # the semantic index degrades on its own (search_code falls back to lexical)
                 path = self.generation / rel
                 if not path.exists():
                     return f"{rel} is missing"

@@ -10,8 +10,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from cruxgate.reference.index import index_workspace
 
 from .harness import Connection, connect_stdio
@@ -59,19 +57,20 @@ def ask_all(conn: Connection) -> list[tuple[str, dict[str, Any], bool]]:
     return out
 
 
-@pytest.mark.parametrize("swap", ["passwd", "one_line_outside", "fifo", "dev_zero"])
-def test_a_replaced_file_is_never_read_through(tmp_path: Path, swap: str) -> None:
-    root = git_workspace(tmp_path / "ws", {"src/auth.py": AUTH, "src/other.py": "def other():\n    return 2\n"})
+def test_replaced_files_are_never_read_through(tmp_path: Path) -> None:
+    """Four indexed copies of one file, each replaced: by a link to /etc/passwd, a link to a one-line file
+    outside, a FIFO (no writer: a read would block for ever) and a link to /dev/zero (a read never ends)."""
     outside = tmp_path / "secret.txt"
     outside.write_text(SECRET + "\n", encoding="utf-8")
-    target = root / "src" / "auth.py"
-    makers = {
+    swaps: dict[str, Any] = {
         "passwd": lambda p: os.symlink("/etc/passwd", p),
-        "one_line_outside": lambda p: os.symlink(outside, p),
+        "outside": lambda p: os.symlink(outside, p),
         "fifo": os.mkfifo,
-        "dev_zero": lambda p: os.symlink("/dev/zero", p),
+        "zero": lambda p: os.symlink("/dev/zero", p),
     }
-    replace_with(target, makers[swap])
+    root = git_workspace(tmp_path / "ws", {f"src/{name}.py": AUTH for name in swaps})
+    for name, make in swaps.items():
+        replace_with(root / "src" / f"{name}.py", make)
     conn = connect_stdio(root, config(tmp_path))
     try:
         for tool, payload, is_error in ask_all(conn):
