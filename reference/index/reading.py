@@ -45,6 +45,16 @@ class FileBytes:
     stat: os.stat_result
 
 
+def utf8_text(text: str) -> bool:
+    """`text` has a UTF-8 form: no lone surrogates (how a name os read with bytes that are not UTF-8 comes
+    back, and what JSON's "\\udce9" decodes to). The index, SQLite and JSON answers carry only such text."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def signature(st: os.stat_result) -> tuple[int, ...]:
     """What identifies one version of a file without reading it: device, inode, size, mtime, ctime."""
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)

@@ -7,7 +7,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .reading import MAX_FILE_BYTES, refusal
+from .reading import MAX_FILE_BYTES, refusal, utf8_text
 from .state import STATE_DIR
 
 __all__ = ["BINARY_PROBE", "MAX_FILE_BYTES", "SKIP_DIRS", "Candidate", "ScanReport", "is_binary", "scan"]
@@ -53,15 +53,6 @@ def _printable(rel: str) -> str:
     return os.fsencode(rel).decode("utf-8", "backslashreplace")
 
 
-def _utf8(name: str) -> bool:
-    """The name decoded without surrogate escapes: the index (SQLite, Tantivy, JSON) can carry it."""
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def scan(workspace: Path) -> ScanReport:
     """Every regular file under `workspace`, sorted by path; skips SKIP_DIRS, large files, links and special files."""
     root = os.path.realpath(workspace)
@@ -74,14 +65,14 @@ def scan(workspace: Path) -> ScanReport:
         for d in sorted(dirnames):
             if d in SKIP_DIRS or os.path.islink(os.path.join(dirpath, d)):
                 continue
-            if not _utf8(d):
+            if not utf8_text(d):
                 problems.append((prefix + d, NOT_UTF8))
                 continue
             kept.append(d)
         dirnames[:] = kept
         for name in filenames:
             rel = prefix + name
-            if not _utf8(name):
+            if not utf8_text(name):
                 problems.append((rel, NOT_UTF8))
                 continue
             absolute = os.path.join(dirpath, name)

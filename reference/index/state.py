@@ -23,6 +23,7 @@ GENERATION_PREFIX = "gen-"
 # What CURRENT may hold: one generation's name (a newline after it); anything else is damage.
 _GENERATION_NAME = re.compile(rb"gen-[0-9]{1,18}")
 CURRENT_BYTES = 64
+MANIFEST_BYTES = 1_000_000  # a manifest is a few hundred bytes
 # The files read through read_small_text (.git/HEAD, refs, packed-refs, CURRENT) are far smaller.
 SMALL_FILE_BYTES = 16_000_000
 # The ref of the working tree, the only one an index holds (manifest `ref`, the edges' `ref`).
@@ -121,7 +122,8 @@ def read_state(workspace: Path | str, generation_name: str | None = None) -> Ind
             return IndexState("not_indexed", None, None, reason="no .cruxgate/CURRENT")
     generation = generation_dir(workspace, generation_name)
     try:
-        manifest = json.loads((generation / MANIFEST).read_text(encoding="utf-8"))
+        # Read like CURRENT: a cloned tree may bring a `.cruxgate` of its own, with a FIFO for a manifest.
+        manifest = json.loads(read_small_text(str(generation / MANIFEST), MANIFEST_BYTES))
     except (OSError, ValueError) as err:
         return IndexState("corrupt_manifest", None, None, generation=generation, reason=f"manifest unreadable: {err}")
     if not isinstance(manifest, dict):
