@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import gc
 import hashlib
@@ -12,6 +13,7 @@ import os
 import re
 import shutil
 import sqlite3
+import stat
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -176,7 +178,13 @@ class _PayloadCache:
 
 
 def _lock(state: Path):
-    handle = open(state / "lock", "a+")  # noqa: SIM115 - held for the whole run
+    """The state folder's lock file, held (flock) for the whole run; never a link or a FIFO (a tree may bring
+    a `.cruxgate` of its own: opening a FIFO for writing would wait for a reader for ever)."""
+    fd = os.open(state / "lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o666)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(errno.EINVAL, "not a regular file", str(state / "lock"))
+    handle = open(fd, "a+")  # noqa: SIM115 - held for the whole run
     fcntl.flock(handle, fcntl.LOCK_EX)
     return handle
 

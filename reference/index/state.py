@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -100,7 +101,12 @@ def current_generation(workspace: Path | str) -> Path | None:
 def write_atomic(path: Path, text: str) -> None:
     """Write `text` to `path` through a temporary file and os.replace (readers see old or new, never half)."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
+    # Created afresh (O_EXCL never follows a link): a leftover under this pid, or a link planted to
+    # make the write land elsewhere, is removed first.
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(tmp)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
+    with open(fd, "w", encoding="utf-8") as fh:
         fh.write(text)
         fh.flush()
         os.fsync(fh.fileno())

@@ -14,7 +14,7 @@ import pytest
 
 from cruxgate.reference.index import index_workspace, read_state
 from cruxgate.reference.index.failure import describe_failure
-from cruxgate.reference.index.state import STATE_DIR
+from cruxgate.reference.index.state import STATE_DIR, write_atomic
 
 from .conftest import copy_fixture
 
@@ -104,3 +104,29 @@ def test_disk_full_run_on_a_small_filesystem(tmp_path: Path) -> None:
         assert not [p for p in os.listdir(ws / STATE_DIR) if p.endswith(".tmp")]
     finally:
         subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def test_a_lock_file_that_is_a_link_or_a_fifo_is_an_error(tmp_path: Path) -> None:
+    """A tree may bring a `.cruxgate` of its own: its lock file is not followed out of the workspace."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "a.py").write_text("A = 1\n", encoding="utf-8")
+    (ws / STATE_DIR).mkdir()
+    elsewhere = tmp_path / "created-elsewhere"
+    os.symlink(elsewhere, ws / STATE_DIR / "lock")
+    done = cli("index", str(ws), "--quiet", timeout=60)
+    assert done.returncode == 2 and not elsewhere.exists(), done.stderr
+    (ws / STATE_DIR / "lock").unlink()
+    os.mkfifo(ws / STATE_DIR / "lock")
+    done = cli("index", str(ws), "--quiet", timeout=60)
+    assert done.returncode == 2 and "not a regular file" in done.stderr, done.stderr
+
+
+def test_a_planted_link_at_the_temporary_name_is_not_written_through(small: Path) -> None:
+    outside = small.parent / "outside.txt"
+    outside.write_text("untouched\n", encoding="utf-8")
+    current = small / STATE_DIR / "CURRENT"
+    os.symlink(outside, current.with_name(f".CURRENT.{os.getpid()}.tmp"))
+    write_atomic(current, "gen-1\n")
+    assert outside.read_text(encoding="utf-8") == "untouched\n"
+    assert current.read_text(encoding="utf-8") == "gen-1\n" and not current.is_symlink()
