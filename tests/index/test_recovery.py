@@ -33,13 +33,22 @@ def small(tmp_path: Path) -> Path:
     return root
 
 
-@pytest.mark.parametrize("garbage", [b"gen-1\xff\n", b"\x00\x00", b"../../etc\n", b"gen-1/../../x\n", b""])
-def test_a_garbage_current_is_corrupt_and_force_recovers(small: Path, garbage: bytes) -> None:
-    (small / STATE_DIR / "CURRENT").write_bytes(garbage)
-    state = read_state(small)
-    assert state.status == "corrupt_manifest" and "CURRENT" in state.reason
+def test_a_garbage_current_is_corrupt_and_force_recovers(small: Path) -> None:
+    current = small / STATE_DIR / "CURRENT"
+    for garbage in (b"gen-1\xff\n", b"\x00\x00", b"../../etc\n", b"gen-1/../../x\n", b"", b"gen-1" * 100):
+        current.write_bytes(garbage)
+        state = read_state(small)
+        assert state.status == "corrupt_manifest" and "CURRENT" in state.reason, garbage
+    current.unlink()
+    os.mkfifo(current)  # read without blocking, refused like the rest
+    assert read_state(small).status == "corrupt_manifest"
+    current.unlink()
+    current.write_bytes(b"gen-1\xff\n")
     done = cli("index", str(small), "--force", "--quiet")
     assert done.returncode == 0, done.stderr
+    assert read_state(small).status == "ready"
+    current.write_bytes(b"\x00")
+    index_workspace(small)  # without --force too
     assert read_state(small).status == "ready"
 
 
