@@ -91,3 +91,21 @@ def test_damage_found_at_query(polyglot_copy: Callable[[str], Path]) -> None:
         assert health["status"] == "error"
     finally:
         conn.close()
+
+
+def test_damage_found_by_the_health_check(polyglot_copy: Callable[[str], Path]) -> None:
+    """Pages overwritten in place (size, header and seal intact): SQLite's quick_check in health_check finds it,
+    and from then on the index reads as damaged."""
+    workspace = polyglot_copy("damage")
+    path = live_generation(workspace) / DATABASE
+    size = path.stat().st_size
+    with open(path, "r+b") as fh:
+        fh.seek(size // 3)
+        fh.write(b"\xab" * (size // 3))
+    conn = connect_stdio(workspace, None, "--no-prewarm")
+    try:
+        health, _ = conn.payload("health_check", {})
+        assert health["status"] == "error" and health["sqlite"]["status"] == "error", health
+        says_damaged(conn)
+    finally:
+        conn.close()
