@@ -323,20 +323,22 @@ class Lifecycle:
         return environment, False
 
     def close(self) -> None:
-        """Close every shared environment and the portal."""
-        self._drop_prefetched()
-        self._background.shutdown(wait=True)
-        for environment in self._shared.values():
-            if isinstance(environment, Environment):
-                environment.close()
-        self._shared.clear()
-        for template in self._templates.values():
-            if isinstance(template, Workspace):
-                template.remove()
-        self._stack.close()
-        reaper.reap()  # issue 17: a server whose close went wrong (or that a prefetch leaked) is killed here
-        reaper.uninstall()
-        shutil.rmtree(self.temp, ignore_errors=True)
+        """Close every shared environment and the portal; stop every process of the run; remove its temp folder."""
+        try:
+            self._drop_prefetched()
+            self._background.shutdown(wait=True)
+            for environment in self._shared.values():
+                if isinstance(environment, Environment):
+                    environment.close()
+            self._shared.clear()
+            for template in self._templates.values():
+                if isinstance(template, Workspace):
+                    template.remove()
+            self._stack.close()
+        finally:  # whatever failed above, nothing of the run stays behind
+            reaper.reap()  # a server whose close went wrong (or that a prefetch leaked) is stopped here
+            reaper.uninstall()
+            shutil.rmtree(self.temp, ignore_errors=True)
 
 
 class Lease:

@@ -146,7 +146,7 @@ class Connection:
         # The server's own mark (under its workspace's): the reaper finds every process of its tree by it.
         self.mark = reaper.new_mark(self.env.get(reaper.MARK))
         self.env[reaper.MARK] = self.mark
-        self.output = OutputTail() if argv else None  # stderr (and, over HTTP, stdout), bounded
+        self.output: OutputTail | None = None  # stderr (and, over HTTP, stdout), bounded; made at the start
         self.timeouts = timeouts
         self.deadline = deadline
         self.exit_status: int | None = None  # the server exited while connected (stdio)
@@ -180,6 +180,8 @@ class Connection:
                             ).tagged("deadline")
         start, self._start_cut = self.deadline.bound(self.timeouts["start"])
         self._start_wait = start
+        if self.argv:
+            self.output = OutputTail()
         if self.transport == "http" and self.argv:
             self._spawn_http(start)
         self._future = self.portal.start_task_soon(self._hold)
@@ -249,6 +251,7 @@ class Connection:
         deadline = time.monotonic() + start
         while time.monotonic() < deadline:
             if self._process.poll() is not None:
+                self.close()
                 raise self.fail(f"server exited with status {self._process.returncode} before listening: "
                                 f"{self._what()}")
             with socket.socket() as sock:
