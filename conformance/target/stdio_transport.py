@@ -51,6 +51,12 @@ class NotUtf8(ValueError):
         super().__init__(f"a line that is not valid UTF-8 ({self.detail})")
 
 
+def load_sdk() -> None:
+    """Import the SDK's client and message types (seconds on a loaded machine, not to be charged to a server)."""
+    import mcp.shared.message  # noqa: F401 - imports mcp too
+    import mcp_types  # noqa: F401
+
+
 def _undecodable(line: bytes, error: UnicodeDecodeError) -> Any:
     """What the session gets for a line that is not UTF-8: an error for the request it answers, else the defect."""
     import mcp_types

@@ -175,6 +175,9 @@ class Connection:
 
     def open(self) -> Connection:
         """Start the server (unless it is a fixed URL) and complete the MCP handshake, or raise ServerFailure."""
+        from cruxgate.conformance.target.stdio_transport import load_sdk
+
+        load_sdk()  # before the start timeout's clock: the runner's own imports are not the server's start
         if self.deadline.passed():
             raise self.fail(f"{self.deadline.describe()} passed before the server started: {self._what()}"
                             ).tagged("deadline")
