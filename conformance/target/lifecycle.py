@@ -53,10 +53,10 @@ class Environment:
             return  # a running server: the runner prepares nothing
         if self.target.reuses_index():
             self.workspace = Workspace(self.target, None, config, git, template=runner.template(fixture, git),
-                                       parent=runner.temp, deadline=runner.deadline)
+                                       parent=runner.temp, deadline=runner.deadline, mark=runner.mark)
             return
         self.workspace = Workspace(self.target, runner.fixture_path(fixture), config, git, parent=runner.temp,
-                                   deadline=runner.deadline)
+                                   deadline=runner.deadline, mark=runner.mark)
         try:
             self.workspace.index()
         except WorkspaceError:
@@ -142,6 +142,7 @@ class Lifecycle:
         self.default_fixture = default_fixture
         # Every workspace of the run lives in one temp folder, removed at close whatever happened to each.
         self.temp = Path(tempfile.mkdtemp(prefix="cruxgate-run-"))
+        self.mark = reaper.new_mark()  # every process of this lifecycle's targets runs under it
         # Counted from the first moment the run needs the target: every wait on it ends by then.
         self.deadline = Deadline(deadline_seconds)
         self.deadline_owner: str | None = None  # the scenario that failed once the deadline had passed
@@ -209,7 +210,7 @@ class Lifecycle:
         if key not in self._templates:
             try:
                 workspace = Workspace(self.target, self.fixture_path(fixture), {}, git, parent=self.temp,
-                                      deadline=self.deadline)
+                                      deadline=self.deadline, mark=self.mark)
                 try:
                     workspace.index()
                 except WorkspaceError:
@@ -336,7 +337,7 @@ class Lifecycle:
                     template.remove()
             self._stack.close()
         finally:  # whatever failed above, nothing of the run stays behind
-            reaper.reap()  # a server whose close went wrong (or that a prefetch leaked) is stopped here
+            reaper.reap(root=self.mark)  # a server whose close went wrong (or a prefetch leaked) is stopped here
             reaper.uninstall()
             shutil.rmtree(self.temp, ignore_errors=True)
 

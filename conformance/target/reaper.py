@@ -39,7 +39,7 @@ _lock = threading.Lock()
 _previous: dict[int, Any] = {}
 _signalled = False
 _atexit_registered = False
-_subreaper: dict[str, Any] = {"previous": None, "note": None}
+_subreaper: dict[str, Any] = {"previous": None, "note": None, "users": 0}  # users: lifecycles installed
 SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 GRACE_SECONDS = 2.0
 PR_SET_CHILD_SUBREAPER, PR_GET_CHILD_SUBREAPER = 36, 37
@@ -201,10 +201,11 @@ def _alive(pgid: int) -> bool:
     return True
 
 
-def reap(grace: float = GRACE_SECONDS) -> list[int]:
-    """Stop every tracked tree and every process of this run's session still running; returns the leaders signalled."""
+def reap(grace: float = GRACE_SECONDS, root: str | None = None) -> list[int]:
+    """Stop every tracked tree and every marked process still running, or only those under the mark `root`;
+    returns the leaders signalled."""
     with _lock:
-        leaders = dict(_tracked)
+        leaders = {pid: mark for pid, mark in _tracked.items() if root is None or _under(mark, root)}
     running = [pid for pid in leaders if _alive(pid)]
     for pid in running:
         _kill(pid, signal.SIGTERM)
@@ -216,9 +217,10 @@ def reap(grace: float = GRACE_SECONDS) -> list[int]:
     for pid, mark in leaders.items():
         stop_tree(pid if pid in running else None, mark, grace=0.2)
         _collect(pid)
-    stop_tree(None, _session, grace=0.2)  # a profile command's leftovers, a server's escaped descendants
+    stop_tree(None, root or _session, grace=0.2)  # a profile command's leftovers, a server's escaped descendants
     with _lock:
-        _tracked.clear()
+        for pid in leaders:
+            _tracked.pop(pid, None)
     return running
 
 
@@ -288,6 +290,7 @@ def install() -> None:
     if not _atexit_registered:
         atexit.register(reap, 0.5)
         _atexit_registered = True
+    _subreaper["users"] += 1
     _subreaper["note"] = become_subreaper()
     if threading.current_thread() is not threading.main_thread():
         return
@@ -297,9 +300,11 @@ def install() -> None:
 
 
 def uninstall() -> None:
-    """Restore the signal handlers and the subreaper setting `install` replaced."""
+    """Restore the signal handlers and the subreaper setting `install` replaced (the subreaper with the last user)."""
     global _signalled
-    restore_subreaper()
+    _subreaper["users"] = max(0, _subreaper["users"] - 1)
+    if not _subreaper["users"]:
+        restore_subreaper()
     if threading.current_thread() is not threading.main_thread():
         return
     for sig, handler in list(_previous.items()):

@@ -70,11 +70,12 @@ class Workspace:
 
     def __init__(self, target: Target, fixture: Path | None, config: dict[str, Any], git: bool,
                  template: Workspace | None = None, parent: Path | None = None,
-                 deadline: Deadline = NO_DEADLINE) -> None:
-        """Copy `fixture`, or an indexed `template` workspace with its state, into a new temp dir (under `parent`)."""
+                 deadline: Deadline = NO_DEADLINE, mark: str | None = None) -> None:
+        """Copy `fixture`, or an indexed `template` workspace with its state, into a new temp dir (under `parent`;
+        its processes' mark under `mark`)."""
         self.target = target
         self.deadline = deadline
-        self.mark = reaper.new_mark()  # every command and server of this workspace runs under it
+        self.mark = reaper.new_mark(mark)  # every command and server of this workspace runs under it
         self.root = Path(tempfile.mkdtemp(prefix="cruxgate-", dir=parent))
         self.path = self.root / "workspace"
         self.state = self.root / "state"
