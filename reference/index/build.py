@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import fcntl
 import gc
 import hashlib
 import json
 import multiprocessing
 import os
+import re
 import shutil
 import sqlite3
+import stat
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -25,6 +29,7 @@ from .extracts import ExtractStore
 from .git import git_head
 from .incremental import Patch, PatchUnavailable, copy_generation, worth_patching
 from .languages import language_of
+from .reading import Refused, read_file
 from .resolve import Resolver
 from .scan import Candidate, ScanReport, is_binary, scan
 from .seal import link_generation, sealed_files, write_seal
@@ -88,12 +93,11 @@ class IndexSummary:
 
 def _work(task: tuple[str, str, str | None]) -> tuple:
     """Read, hash and (when the content changed) extract one file. Runs in a pool worker."""
-    path, absolute, old_hash = task
+    root, path, old_hash = task
     try:
-        with open(absolute, "rb") as fh:
-            data = fh.read()
-    except OSError as err:
-        return ("error", path, f"{type(err).__name__}: {err.strerror or err}")
+        data = read_file(root, path).data
+    except Refused as refused:
+        return ("error", path, refused.reason)
     if is_binary(data):
         return ("binary", path)
     digest = content_hash(data)
@@ -154,7 +158,13 @@ def _previous_hashes(generation: Path | None) -> dict[str, str]:
 
 
 def _lock(state: Path):
-    handle = open(state / "lock", "a+")  # noqa: SIM115 - held for the whole run
+    """The state folder's lock file, held (flock) for the whole run; never a link or a FIFO (a tree may bring
+    a `.cruxgate` of its own: opening a FIFO for writing would wait for a reader for ever)."""
+    fd = os.open(state / "lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o666)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(errno.EINVAL, "not a regular file", str(state / "lock"))
+    handle = open(fd, "a+")  # noqa: SIM115 - held for the whole run
     fcntl.flock(handle, fcntl.LOCK_EX)
     return handle
 
@@ -201,10 +211,11 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     sealed = None
     if previous is not None and (live.manifest or {}).get("tool_version") == TOOL_VERSION:
         sealed = sealed_files(previous)
-    tree = _classify(report.files, old, progress) if sealed else None
+    tree = _classify(root, report.files, old, progress) if sealed else None
     gens = _generations(state)
     number = (gens[-1][0] + 1) if gens else 1
-    name = f"{GENERATION_PREFIX}{number}"
+    name = f"{GENERATION_PREFIX}{number}"  # past every generation there is, a leftover's too: names are never reused
+    _remove_leftovers(state, live.generation if live.status != "not_indexed" else None)
     generation = state / name
     generation.mkdir()
     store = ExtractStore(state, TOOL_VERSION)
@@ -249,8 +260,9 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
                         symbol_count=totals.symbol_count, edge_count=totals.edge_count,
                         unresolved_edge_count=totals.unresolved_edge_count, parsed_files=totals.parsed,
                         reused_files=totals.reused, parse_error_files=totals.errors,
-                        skipped_files=totals.skipped + report.skipped_large + report.skipped_outside,
-                        seconds=time.perf_counter() - started, manifest=manifest, problems=tuple(totals.problems))
+                        skipped_files=totals.skipped + report.skipped,
+                        seconds=time.perf_counter() - started, manifest=manifest,
+                        problems=tuple(sorted(report.problems + totals.problems)))
 
 
 @dataclass
@@ -276,7 +288,7 @@ def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str,
     # Here, not at the top: numpy and scipy take a second to import, which an unchanged re-index never needs.
     from .semantic.build import SemanticIndexBuilder
 
-    tasks = [(c.path, c.absolute, old.get(c.path)) for c in report.files]
+    tasks = [(str(root), c.path, old.get(c.path)) for c in report.files]
     writer: GenerationWriter | None = None
     try:
         # The pool forks on entry, before the writer starts Tantivy's threads.
@@ -317,7 +329,7 @@ class _Tree:
         return self.readable and not self.changed and len(self.hashes) == len(old)
 
 
-def _classify(files: list[Candidate], old: dict[str, str], progress: Progress | None) -> _Tree:
+def _classify(root: Path, files: list[Candidate], old: dict[str, str], progress: Progress | None) -> _Tree:
     """Read and hash every file: which text files are new or edited against `old` (path -> hash)."""
     hashes: list[tuple[str, str]] = []
     changed: list[str] = []
@@ -325,10 +337,9 @@ def _classify(files: list[Candidate], old: dict[str, str], progress: Progress | 
     readable = True
     for done, candidate in enumerate(files, 1):
         try:
-            with open(candidate.absolute, "rb") as fh:
-                data = fh.read()
-        except OSError:
-            readable = False
+            data = read_file(str(root), candidate.path).data
+        except Refused:
+            readable = False  # a full run names it among the problems
             continue
         if is_binary(data):
             binary += 1
@@ -352,7 +363,7 @@ def _patch(root: Path, previous: Path, tree: _Tree, old: dict[str, str], generat
     blobs: list[bytes] = []
     semantic = SemanticIndexBuilder()
     for path in tree.changed:
-        item = _work((path, str(root / path), None))
+        item = _work((str(root), path, None))
         if item[0] != "parsed":
             return None  # turned binary or unreadable since it was hashed: a full run sorts it out
         result = FileExtract.loads(item[2])
@@ -405,12 +416,12 @@ def _write(root: Path, store: ExtractStore, tasks: list, results: Iterator[tuple
         if kind == "same":
             blob = store.get(path, item[2])
             if blob is None:  # the previous generation lost it: parse now
-                item = _work((path, str(root / path), None))
+                item = _work((str(root), path, None))
                 kind = item[0]
         if kind in ("binary", "error"):
             skipped += 1
             if kind == "error":
-                problems.append(f"{path}: not indexed, unreadable ({item[2]})")
+                problems.append(f"{path}: not indexed, {item[2]}")
             continue
         if kind == "parsed":
             blob = item[2]
@@ -444,6 +455,44 @@ def _cursor(hashes: list[tuple[str, str]]) -> str:
 
 def _before_flip(generation: Path) -> None:
     """Seam for the interrupted-run tests: the generation is complete but not yet live."""
+
+
+# A temporary file of write_atomic: `.<name>.<pid>.tmp`.
+_TEMPORARY = re.compile(r"\..+\.(?P<pid>[0-9]+)\.tmp")
+
+
+def _alive(pid: int) -> bool:
+    """A process with this id exists (it may be another user's)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def _remove_leftovers(state: Path, live: Path | None) -> None:
+    """Remove what killed runs left: generations never made live and temporary files whose writer is gone.
+
+    Runs under the state lock, so no other index run is writing. A generation newer than the live one,
+    or without a manifest, was never flipped to; one older with a manifest may still be read by a server
+    (the end of the run collects it). A temporary file whose process is alive (a hook) is left alone.
+    """
+    live_number = int(live.name[len(GENERATION_PREFIX):]) if live is not None and live.name[
+        len(GENERATION_PREFIX):].isdigit() else None
+    generations = _generations(state)
+    for number, path in generations:
+        if path == live:
+            continue
+        if not (path / MANIFEST).exists() or (live_number is not None and number > live_number):
+            shutil.rmtree(path, ignore_errors=True)
+    for folder in (state, *(path for _, path in _generations(state))):
+        for entry in folder.iterdir():
+            found = _TEMPORARY.fullmatch(entry.name)
+            if found is not None and not _alive(int(found["pid"])):
+                with contextlib.suppress(OSError):
+                    entry.unlink()
 
 
 def _collect_garbage(state: Path, keep: set[str]) -> None:
