@@ -148,16 +148,19 @@ def scenarios_html(records: list[dict[str, Any]], found: list[digest.Cause]) -> 
              '<table id="scenario-table"><thead><tr><th>requirement</th><th>scenario</th><th>title</th>'
              "<th>level</th><th>tools</th><th>outcome</th><th>detail</th></tr></thead><tbody>"]
     for r in records:
+        row_id = ""  # a row without a story carries the anchor itself, so a link to the scenario lands somewhere
         if r["outcome"] in STORY or r.get("findings") or r.get("calls"):
             detail = story_html(r)
-        elif r["id"] in cause_of:
+        else:
+            row_id = f' id="{e(anchor(r["id"]))}"'
+        if row_id and r["id"] in cause_of:
             cause = cause_of[r["id"]]
             detail = f'<a href="#{e(cause.anchor)}">{e(cause.anchor)}</a>: {e(cause.reason)}'
-        else:
+        elif row_id:
             detail = e(digest.summary_line(r))
         text = " ".join(str(r.get(k) or "") for k in ("id", "requirement", "title", "skip_reason", "failure_message"))
         lines.append(
-            f'<tr data-outcome="{e(r["outcome"])}" data-level="{e(r.get("level") or "")}" '
+            f'<tr{row_id} data-outcome="{e(r["outcome"])}" data-level="{e(r.get("level") or "")}" '
             f'data-tools="{e(" ".join(r.get("tools", [])))}" data-bases="{e(" ".join(digest.bases(r)))}" '
             f'data-text="{e(text)}"><td>{e(r.get("requirement") or "-")}</td><td><code>{e(r["id"])}</code></td>'
             f'<td>{e(r.get("title") or "")}</td><td>{e(r.get("level") or "-")}</td>'
