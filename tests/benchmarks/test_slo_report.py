@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from slo import REGISTRY, Measurement
-from slo_report import json_path, write
+from cruxgate.conformance.slo.registry import REGISTRY, Measurement
+from cruxgate.conformance.slo.report import json_path, write
 
 
 def test_report_writes_markdown_table_and_json_twin(tmp_path: Path) -> None:
