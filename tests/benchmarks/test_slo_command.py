@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -21,12 +22,12 @@ def test_the_command_runs_the_packaged_harness_with_the_target_options() -> None
                                             "--smoke", "--rounds", "7", "-k", "sc105"))
     assert words[0] == str(Path(harness.__file__)) and not Path(words[0]).name.startswith("test_")
     assert words[1:3] == ["-p", "cruxgate.conformance.slo.plugin"]
-    pairs = dict(zip(words, words[1:], strict=False))
+    pairs = dict(pairwise(words))
     assert pairs["--target-profile"] == "p.yaml" and pairs["--slo-report"] == "r/slo.md"
     assert pairs["--slo-rounds"] == "7" and pairs["-k"] == "sc105"
     assert "--slo-gate" in words and "--slo-smoke" in words
     plain = command.pytest_arguments(parsed("--server-cmd", "srv {workspace}"))
-    assert "--slo-gate" not in plain and dict(zip(plain, plain[1:], strict=False))["--server-cmd"] == "srv {workspace}"
+    assert "--slo-gate" not in plain and dict(pairwise(plain))["--server-cmd"] == "srv {workspace}"
 
 
 def test_without_tiktoken_tokens_are_estimated_and_the_report_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
