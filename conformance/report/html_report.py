@@ -217,7 +217,8 @@ def slo_html(slo: dict[str, Any]) -> list[str]:
              + "</tr></thead><tbody>"]
     for row in slo.get("results", []):
         cells = [measured(row) if key == "measured" else row.get(key) for key, _ in SLO_COLUMNS]
-        lines.append("<tr>" + "".join(f"<td>{e('' if c is None else c)}</td>" for c in cells) + "</tr>")
+        shown = [f"{c:.2f}" if isinstance(c, float) else "" if c is None else c for c in cells]
+        lines.append("<tr>" + "".join(f"<td>{e(c)}</td>" for c in shown) + "</tr>")
     lines.append("</tbody></table>")
     notes = [f"<li><b>{e(row['slo'])}</b>: {e(row['note'])}</li>" for row in slo.get("results", []) if row.get("note")]
     if notes:

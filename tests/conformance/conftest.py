@@ -10,7 +10,18 @@ from typing import Any
 
 import pytest
 
-from gate_harness import DATA, LEAN, RUN_TIMEOUT, SUITE, GateRun, RecipeRun, run_gate, run_recipe, write_profile
+from gate_harness import (
+    DATA,
+    LEAN,
+    RUN_TIMEOUT,
+    SERVE,
+    SUITE,
+    GateRun,
+    RecipeRun,
+    run_gate,
+    run_recipe,
+    write_profile,
+)
 
 
 @pytest.fixture(scope="session")
@@ -68,23 +79,36 @@ def report_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Results, Markdown and HTML of the reference and of the fake server, and the site built from both."""
     base = tmp_path_factory.mktemp("report-pages")
     out: dict[str, Path] = {"base": base}
-    profiles = {"reference": None, "fake": write_profile(base)}
+    # The fake server in its fast raw stdio form, with room to start on a loaded machine.
+    profiles = {"reference": None, "fake": write_profile(base, start=60)}
     commands = []
     for name, profile in profiles.items():
         command = [sys.executable, "-m", "pytest", str(SUITE), *LEAN, "-p", "no:cacheprovider", "-q", "-k", SUBSET,
                    "--conformance-json", str(base / f"{name}.json"), "--conformance-report", str(base / f"{name}.md"),
                    "--conformance-html", str(base / f"{name}.html")]
         if profile is not None:
-            command += ["--target-profile", str(profile)]
+            command += ["--target-profile", str(profile), "--server-cmd", SERVE]
         commands.append(subprocess.Popen(command, cwd=base, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                          text=True))
     for name, process in zip(profiles, commands, strict=True):
         output, _ = process.communicate(timeout=RUN_TIMEOUT * 2)
         assert (base / f"{name}.json").is_file(), output
         out[name] = base / name
+    # The reference's SLO figures as `cruxgate slo --report` writes them (a smoke run takes minutes: two
+    # measurements through the same writer stand in for it).
+    from cruxgate.conformance.slo.registry import REGISTRY, Measurement
+    from cruxgate.conformance.slo.report import json_path, write
+
+    slo = base / "reference-slo.md"
+    write(slo, [Measurement(REGISTRY["SC-105"], value=2.6, p50=2.2, p95=2.6, floor_p95=2.0, samples=200,
+                            corpus="polyglot"),
+                Measurement(REGISTRY["SC-101"], value=27.1, samples=44, corpus="polyglot")],
+          {"target": "cruxgate-reference (cruxgate-reference 0.1.0)", "target_profile": "cruxgate-reference"})
+    out["slo"] = json_path(slo)
     site = base / "site"
     done = subprocess.run([sys.executable, "-m", "cruxgate", "report", str(base / "reference.json"),
-                           str(base / "fake.json"), "-o", str(site)], capture_output=True, text=True, timeout=60)
+                           str(base / "fake.json"), "--slo", str(out["slo"]), "-o", str(site)],
+                          capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     out["site"] = site
     return out

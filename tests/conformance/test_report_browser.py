@@ -125,7 +125,15 @@ def test_the_site_puts_targets_side_by_side_one_click_from_the_story(browser, re
     everything = len(visible_rows(browser, "matrix-table"))
     browser.find_element("css selector", 'form[data-table="matrix-table"] input[name="differ"]').click()
     differing = visible_rows(browser, "matrix-table")
-    assert 0 < len(differing) < everything  # RC-ENUMS-01 passes on both; RC-SURFACE-01 does not
+    outcomes = [{r["id"]: r["outcome"] for r in json.loads(report_runs[name].with_suffix(".json").read_text("utf-8"))
+                 ["scenarios"]} for name in ("reference", "fake")]
+    expected = {sid for sid in outcomes[0].keys() | outcomes[1].keys() if outcomes[0].get(sid) != outcomes[1].get(sid)}
+    assert everything == len(outcomes[0].keys() | outcomes[1].keys())
+    assert "RC-SURFACE-01" in expected
+    assert {row.find_element("css selector", "code").text for row in differing} == expected
+    slo_rows = browser.find_elements("css selector", "#slo tbody tr")
+    assert [row.find_element("css selector", "td").text for row in slo_rows] == ["SC-105", "SC-101"]
+    assert slo_rows[0].is_displayed() and "2.60 ms" in slo_rows[0].text
     screenshot(browser, "site-index.png")
 
     cell = browser.find_element("css selector", 'a[href="fake-code-search.html#story-RC-SURFACE-01"]')

@@ -77,6 +77,11 @@ def test_the_site_puts_both_targets_side_by_side(report_runs):
     index = (site / "index.html").read_text(encoding="utf-8")
     assert '<a href="cruxgate-reference.html">cruxgate-reference</a>' in index
     assert '<a href="fake-code-search.html#story-RC-SURFACE-01"' in index
+    # The SLO figures given for the reference stand beside it; the fake server was not measured.
+    slo = index.split('<section id="slo">')[1]
+    assert "<th>cruxgate-reference</th>" in slo and "2.60 ms" in slo and "27.10 tokens" in slo
+    assert '<section id="slo">' in (site / "cruxgate-reference.html").read_text(encoding="utf-8")
+    assert '<section id="slo">' not in (site / "fake-code-search.html").read_text(encoding="utf-8")
 
 
 def test_answers_are_cut_by_bytes_at_a_line_break():
