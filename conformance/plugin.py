@@ -30,6 +30,7 @@ from cruxgate.conformance.runner.collect import (
     lifecycle_for,
 )
 from cruxgate.conformance.spec.paths import packaged_data_dir
+from cruxgate.conformance.target import deadline, reaper
 
 MARKERS = (
     "document(name): the spec document a scenario belongs to (-m \"document(name='agent-protocol')\")",
@@ -54,6 +55,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--server-url", metavar="URL", default=None,
                     help="gate a running Streamable HTTP server (with --target=http); "
                          "workspace-changing scenarios skip")
+    group.addoption("--target-deadline", metavar="SECONDS", type=float, default=deadline.DEFAULT_SECONDS,
+                    help=f"every wait on the target ends by then, counted from its first use; later scenarios are "
+                         f"not run (default {deadline.DEFAULT_SECONDS:g}; 0: none)")
     group.addoption("--spec-dir", metavar="DIR", default=None,
                     help="spec documents to run (default: the bundled spec/)")
     group.addoption("--fixtures-dir", metavar="DIR", default=None,
@@ -186,6 +190,9 @@ class GatePlugin:
         if self.collected and not self.executed:
             terminalreporter.write_sep("!", "cruxgate: no scenario was executed against the target, so it is not "
                                             "judged conformant (every scenario was skipped; see the reasons)")
+        note = reaper.subreaper_note()
+        if note and LIFECYCLE_KEY in self.config.stash:
+            terminalreporter.write_line(f"cruxgate: process groups only: {note}")
         for option, kind in (("conformance_report", "Markdown"), ("conformance_html", "HTML")):
             report = self.config.getoption(option, None)
             if report and TARGET_KEY in self.config.stash:
