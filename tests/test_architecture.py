@@ -16,7 +16,7 @@ REFERENCE_LAYERS = ["config", "index", "query", "protocol", "server", "cli"]
 # Sub-packages of the conformance runner, in the order a run flows: each may import only those before it.
 # The spec model is the floor (it knows no server); the pytest plugin and the CLI sit above them all.
 # `cruxgate surface snapshot` starts a server as its target profile says, so surface stands on target.
-CONFORMANCE_FLOORS = ["spec", "target", "surface", "checks", "report", "runner", "fuzz"]
+CONFORMANCE_FLOORS = ["spec", "target", "surface", "checks", "report", "runner", "fuzz", "slo"]
 
 
 def module_name(path: Path) -> str:
