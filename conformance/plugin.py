@@ -28,6 +28,7 @@ from cruxgate.conformance.runner.collect import (
     WireItem,
     is_suite_anchor,
     lifecycle_for,
+    raise_deferred_usage_error,
 )
 from cruxgate.conformance.spec.paths import packaged_data_dir
 
@@ -127,6 +128,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Group scenarios that can share a workspace and server, keeping the spec order otherwise."""
+    raise_deferred_usage_error(config)  # a bad profile or spec stops here: its message, exit status 4
     scenario_items = [item for item in items if isinstance(item, ScenarioItem)]
     if not scenario_items:
         return

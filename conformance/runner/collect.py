@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import tempfile
 import warnings
@@ -26,6 +27,7 @@ from cruxgate.conformance.spec.model import (
     ToolRule,
 )
 from cruxgate.conformance.target.lifecycle import Lifecycle
+from cruxgate.conformance.target.names import NameMap
 from cruxgate.conformance.target.profile import ProfileError, Target, resolve
 from cruxgate.conformance.target.wire import ServerFailure
 from cruxgate.conformance.target.workspace import WorkspaceError
@@ -34,6 +36,7 @@ TARGET_KEY = pytest.StashKey[Target]()
 LIFECYCLE_KEY = pytest.StashKey[Lifecycle]()
 TOOL_RULES_KEY = pytest.StashKey[dict[str, ToolRule]]()
 STRICT_KEY = pytest.StashKey[bool]()
+USAGE_ERROR_KEY = pytest.StashKey[str]()
 SCENARIO = "cruxgate_scenario"  # user property: the scenario id (marks the reports of scenario items)
 SUITE_ANCHOR = "suite.yaml"
 
@@ -57,6 +60,26 @@ def is_suite_anchor(file_path: Path) -> bool:
     return file_path.name == SUITE_ANCHOR and file_path.parent.resolve() == Path(__file__).resolve().parents[1]
 
 
+@contextlib.contextmanager
+def deferred_usage_errors(config: pytest.Config) -> Iterator[None]:
+    """Keep a usage error met while collecting for `raise_deferred_usage_error` (after collection).
+
+    pytest turns an exception raised by a collector into a collection error with the runner's frames
+    (exit status 2); a bad option deserves its message alone and the usage-error status 4.
+    """
+    try:
+        yield
+    except pytest.UsageError as exc:
+        config.stash.setdefault(USAGE_ERROR_KEY, str(exc))
+
+
+def raise_deferred_usage_error(config: pytest.Config) -> None:
+    """Stop the run with the usage error a collector met, if any."""
+    message = config.stash.get(USAGE_ERROR_KEY, None)
+    if message is not None:
+        raise pytest.UsageError(message)
+
+
 def ensure_target(config: pytest.Config) -> Target:
     """Resolve the target from the options once (a bad profile is a usage error)."""
     if TARGET_KEY not in config.stash:
@@ -74,16 +97,17 @@ class SuiteFile(pytest.File):
     """conformance/suite.yaml: stands for every spec/*.yaml document (or --spec-dir)."""
 
     def collect(self) -> Iterator[pytest.Item]:
-        ensure_target(self.config)
-        spec_dir = self.config.getoption("spec_dir", None)
-        try:
-            documents = load_documents(spec_dir)
-        except SpecError as exc:
-            raise pytest.UsageError(f"cruxgate: the spec does not load: {exc}") from None
-        self.config.stash[TOOL_RULES_KEY] = tool_rules(documents)
-        for scenario in scenarios(documents):
-            yield ScenarioItem.build(self, scenario)
-        yield WireItem.build(self, WIRE_SCENARIO)
+        with deferred_usage_errors(self.config):
+            ensure_target(self.config)
+            spec_dir = self.config.getoption("spec_dir", None)
+            try:
+                documents = load_documents(spec_dir)
+            except SpecError as exc:
+                raise pytest.UsageError(f"cruxgate: the spec does not load: {exc}") from None
+            self.config.stash[TOOL_RULES_KEY] = tool_rules(documents)
+            for scenario in scenarios(documents):
+                yield ScenarioItem.build(self, scenario)
+            yield WireItem.build(self, WIRE_SCENARIO)
 
 
 class ScenarioItem(pytest.Item):
@@ -144,6 +168,9 @@ class ScenarioItem(pytest.Item):
             return f"target {target.name} has no hook {', '.join(missing_hooks)}"
         if target.fixed_url and spec.mutates():
             return "target is a running server (--server-url): the runner cannot change its workspace or restart it"
+        if target.fixed_url and spec.config:
+            return ("target is a running server (--server-url): the scenario needs its own server config "
+                    f"({', '.join(sorted(spec.config))}), and the runner cannot restart the server with it")
         rules = self.config.stash.get(TOOL_RULES_KEY, {})
         unclaimed = [tool for tool in spec.tools if tool in rules and rules[tool].group
                      and tool not in (target.tools or [])]
@@ -206,7 +233,8 @@ class ScenarioItem(pytest.Item):
             server = lease.server(transport)
             if server.server_info is not None and results_json.SERVER_INFO_KEY not in self.config.stash:
                 self.config.stash[results_json.SERVER_INFO_KEY] = server.server_info
-            listed = runner.tools[transport] = {tool.get("name") for tool in server.list_tools()}
+            ours = NameMap(self.config.stash[TARGET_KEY].names).tools(server.list_tools())
+            listed = runner.tools[transport] = {str(tool.get("name")) for tool in ours}
         return listed
 
     def _record(self, judge: Judge) -> None:

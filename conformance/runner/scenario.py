@@ -48,7 +48,7 @@ class ScenarioRun:
 
     def call(self, tool: str, args: dict[str, Any], transport: str | None) -> Response:
         """Call a tool with the target's argument names; the answer in our field names, numbers canonical."""
-        response = self.server(transport).call_tool(tool, self.names.arguments(tool, args))
+        response = self.server(transport).call_tool(self.names.tool(tool), self.names.arguments(tool, args))
         response.payload = canonical_numbers(self.names.fields(tool, response.payload))
         return response
 
