@@ -9,15 +9,17 @@ from cruxgate import extras
 # Sub-commands of the reference server and of the conformance side; each part keeps
 # its own argument parsing, so this router never grows logic of its own.
 REFERENCE_COMMANDS = ("index", "serve-mcp", "search", "locate", "hook")
-CONFORMANCE_COMMANDS = ("spec", "surface", "fuzz")
+CONFORMANCE_COMMANDS = ("run", "spec", "surface", "fuzz")
 
 USAGE = f"""usage: cruxgate COMMAND [ARGS...]
 
 reference server:  {", ".join(REFERENCE_COMMANDS)}
 conformance:       {", ".join(CONFORMANCE_COMMANDS)}
 
-`cruxgate COMMAND --help` describes each command.
-The conformance suite itself runs under pytest: `pytest conformance/ --target=stdio`."""
+`cruxgate COMMAND --help` describes each command; `cruxgate -V` prints the version.
+The gate: `cruxgate run` (options from cruxgate.toml or [tool.cruxgate] in pyproject.toml), which runs
+`pytest --pyargs cruxgate.conformance` with them. The reference server's commands need
+`pip install 'cruxgate[reference]'`."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -26,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args or args[0] in ("-h", "--help"):
         print(USAGE)
         return 0 if args else 2
-    if args[0] == "--version":
+    if args[0] in ("-V", "--version"):
         from cruxgate import __version__
 
         print(f"cruxgate {__version__}")
