@@ -26,7 +26,7 @@ from cruxgate.conformance.spec.model import (
     StepFailed,
     ToolRule,
 )
-from cruxgate.conformance.target.lifecycle import Lifecycle
+from cruxgate.conformance.target.lifecycle import FAIL_FAST_PREFIX, Lifecycle
 from cruxgate.conformance.target.names import NameMap
 from cruxgate.conformance.target.profile import ProfileError, Target, resolve
 from cruxgate.conformance.target.wire import ServerFailure
@@ -37,6 +37,7 @@ LIFECYCLE_KEY = pytest.StashKey[Lifecycle]()
 TOOL_RULES_KEY = pytest.StashKey[dict[str, ToolRule]]()
 STRICT_KEY = pytest.StashKey[bool]()
 USAGE_ERROR_KEY = pytest.StashKey[str]()
+CAUSES_KEY = pytest.StashKey[dict[str, str]]()  # first line of a preparation or start failure -> first scenario
 SCENARIO = "cruxgate_scenario"  # user property: the scenario id (marks the reports of scenario items)
 SUITE_ANCHOR = "suite.yaml"
 
@@ -209,12 +210,15 @@ class ScenarioItem(pytest.Item):
         if reason:
             pytest.skip(reason)
         judge = Judge(strict=self.config.stash.get(STRICT_KEY, False))
-        # issue 17: a dead target fails before any workspace is prepared ("target did not start; see <first>").
-        lifecycle_for(self.config).fail_fast(self.needs_environment())
         try:
+            with self._one_verdict_per_cause():
+                # A dead target fails before any workspace is prepared ("target did not start; see <first>").
+                lifecycle_for(self.config).fail_fast(self.needs_environment())
             with lifecycle_for(self.config).lease(self.spec) as lease:
                 main = self.spec.main_transport(transport)
-                blocked = self._blocked(target, self._listed_tools(lease, main))
+                with self._one_verdict_per_cause():
+                    listed = self._listed_tools(lease, main)
+                blocked = self._blocked(target, listed)
                 if blocked:
                     pytest.skip(blocked)
                 if lease.error is not None:
@@ -224,6 +228,21 @@ class ScenarioItem(pytest.Item):
             self._record(judge)
         for finding in judge.warnings():
             warnings.warn(CruxgateWarning(f"{self.name}: {finding.describe()}"), stacklevel=1)
+
+    @contextlib.contextmanager
+    def _one_verdict_per_cause(self) -> Iterator[None]:
+        """A target that cannot be prepared or started fails once: the first scenario that meets the cause fails
+        with it, every later one is not run (skipped, naming the cause and that scenario)."""
+        try:
+            yield
+        except (ServerFailure, WorkspaceError) as exc:
+            cause = (str(exc).splitlines() or [type(exc).__name__])[0]
+            if cause.startswith(FAIL_FAST_PREFIX):
+                pytest.skip(f"not run: {cause}")
+            first = self.config.stash.setdefault(CAUSES_KEY, {}).setdefault(cause, self.name)
+            if first != self.name:
+                pytest.skip(f"not run: {cause} (see {first})")
+            raise
 
     def _listed_tools(self, lease: Any, transport: str) -> set[str]:
         """The tool names tools/list answers over `transport` (asked once per session)."""
