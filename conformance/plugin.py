@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -19,6 +19,7 @@ from cruxgate.conformance.fuzz import (
 from cruxgate.conformance.report import baseline, results_json
 from cruxgate.conformance.report.markdown import ReportPlugin
 from cruxgate.conformance.runner.collect import (
+    BLOCKED,
     LIFECYCLE_KEY,
     SCENARIO,
     STRICT_KEY,
@@ -141,6 +142,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items[:] = [next(ordered) if isinstance(item, ScenarioItem) else item for item in items]
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, object, object]:
+    """A scenario's skip line names the scenario (`SKIPPED [1] AP-CONFIG-01: reason`), not the runner's source line."""
+    report = yield
+    if isinstance(item, ScenarioItem) and isinstance(report, pytest.TestReport) and report.skipped \
+            and isinstance(report.longrepr, tuple) and not hasattr(report, "wasxfail"):
+        # pytest's terminal summary prints a location without a line number when it is None (typed as int).
+        report.longrepr = cast("tuple[str, int, str]", (item.name, None, report.longrepr[2]))
+    return report
+
+
 class GatePlugin:
     """The run's verdict beyond single scenarios: a run that executed no scenario is not green; warnings listed."""
 
@@ -149,6 +161,7 @@ class GatePlugin:
         self.collected = 0
         self.executed = 0
         self.warnings: list[tuple[str, dict[str, Any]]] = []
+        self.blocked: dict[str, list[str]] = {}  # missing tool -> scenarios it blocked
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         if not session.config.option.collectonly:
@@ -157,6 +170,9 @@ class GatePlugin:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when != "call":
             return
+        for name, tool in report.user_properties:
+            if name == BLOCKED:
+                self.blocked.setdefault(str(tool), []).append(report.nodeid.rsplit("::", 1)[-1])
         findings = recorded_findings(report.user_properties)
         if report.passed:  # a scenario's warnings, or a fuzz item's (issue 17)
             self.warnings += [(report.nodeid, finding) for finding in findings]
@@ -184,6 +200,11 @@ class GatePlugin:
                 step = f" step {finding['step']}" if finding["step"] is not None else ""
                 terminalreporter.write_line(f"  {finding['id']} [{basis['kind']} {basis['level']}]"
                                             f"{step}: {finding['message'].splitlines()[0][:200]}")
+        if self.blocked:
+            terminalreporter.write_sep("-", f"cruxgate: {sum(map(len, self.blocked.values()))} scenario(s) blocked "
+                                            "by a tool the target does not list (tools/list)")
+            for tool, scenarios in sorted(self.blocked.items()):
+                terminalreporter.write_line(f"  {tool}: {', '.join(scenarios)}")
         if self.collected and not self.executed:
             terminalreporter.write_sep("!", "cruxgate: no scenario was executed against the target, so it is not "
                                             "judged conformant (every scenario was skipped; see the reasons)")
