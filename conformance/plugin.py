@@ -31,7 +31,7 @@ from cruxgate.conformance.runner.collect import (
     lifecycle_for,
     raise_deferred_usage_error,
 )
-from cruxgate.conformance.spec.paths import packaged_data_dir
+from cruxgate.conformance.spec.paths import SUITE_PACKAGE, packaged_data_dir
 
 MARKERS = (
     "document(name): the spec document a scenario belongs to (-m \"document(name='agent-protocol')\")",
@@ -70,6 +70,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     for marker in MARKERS:
         config.addinivalue_line("markers", marker)
+    if _distributed(config) and _runs_the_suite(config):
+        # Each xdist worker would hold part of the verdict, the reports and the baseline: refuse rather than
+        # write a report of nothing.
+        raise pytest.UsageError("cruxgate: the conformance suite does not run under pytest-xdist (-n/--dist): "
+                                "its verdict, reports and baseline are the whole run's; run it without -n "
+                                "(scenarios already prepare servers ahead in parallel)")
     # pytest's own --strict (its strict mode) also makes cruxgate's warnings fail: one switch for a strict run.
     config.stash[STRICT_KEY] = bool(config.getoption("strict", False) or _ini_strict(config))
     config.stash[results_json.TRANSPORT_KEY] = config.getoption("target")
@@ -82,6 +88,25 @@ def pytest_configure(config: pytest.Config) -> None:
     if report_path and not hasattr(config, "workerinput"):
         config.pluginmanager.register(ReportPlugin(config, report_path, lambda: describe_target(config)),
                                       "cruxgate-report")
+
+
+def _distributed(config: pytest.Config) -> bool:
+    """Whether pytest-xdist will spread this run over workers."""
+    workers = config.getoption("numprocesses", None)
+    return bool(workers and workers != "0") or config.getoption("dist", "no") not in ("no", None)
+
+
+def _runs_the_suite(config: pytest.Config) -> bool:
+    """Whether the run's arguments reach conformance/suite.yaml (a path to or above it, or the package by name)."""
+    suite = Path(__file__).resolve().parent
+    for arg in config.args:
+        where = arg.split("::")[0]
+        if where == SUITE_PACKAGE or where.startswith(SUITE_PACKAGE + "."):
+            return True
+        path = (config.invocation_params.dir / where).resolve()
+        if path == suite or suite in path.parents or path in suite.parents:
+            return True
+    return False
 
 
 def _ini_strict(config: pytest.Config) -> bool:

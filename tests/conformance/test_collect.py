@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -53,3 +54,27 @@ def test_last_failed_reruns_only_the_failing_scenario(tmp_path):
     assert code == 1 and "1 failed, 1 passed" in out, out
     code, out = pytest_run(tmp_path, *common, "--lf")
     assert code == 1 and "1 failed, 14 deselected" in out, out
+
+
+FAKE_XDIST = '''
+def pytest_addoption(parser):  # pytest-xdist's own option, without its machinery
+    parser.getgroup("xdist")._addoption("-n", "--numprocesses", dest="numprocesses", default=None)
+'''
+
+
+def test_pytest_xdist_is_refused_for_the_suite_and_left_alone_for_other_tests(tmp_path):
+    (tmp_path / "fake_xdist.py").write_text(FAKE_XDIST, encoding="utf-8")
+    (tmp_path / "test_other.py").write_text("def test_one():\n    pass\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+
+    def run(*args):
+        done = subprocess.run([sys.executable, "-m", "pytest", *LEAN, "-p", "no:cacheprovider", "-p", "fake_xdist",
+                               *args], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+        return done.returncode, done.stdout + done.stderr
+
+    code, out = run("-n", "2", "--pyargs", "cruxgate.conformance", "--spec-dir", str(DATA / "spec"))
+    assert code == 4 and "the conformance suite does not run under pytest-xdist (-n/--dist)" in out, out
+    code, out = run("-n", "2", str(SUITE), "--collect-only")
+    assert code == 4, out
+    code, out = run("-n", "2", "test_other.py")
+    assert code == 0, out
