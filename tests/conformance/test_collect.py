@@ -37,12 +37,22 @@ def test_markers_select_by_level_tool_requirement_and_coverage(tmp_path):
     assert selected("document(name='fake') and must and not executable") == ["HC-META-03", "SC-SEARCH-09"]
 
 
-def test_bad_spec_stops_collection_naming_the_file(tmp_path):
+def test_bad_spec_is_a_usage_error_naming_the_file(tmp_path):
     (tmp_path / "spec").mkdir()
     (tmp_path / "spec" / "broken.yaml").write_text("document: broken\nrequirements: 3\n")
     code, out = pytest_run(tmp_path, str(SUITE), "--collect-only", "-p", "no:cacheprovider",
                            "--spec-dir", str(tmp_path / "spec"))
-    assert code == 2 and "the spec does not load" in out and "broken.yaml" in out and "no tests collected" in out
+    assert code == 4 and "ERROR: cruxgate: the spec does not load" in out and "broken.yaml" in out, out
+    assert "collect.py" not in out and "Traceback" not in out  # the message alone, no runner frames
+
+
+def test_a_missing_profile_is_a_usage_error_without_frames(tmp_path):
+    for extra in ([], ["--fuzz"]):
+        code, out = pytest_run(tmp_path, "--pyargs", "cruxgate.conformance", "-p", "no:cacheprovider",
+                               "--target-profile", str(tmp_path / "nonexistent.yaml"), *extra)
+        assert code == 4, out
+        assert f"ERROR: cruxgate: cannot read target profile {tmp_path / 'nonexistent.yaml'}" in out, out
+        assert "collect.py" not in out and "Traceback" not in out
 
 
 def test_last_failed_reruns_only_the_failing_scenario(tmp_path):
