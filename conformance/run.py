@@ -159,6 +159,7 @@ class Progress:
     def __init__(self, values: dict[str, Any], source: str) -> None:
         self.values, self.source = values, source
         self.fuzz_started = False
+        self.exitstatus: int | None = None
 
     def pytest_collection_finish(self, session: Any) -> None:
         scenarios = sum(1 for item in session.items if not item.name.startswith("fuzz["))
@@ -175,9 +176,15 @@ class Progress:
             _say("scenarios done; fuzz phase")
 
     def pytest_sessionfinish(self, session: Any, exitstatus: int) -> None:
+        self.exitstatus = int(exitstatus)
+
+    def pytest_unconfigure(self, config: Any) -> None:
+        # After pytest's own summary, so the verdict is the last line.
+        if self.exitstatus is None:
+            return
         reports = self.values.get("reports")
         where = f"; reports in {reports}" if reports else ""
-        _say(f"verdict: {'green' if int(exitstatus) == 0 else 'red'} (exit status {int(exitstatus)}){where}")
+        _say(f"verdict: {'green' if self.exitstatus == 0 else 'red'} (exit status {self.exitstatus}){where}")
 
 
 def _say(line: str) -> None:
