@@ -143,6 +143,8 @@ def settings(args: argparse.Namespace, cwd: Path) -> Settings:
 def pytest_arguments(values: dict[str, Any]) -> list[str]:
     """The pytest command line a run stands for."""
     words = ["--pyargs", SUITE_PACKAGE, "-q"]
+    if values.get("server-url") and not values.get("target"):
+        values = {**values, "target": "http"}  # a running server is reached over Streamable HTTP
     for key, (kind, _) in OPTIONS.items():
         value = values.get(key)
         if value is None or value is False or key in ("reports", "pytest-args"):

@@ -40,6 +40,11 @@ def test_cruxgate_toml_comes_before_pyproject_and_a_pyproject_without_the_table_
     assert values == {"server-cmd": "my-server {workspace}", "fuzz": True}
 
 
+def test_a_server_url_is_reached_over_http():
+    words = run_command.pytest_arguments({"server-url": "http://127.0.0.1:9/mcp"})
+    assert words[words.index("--target") + 1] == "http"
+
+
 @pytest.mark.parametrize(("text", "message"), [
     ("target_profile = 'x.yaml'\n", "unknown key 'target_profile'"),
     ("fuzz-examples = '10'\n", "fuzz-examples must be an integer"),
