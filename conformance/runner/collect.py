@@ -242,7 +242,8 @@ class ScenarioItem(pytest.Item):
         except (ServerFailure, WorkspaceError) as exc:
             cause = (str(exc).splitlines() or [type(exc).__name__])[0]
             if cause.startswith(FAIL_FAST_PREFIX):
-                pytest.skip(f"not run: {cause}")
+                # "target did not start; see <scenario> (<its first line>)": the cause is told once, by that scenario.
+                pytest.skip(f"not run: {cause.split(' (', 1)[0]}")
             first = self.config.stash.setdefault(CAUSES_KEY, {}).setdefault(cause, self.name)
             if first != self.name:
                 pytest.skip(f"not run: {cause} (see {first})")
