@@ -241,9 +241,12 @@ class ScenarioItem(pytest.Item):
             yield
         except (ServerFailure, WorkspaceError) as exc:
             cause = (str(exc).splitlines() or [type(exc).__name__])[0]
-            if cause.startswith(FAIL_FAST_PREFIX):
-                # "target did not start; see <scenario> (<its first line>)": the cause is told once, by that scenario.
-                pytest.skip(f"not run: {cause.split(' (', 1)[0]}")
+            lifecycle = lifecycle_for(self.config)
+            dead = [origin for transport, (origin, _) in lifecycle.dead.items() if transport not in lifecycle.started]
+            if isinstance(exc, ServerFailure) and dead and self.name not in dead:
+                # The scenario whose start made the target dead tells the cause (its first line, stderr tail)
+                # once; an environment prepared ahead that failed the same way is not another verdict.
+                pytest.skip(f"not run: {FAIL_FAST_PREFIX}{dead[0]}")
             first = self.config.stash.setdefault(CAUSES_KEY, {}).setdefault(cause, self.name)
             if first != self.name:
                 pytest.skip(f"not run: {cause} (see {first})")
