@@ -16,8 +16,8 @@ from cruxgate.conformance.checks.judge import recorded_findings
 from cruxgate.conformance.fuzz import (
     plugin as fuzz_plugin,  # issue 17: the fuzz phase (--fuzz), its own options and hooks
 )
-from cruxgate.conformance.report import baseline, results_json
-from cruxgate.conformance.report.markdown import ReportPlugin
+from cruxgate.conformance.report import baseline, html_report, markdown, results_json
+from cruxgate.conformance.report.transcript import CALLS
 from cruxgate.conformance.runner.collect import (
     BLOCKED,
     LIFECYCLE_KEY,
@@ -32,6 +32,7 @@ from cruxgate.conformance.runner.collect import (
     raise_deferred_usage_error,
 )
 from cruxgate.conformance.spec.paths import SUITE_PACKAGE, packaged_data_dir
+from cruxgate.conformance.target import deadline, reaper
 
 MARKERS = (
     "document(name): the spec document a scenario belongs to (-m \"document(name='agent-protocol')\")",
@@ -56,12 +57,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--server-url", metavar="URL", default=None,
                     help="gate a running Streamable HTTP server (with --target=http); "
                          "workspace-changing scenarios skip")
+    group.addoption("--target-deadline", metavar="SECONDS", type=float, default=deadline.DEFAULT_SECONDS,
+                    help=f"every wait on the target ends by then, counted from its first use; later scenarios are "
+                         f"not run (default {deadline.DEFAULT_SECONDS:g}; 0: none)")
     group.addoption("--spec-dir", metavar="DIR", default=None,
                     help="spec documents to run (default: the bundled spec/)")
     group.addoption("--fixtures-dir", metavar="DIR", default=None,
                     help="fixture repositories (default: the bundled golden/fixtures/)")
     group.addoption("--conformance-report", metavar="FILE", default=None,
-                    help="write a Markdown report: requirement x scenario x outcome, counts by level")
+                    help="write a Markdown report: counts by level, requirement x scenario x outcome, "
+                         "every failure in full (its calls and answers), skips grouped by cause")
+    group.addoption("--conformance-html", metavar="FILE", default=None,
+                    help="write the same as one self-contained HTML page: filterable, each failure expandable")
     baseline.add_options(parser)
     results_json.add_options(parser)
     fuzz_plugin.add_options(parser)
@@ -82,12 +89,8 @@ def pytest_configure(config: pytest.Config) -> None:
     gate = GatePlugin(config)
     config.pluginmanager.register(gate, "cruxgate-gate")
     baseline.register(config)
-    results_json.register(config)
+    results_json.register(config, {"conformance_report": markdown.render, "conformance_html": html_report.render})
     fuzz_plugin.register(config)
-    report_path = config.getoption("conformance_report")
-    if report_path and not hasattr(config, "workerinput"):
-        config.pluginmanager.register(ReportPlugin(config, report_path, lambda: describe_target(config)),
-                                      "cruxgate-report")
 
 
 def _distributed(config: pytest.Config) -> bool:
@@ -116,14 +119,6 @@ def _ini_strict(config: pytest.Config) -> bool:
         return False
 
 
-def describe_target(config: pytest.Config) -> dict[str, Any]:
-    """Name, transport and serverInfo of the target, for the reports."""
-    target = config.stash.get(TARGET_KEY, None)
-    info = config.stash.get(results_json.SERVER_INFO_KEY, None)
-    return {"name": target.name if target else "(none)", "transport": config.getoption("target"),
-            "server": f"{info.get('name')} {info.get('version', '')}".strip() if info else None}
-
-
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
     """The wheel's fixture repositories are data to index: `--pyargs cruxgate.conformance` must not run their tests."""
     data = packaged_data_dir()
@@ -134,6 +129,21 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Col
     if is_suite_anchor(file_path):
         return SuiteFile.from_parent(parent, path=file_path)
     return None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
+    """A scenario's calls ride on its call-phase report (records, dropped), as its findings ride on properties;
+    its skip line names the scenario (`SKIPPED [1] AP-CONFIG-01: reason`), not the runner's source line."""
+    report = yield
+    transcript = getattr(item, "transcript", None)
+    if call.when == "call" and isinstance(item, ScenarioItem) and transcript is not None:
+        setattr(report, CALLS, (transcript.records, transcript.dropped))
+    if isinstance(item, ScenarioItem) and isinstance(report, pytest.TestReport) and report.skipped \
+            and isinstance(report.longrepr, tuple) and not hasattr(report, "wasxfail"):
+        # pytest's terminal summary prints a location without a line number when it is None (typed as int).
+        report.longrepr = cast("tuple[str, int, str]", (item.name, None, report.longrepr[2]))
+    return report
 
 
 LOOKAHEAD = 8  # items scanned for environments to prepare ahead
@@ -165,17 +175,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     # The wire scenario goes last: it judges what every server of the run wrote to stdout.
     ordered = iter(sorted((item for group in groups.values() for item in group), key=lambda i: isinstance(i, WireItem)))
     items[:] = [next(ordered) if isinstance(item, ScenarioItem) else item for item in items]
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, object, object]:
-    """A scenario's skip line names the scenario (`SKIPPED [1] AP-CONFIG-01: reason`), not the runner's source line."""
-    report = yield
-    if isinstance(item, ScenarioItem) and isinstance(report, pytest.TestReport) and report.skipped \
-            and isinstance(report.longrepr, tuple) and not hasattr(report, "wasxfail"):
-        # pytest's terminal summary prints a location without a line number when it is None (typed as int).
-        report.longrepr = cast("tuple[str, int, str]", (item.name, None, report.longrepr[2]))
-    return report
 
 
 class GatePlugin:
@@ -233,9 +232,13 @@ class GatePlugin:
         if self.collected and not self.executed:
             terminalreporter.write_sep("!", "cruxgate: no scenario was executed against the target, so it is not "
                                             "judged conformant (every scenario was skipped; see the reasons)")
-        report = self.config.getoption("conformance_report", None)
-        if report and TARGET_KEY in self.config.stash:
-            terminalreporter.write_line(f"cruxgate: Markdown report written to {report}")
+        note = reaper.subreaper_note()
+        if note and LIFECYCLE_KEY in self.config.stash:
+            terminalreporter.write_line(f"cruxgate: process groups only: {note}")
+        for option, kind in (("conformance_report", "Markdown"), ("conformance_html", "HTML")):
+            report = self.config.getoption(option, None)
+            if report and TARGET_KEY in self.config.stash:
+                terminalreporter.write_line(f"cruxgate: {kind} report written to {report}")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import tempfile
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +13,7 @@ import pytest
 
 from cruxgate.conformance.checks.judge import FINDING, Judge
 from cruxgate.conformance.report import results_json
+from cruxgate.conformance.report.transcript import Transcript
 from cruxgate.conformance.runner.scenario import ScenarioRun
 from cruxgate.conformance.spec import paths
 from cruxgate.conformance.spec.loader import DEFAULT_FIXTURE, SpecError, load_documents, scenarios, tool_rules
@@ -51,9 +51,9 @@ def lifecycle_for(config: pytest.Config) -> Lifecycle:
     """The session's lifecycle, created on the first scenario that needs a server."""
     if LIFECYCLE_KEY not in config.stash:
         fixtures = config.getoption("fixtures_dir", None)
-        log_dir = Path(tempfile.mkdtemp(prefix="cruxgate-logs-"))
         folder = Path(fixtures) if fixtures else paths.fixtures_dir()
-        config.stash[LIFECYCLE_KEY] = Lifecycle(config.stash[TARGET_KEY], folder, log_dir, DEFAULT_FIXTURE)
+        config.stash[LIFECYCLE_KEY] = Lifecycle(config.stash[TARGET_KEY], folder, DEFAULT_FIXTURE,
+                                                config.getoption("target_deadline"))
     return config.stash[LIFECYCLE_KEY]
 
 
@@ -116,6 +116,7 @@ class ScenarioItem(pytest.Item):
     """One spec scenario: skipped with a reason, or executed step by step against the target."""
 
     spec: Scenario
+    transcript: Transcript | None = None  # the calls of its run, for the reports
 
     @classmethod
     def build(cls, parent: SuiteFile, scenario: Scenario) -> ScenarioItem:
@@ -138,7 +139,7 @@ class ScenarioItem(pytest.Item):
         """The scenario as the report plugins read it (the same fields any runner's items may carry)."""
         spec = self.spec
         return {"id": spec.id, "title": spec.title, "source": spec.source, "level": spec.level,
-                "coverage": spec.coverage, "tools": list(spec.tools)}
+                "coverage": spec.coverage, "tools": list(spec.tools), "when": spec.when, "then": spec.then}
 
     @property
     def requirement(self) -> dict[str, Any]:
@@ -213,11 +214,13 @@ class ScenarioItem(pytest.Item):
         if reason:
             pytest.skip(reason)
         judge = Judge(strict=self.config.stash.get(STRICT_KEY, False))
+        runner = lifecycle_for(self.config)
+        runner.check_deadline(self.name)  # past the run's deadline for the target: not run
         try:
             with self._one_verdict_per_cause():
                 # A dead target fails before any workspace is prepared ("target did not start; see <first>").
-                lifecycle_for(self.config).fail_fast(self.needs_environment())
-            with lifecycle_for(self.config).lease(self.spec) as lease:
+                runner.fail_fast(self.needs_environment())
+            with runner.lease(self.spec) as lease:
                 main = self.spec.main_transport(transport)
                 with self._one_verdict_per_cause():
                     listed = self._listed_tools(lease, main)
@@ -227,7 +230,11 @@ class ScenarioItem(pytest.Item):
                     pytest.skip(blocked[1])
                 if lease.error is not None:
                     raise lease.error
-                ScenarioRun(lease, main, judge).run(self.spec)
+                self.transcript = Transcript()
+                ScenarioRun(lease, main, judge, self.transcript).run(self.spec)
+        except Exception:
+            runner.note_failure(self.name)
+            raise
         finally:
             self._record(judge)
         for finding in judge.warnings():

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import fcntl
 import gc
 import hashlib
 import json
 import multiprocessing
 import os
+import re
 import shutil
 import sqlite3
+import stat
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -21,8 +25,11 @@ from typing import TYPE_CHECKING
 from cruxgate import __version__
 
 from .extract import FileExtract, content_hash, extract
+from .extracts import ExtractStore
 from .git import git_head
+from .incremental import Patch, PatchUnavailable, copy_generation, worth_patching
 from .languages import language_of
+from .reading import Refused, read_file
 from .resolve import Resolver
 from .scan import Candidate, ScanReport, is_binary, scan
 from .seal import link_generation, sealed_files, write_seal
@@ -86,12 +93,11 @@ class IndexSummary:
 
 def _work(task: tuple[str, str, str | None]) -> tuple:
     """Read, hash and (when the content changed) extract one file. Runs in a pool worker."""
-    path, absolute, old_hash = task
+    root, path, old_hash = task
     try:
-        with open(absolute, "rb") as fh:
-            data = fh.read()
-    except OSError as err:
-        return ("error", path, f"{type(err).__name__}: {err.strerror or err}")
+        data = read_file(root, path).data
+    except Refused as refused:
+        return ("error", path, refused.reason)
     if is_binary(data):
         return ("binary", path)
     digest = content_hash(data)
@@ -138,43 +144,27 @@ def _generations(state: Path) -> list[tuple[int, Path]]:
 
 
 def _previous_hashes(generation: Path | None) -> dict[str, str]:
-    """path -> content hash of the live generation's files (their extractions are fetched on demand)."""
+    """path -> content hash of the live generation's files (their extractions are in the ExtractStore)."""
     if generation is None:
         return {}
     try:
         db = sqlite3.connect(f"file:{generation / DATABASE}?mode=ro", uri=True)
         try:
-            return dict(db.execute("SELECT path, content_hash FROM file_extracts"))
+            return dict(db.execute("SELECT path, content_hash FROM files"))
         finally:
             db.close()
     except sqlite3.Error:
         return {}
 
 
-class _PayloadCache:
-    """The previous generation's stored extractions, fetched one file at a time."""
-
-    def __init__(self, generation: Path | None) -> None:
-        self.db = None
-        if generation is not None:
-            self.db = sqlite3.connect(f"file:{generation / DATABASE}?mode=ro", uri=True)
-
-    def get(self, path: str) -> bytes | None:
-        if self.db is None:
-            return None
-        try:
-            row = self.db.execute("SELECT payload FROM file_extracts WHERE path = ?", (path,)).fetchone()
-        except sqlite3.Error:
-            return None
-        return row[0] if row else None
-
-    def close(self) -> None:
-        if self.db is not None:
-            self.db.close()
-
-
 def _lock(state: Path):
-    handle = open(state / "lock", "a+")  # noqa: SIM115 - held for the whole run
+    """The state folder's lock file, held (flock) for the whole run; never a link or a FIFO (a tree may bring
+    a `.cruxgate` of its own: opening a FIFO for writing would wait for a reader for ever)."""
+    fd = os.open(state / "lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o666)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(errno.EINVAL, "not a regular file", str(state / "lock"))
+    handle = open(fd, "a+")  # noqa: SIM115 - held for the whole run
     fcntl.flock(handle, fcntl.LOCK_EX)
     return handle
 
@@ -221,20 +211,26 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     sealed = None
     if previous is not None and (live.manifest or {}).get("tool_version") == TOOL_VERSION:
         sealed = sealed_files(previous)
-    unchanged = _unchanged(report.files, old, progress) if sealed else None
+    tree = _classify(root, report.files, old, progress) if sealed else None
     gens = _generations(state)
     number = (gens[-1][0] + 1) if gens else 1
-    name = f"{GENERATION_PREFIX}{number}"
+    name = f"{GENERATION_PREFIX}{number}"  # past every generation there is, a leftover's too: names are never reused
+    _remove_leftovers(state, live.generation if live.status != "not_indexed" else None)
     generation = state / name
     generation.mkdir()
+    store = ExtractStore(state, TOOL_VERSION)
     try:
-        if unchanged is not None and sealed is not None and previous is not None \
-                and link_generation(previous, generation, sealed):
-            totals = _linked_totals(generation, unchanged)
-        else:
-            shutil.rmtree(generation)  # a link that failed half-way leaves files behind
+        totals = None
+        if tree is not None and sealed is not None and previous is not None:
+            if tree.unchanged(old):
+                if link_generation(previous, generation, sealed):
+                    totals = _linked_totals(generation, (tree.hashes, tree.binary))
+            elif tree.readable and worth_patching(len(tree.changed) + len(tree.deleted(old)), len(report.files)):
+                totals = _patch(root, previous, tree, old, generation, store)
+        if totals is None:
+            shutil.rmtree(generation)  # a link or patch that stopped half-way leaves files behind
             generation.mkdir()
-            totals = _build(root, previous, report, old, generation, progress, workers)
+            totals = _build(root, previous, report, old, generation, store, progress, workers)
         cursor = _cursor(totals.hashes)
         manifest = {
             "schema_version": SCHEMA_VERSION,
@@ -254,15 +250,19 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
         write_atomic(state / CURRENT, name + "\n")
     except BaseException:
         shutil.rmtree(generation, ignore_errors=True)
+        store.close()
         raise
+    store.prune(totals.hashes)
+    store.close()
     _collect_garbage(state, keep={name, previous.name if previous is not None else "",
                                   live.generation.name if live.generation is not None else ""})
     return IndexSummary(workspace=root, generation=name, file_count=totals.file_count,
                         symbol_count=totals.symbol_count, edge_count=totals.edge_count,
                         unresolved_edge_count=totals.unresolved_edge_count, parsed_files=totals.parsed,
                         reused_files=totals.reused, parse_error_files=totals.errors,
-                        skipped_files=totals.skipped + report.skipped_large + report.skipped_outside,
-                        seconds=time.perf_counter() - started, manifest=manifest, problems=tuple(totals.problems))
+                        skipped_files=totals.skipped + report.skipped,
+                        seconds=time.perf_counter() - started, manifest=manifest,
+                        problems=tuple(sorted(report.problems + totals.problems)))
 
 
 @dataclass
@@ -283,19 +283,19 @@ class _Totals:
 
 
 def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str, str], generation: Path,
-           progress: Progress | None, workers: int) -> _Totals:
+           store: ExtractStore, progress: Progress | None, workers: int) -> _Totals:
     """Extract (or reuse) every file and write the database and indices of `generation`."""
     # Here, not at the top: numpy and scipy take a second to import, which an unchanged re-index never needs.
     from .semantic.build import SemanticIndexBuilder
 
-    tasks = [(c.path, c.absolute, old.get(c.path)) for c in report.files]
+    tasks = [(str(root), c.path, old.get(c.path)) for c in report.files]
     writer: GenerationWriter | None = None
     try:
         # The pool forks on entry, before the writer starts Tantivy's threads.
         with _extraction(tasks, workers) as results:
-            writer = GenerationWriter(generation)
+            writer = GenerationWriter(generation, store)
             semantic = SemanticIndexBuilder()
-            edges, counts, hashes, problems = _write(root, previous, tasks, results, writer, semantic, progress)
+            edges, counts, hashes, problems = _write(root, store, tasks, results, writer, semantic, progress)
         # The workers are done and a core is free: SQLite stores the edges and builds its indices in a thread
         # (outside the GIL) while the semantic index is computed here.
         writer.finish_in_thread(edges)
@@ -310,28 +310,77 @@ def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str,
                    counts["reused"], counts["errors"], counts["skipped"], problems, hashes)
 
 
-def _unchanged(files: list[Candidate], old: dict[str, str], progress: Progress | None,
-               ) -> tuple[list[tuple[str, str]], int] | None:
-    """(path, hash) of every text file and the count of binary ones when the tree is exactly what `old` indexed;
-    None at the first file that was added, changed, removed or cannot be read."""
+@dataclass
+class _Tree:
+    """The tree as read now, against the live generation: every text file's hash, and what differs."""
+
+    hashes: list[tuple[str, str]]  # (path, content hash) of every text file, in path order
+    binary: int
+    changed: list[str]  # text files added or edited since the live generation
+    readable: bool  # False when a file could not be read (a full run names it among the problems)
+
+    def deleted(self, old: dict[str, str]) -> list[str]:
+        """Paths the live generation indexed that are no text file now."""
+        now = {path for path, _ in self.hashes}
+        return sorted(path for path in old if path not in now)
+
+    def unchanged(self, old: dict[str, str]) -> bool:
+        """Exactly the files and contents the live generation indexed."""
+        return self.readable and not self.changed and len(self.hashes) == len(old)
+
+
+def _classify(root: Path, files: list[Candidate], old: dict[str, str], progress: Progress | None) -> _Tree:
+    """Read and hash every file: which text files are new or edited against `old` (path -> hash)."""
     hashes: list[tuple[str, str]] = []
+    changed: list[str] = []
     binary = 0
+    readable = True
     for done, candidate in enumerate(files, 1):
         try:
-            with open(candidate.absolute, "rb") as fh:
-                data = fh.read()
-        except OSError:
-            return None  # the build names it among the problems
+            data = read_file(str(root), candidate.path).data
+        except Refused:
+            readable = False  # a full run names it among the problems
+            continue
         if is_binary(data):
             binary += 1
         else:
             digest = content_hash(data)
             if old.get(candidate.path) != digest:
-                return None
+                changed.append(candidate.path)
             hashes.append((candidate.path, digest))
         if progress is not None:
             progress(done, len(files))
-    return (hashes, binary) if len(hashes) == len(old) else None
+    return _Tree(hashes, binary, changed, readable)
+
+
+def _patch(root: Path, previous: Path, tree: _Tree, old: dict[str, str], generation: Path,
+           store: ExtractStore) -> _Totals | None:
+    """The live generation patched for the changed files (`incremental.py`); None when a full run must do it."""
+    from .semantic.build import SemanticIndexBuilder
+    from .semantic.fold import can_fold, fold
+
+    results: list[FileExtract] = []
+    blobs: list[bytes] = []
+    semantic = SemanticIndexBuilder()
+    for path in tree.changed:
+        item = _work((str(root), path, None))
+        if item[0] != "parsed":
+            return None  # turned binary or unreadable since it was hashed: a full run sorts it out
+        result = FileExtract.loads(item[2])
+        semantic.add_file(result.path, result.symbols)
+        results.append(result)
+        blobs.append(item[2])
+    if not can_fold(previous, len(semantic.rows)):
+        return None
+    copy_generation(previous, generation)
+    try:
+        patched = Patch(generation, store).apply(results, blobs, tree.deleted(old))
+    except PatchUnavailable:
+        return None
+    fold(previous, generation, patched.removed_stable_ids, semantic.rows, _cursor(tree.hashes))
+    totals = _linked_totals(generation, (tree.hashes, tree.binary))
+    totals.parsed, totals.reused, totals.linked = len(results), totals.file_count - len(results), False
+    return totals
 
 
 def _linked_totals(generation: Path, unchanged: tuple[list[tuple[str, str]], int]) -> _Totals:
@@ -351,7 +400,7 @@ def _linked_totals(generation: Path, unchanged: tuple[list[tuple[str, str]], int
                    linked=True)
 
 
-def _write(root: Path, previous: Path | None, tasks: list, results: Iterator[tuple], writer: GenerationWriter,
+def _write(root: Path, store: ExtractStore, tasks: list, results: Iterator[tuple], writer: GenerationWriter,
            semantic: SemanticIndexBuilder, progress: Progress | None,
            ) -> tuple[list[tuple], dict[str, int], list[tuple[str, str]], list[str]]:
     """Store each result as it arrives (in path order), then resolve and store the edges."""
@@ -360,41 +409,37 @@ def _write(root: Path, previous: Path | None, tasks: list, results: Iterator[tup
     hashes: list[tuple[str, str]] = []
     parsed = reused = errors = skipped = 0
     problems: list[str] = []
-    cache = _PayloadCache(previous)
-    try:
-        for done, item in enumerate(results, 1):  # in path order, written while workers parse on
-            if progress is not None:
-                progress(done, len(tasks))
-            kind, path = item[0], item[1]
-            if kind == "same":
-                blob = cache.get(path)
-                if blob is None:  # the previous generation lost it: parse now
-                    item = _work((path, str(root / path), None))
-                    kind = item[0]
-            if kind in ("binary", "error"):
-                skipped += 1
-                if kind == "error":
-                    problems.append(f"{path}: not indexed, unreadable ({item[2]})")
-                continue
-            if kind == "parsed":
-                blob = item[2]
-            assert blob is not None  # "same" read its blob from the cache or was parsed again above
-            result = FileExtract.loads(blob)
-            if kind == "parsed":
-                parsed += 1
-            else:
-                reused += 1
-            if result.parse_errors:
-                errors += 1
-                problems.append(f"{path}: {result.parse_errors} syntax error(s), indexed as far as it parses")
-            _, first = writer.add(result, blob)
-            semantic.add_file(result.path, result.symbols)
-            resolver.add_file(result, first)
-            result.symbols, result.snippets, result.content_head = [], [], ""
-            stored.append((result, first))
-            hashes.append((result.path, result.content_hash))
-    finally:
-        cache.close()
+    for done, item in enumerate(results, 1):  # in path order, written while workers parse on
+        if progress is not None:
+            progress(done, len(tasks))
+        kind, path = item[0], item[1]
+        if kind == "same":
+            blob = store.get(path, item[2])
+            if blob is None:  # the previous generation lost it: parse now
+                item = _work((str(root), path, None))
+                kind = item[0]
+        if kind in ("binary", "error"):
+            skipped += 1
+            if kind == "error":
+                problems.append(f"{path}: not indexed, {item[2]}")
+            continue
+        if kind == "parsed":
+            blob = item[2]
+        assert blob is not None  # "same" read its blob from the cache or was parsed again above
+        result = FileExtract.loads(blob)
+        if kind == "parsed":
+            parsed += 1
+        else:
+            reused += 1
+        if result.parse_errors:
+            errors += 1
+            problems.append(f"{path}: {result.parse_errors} syntax error(s), indexed as far as it parses")
+        _, first = writer.add(result, blob)
+        semantic.add_file(result.path, result.symbols)
+        resolver.add_file(result, first)
+        result.symbols, result.snippets, result.content_head = [], [], ""
+        stored.append((result, first))
+        hashes.append((result.path, result.content_hash))
     writer.commit_search_indices()  # Tantivy commits in a thread while the edges are resolved
     edges: list[tuple] = []
     for result, first in stored:
@@ -410,6 +455,44 @@ def _cursor(hashes: list[tuple[str, str]]) -> str:
 
 def _before_flip(generation: Path) -> None:
     """Seam for the interrupted-run tests: the generation is complete but not yet live."""
+
+
+# A temporary file of write_atomic: `.<name>.<pid>.tmp`.
+_TEMPORARY = re.compile(r"\..+\.(?P<pid>[0-9]+)\.tmp")
+
+
+def _alive(pid: int) -> bool:
+    """A process with this id exists (it may be another user's)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def _remove_leftovers(state: Path, live: Path | None) -> None:
+    """Remove what killed runs left: generations never made live and temporary files whose writer is gone.
+
+    Runs under the state lock, so no other index run is writing. A generation newer than the live one,
+    or without a manifest, was never flipped to; one older with a manifest may still be read by a server
+    (the end of the run collects it). A temporary file whose process is alive (a hook) is left alone.
+    """
+    live_number = int(live.name[len(GENERATION_PREFIX):]) if live is not None and live.name[
+        len(GENERATION_PREFIX):].isdigit() else None
+    generations = _generations(state)
+    for number, path in generations:
+        if path == live:
+            continue
+        if not (path / MANIFEST).exists() or (live_number is not None and number > live_number):
+            shutil.rmtree(path, ignore_errors=True)
+    for folder in (state, *(path for _, path in _generations(state))):
+        for entry in folder.iterdir():
+            found = _TEMPORARY.fullmatch(entry.name)
+            if found is not None and not _alive(int(found["pid"])):
+                with contextlib.suppress(OSError):
+                    entry.unlink()
 
 
 def _collect_garbage(state: Path, keep: set[str]) -> None:
