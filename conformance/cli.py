@@ -1,4 +1,4 @@
-"""Command line of the conformance side: `cruxgate spec ...` and `cruxgate surface ...`."""
+"""Command line of the conformance side: `cruxgate run|spec|surface|fuzz ...`."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import sys
 
 # name -> module that defines `add_arguments(parser, name)` and `run(args) -> int`.
 COMMANDS = {
+    "run": ("cruxgate.conformance.run", "Run the conformance gate (pytest over the installed suite); options from "
+                                        "cruxgate.toml or [tool.cruxgate]."),
     "spec": ("cruxgate.conformance.spec.command", "Inspect spec/: coverage and traceability report."),
     "surface": ("cruxgate.conformance.surface.command", "Snapshot and diff a server's tool surface."),
     "fuzz": ("cruxgate.conformance.fuzz.command", "Fuzz every tool of a server from its schemas; replay one call."),

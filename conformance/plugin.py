@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -19,6 +19,7 @@ from cruxgate.conformance.fuzz import (
 from cruxgate.conformance.report import baseline, html_report, markdown, results_json
 from cruxgate.conformance.report.transcript import CALLS
 from cruxgate.conformance.runner.collect import (
+    BLOCKED,
     LIFECYCLE_KEY,
     SCENARIO,
     STRICT_KEY,
@@ -28,8 +29,9 @@ from cruxgate.conformance.runner.collect import (
     WireItem,
     is_suite_anchor,
     lifecycle_for,
+    raise_deferred_usage_error,
 )
-from cruxgate.conformance.spec.paths import packaged_data_dir
+from cruxgate.conformance.spec.paths import SUITE_PACKAGE, packaged_data_dir
 from cruxgate.conformance.target import deadline, reaper
 
 MARKERS = (
@@ -75,6 +77,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     for marker in MARKERS:
         config.addinivalue_line("markers", marker)
+    if _distributed(config) and _runs_the_suite(config):
+        # Each xdist worker would hold part of the verdict, the reports and the baseline: refuse rather than
+        # write a report of nothing.
+        raise pytest.UsageError("cruxgate: the conformance suite does not run under pytest-xdist (-n/--dist): "
+                                "its verdict, reports and baseline are the whole run's; run it without -n "
+                                "(scenarios already prepare servers ahead in parallel)")
     # pytest's own --strict (its strict mode) also makes cruxgate's warnings fail: one switch for a strict run.
     config.stash[STRICT_KEY] = bool(config.getoption("strict", False) or _ini_strict(config))
     config.stash[results_json.TRANSPORT_KEY] = config.getoption("target")
@@ -83,6 +91,25 @@ def pytest_configure(config: pytest.Config) -> None:
     baseline.register(config)
     results_json.register(config, {"conformance_report": markdown.render, "conformance_html": html_report.render})
     fuzz_plugin.register(config)
+
+
+def _distributed(config: pytest.Config) -> bool:
+    """Whether pytest-xdist will spread this run over workers."""
+    workers = config.getoption("numprocesses", None)
+    return bool(workers and workers != "0") or config.getoption("dist", "no") not in ("no", None)
+
+
+def _runs_the_suite(config: pytest.Config) -> bool:
+    """Whether the run's arguments reach conformance/suite.yaml (a path to or above it, or the package by name)."""
+    suite = Path(__file__).resolve().parent
+    for arg in config.args:
+        where = arg.split("::")[0]
+        if where == SUITE_PACKAGE or where.startswith(SUITE_PACKAGE + "."):
+            return True
+        path = (config.invocation_params.dir / where).resolve()
+        if path == suite or suite in path.parents or path in suite.parents:
+            return True
+    return False
 
 
 def _ini_strict(config: pytest.Config) -> bool:
@@ -106,11 +133,16 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Col
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
-    """A scenario's calls ride on its call-phase report (records, dropped), as its findings ride on properties."""
+    """A scenario's calls ride on its call-phase report (records, dropped), as its findings ride on properties;
+    its skip line names the scenario (`SKIPPED [1] AP-CONFIG-01: reason`), not the runner's source line."""
     report = yield
     transcript = getattr(item, "transcript", None)
     if call.when == "call" and isinstance(item, ScenarioItem) and transcript is not None:
         setattr(report, CALLS, (transcript.records, transcript.dropped))
+    if isinstance(item, ScenarioItem) and isinstance(report, pytest.TestReport) and report.skipped \
+            and isinstance(report.longrepr, tuple) and not hasattr(report, "wasxfail"):
+        # pytest's terminal summary prints a location without a line number when it is None (typed as int).
+        report.longrepr = cast("tuple[str, int, str]", (item.name, None, report.longrepr[2]))
     return report
 
 
@@ -132,6 +164,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Group scenarios that can share a workspace and server, keeping the spec order otherwise."""
+    raise_deferred_usage_error(config)  # a bad profile or spec stops here: its message, exit status 4
     scenario_items = [item for item in items if isinstance(item, ScenarioItem)]
     if not scenario_items:
         return
@@ -152,6 +185,7 @@ class GatePlugin:
         self.collected = 0
         self.executed = 0
         self.warnings: list[tuple[str, dict[str, Any]]] = []
+        self.blocked: dict[str, list[str]] = {}  # missing tool -> scenarios it blocked
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         if not session.config.option.collectonly:
@@ -160,6 +194,9 @@ class GatePlugin:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when != "call":
             return
+        for name, tool in report.user_properties:
+            if name == BLOCKED:
+                self.blocked.setdefault(str(tool), []).append(report.nodeid.rsplit("::", 1)[-1])
         findings = recorded_findings(report.user_properties)
         if report.passed:  # a scenario's warnings, or a fuzz item's (issue 17)
             self.warnings += [(report.nodeid, finding) for finding in findings]
@@ -187,6 +224,11 @@ class GatePlugin:
                 step = f" step {finding['step']}" if finding["step"] is not None else ""
                 terminalreporter.write_line(f"  {finding['id']} [{basis['kind']} {basis['level']}]"
                                             f"{step}: {finding['message'].splitlines()[0][:200]}")
+        if self.blocked:
+            terminalreporter.write_sep("-", f"cruxgate: {sum(map(len, self.blocked.values()))} scenario(s) blocked "
+                                            "by a tool the target does not list (tools/list)")
+            for tool, scenarios in sorted(self.blocked.items()):
+                terminalreporter.write_line(f"  {tool}: {', '.join(scenarios)}")
         if self.collected and not self.executed:
             terminalreporter.write_sep("!", "cruxgate: no scenario was executed against the target, so it is not "
                                             "judged conformant (every scenario was skipped; see the reasons)")

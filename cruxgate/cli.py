@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import sys
 
+from cruxgate import extras
+
 # Sub-commands of the reference server and of the conformance side; each part keeps
 # its own argument parsing, so this router never grows logic of its own.
 REFERENCE_COMMANDS = ("index", "serve-mcp", "search", "locate", "hook")
-CONFORMANCE_COMMANDS = ("spec", "surface", "fuzz", "report", "slo")
+CONFORMANCE_COMMANDS = ("run", "spec", "surface", "fuzz", "report", "slo")
 
 USAGE = f"""usage: cruxgate COMMAND [ARGS...]
 
 reference server:  {", ".join(REFERENCE_COMMANDS)}
 conformance:       {", ".join(CONFORMANCE_COMMANDS)}
 
-`cruxgate COMMAND --help` describes each command.
-The conformance suite itself runs under pytest: `pytest conformance/ --target=stdio`."""
+`cruxgate COMMAND --help` describes each command; `cruxgate -V` prints the version.
+The gate: `cruxgate run` (options from cruxgate.toml or [tool.cruxgate] in pyproject.toml), which runs
+`pytest --pyargs cruxgate.conformance` with them. The reference server's commands need
+`pip install 'cruxgate[reference]'`."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -24,19 +28,32 @@ def main(argv: list[str] | None = None) -> int:
     if not args or args[0] in ("-h", "--help"):
         print(USAGE)
         return 0 if args else 2
-    if args[0] == "--version":
+    if args[0] in ("-V", "--version"):
         from cruxgate import __version__
 
         print(f"cruxgate {__version__}")
         return 0
     if args[0] in REFERENCE_COMMANDS:
+        absent = extras.missing(extras.REFERENCE)
+        if absent:
+            print(f"cruxgate {args[0]}: the reference server is not installed (missing {', '.join(absent)}); "
+                  f"install it with: {extras.install_hint(extras.REFERENCE)}", file=sys.stderr)
+            return 2
         from cruxgate.reference.cli import main as run
     elif args[0] in CONFORMANCE_COMMANDS:
         from cruxgate.conformance.cli import main as run
     else:
         print(f"cruxgate: unknown command {args[0]!r}\n\n{USAGE}", file=sys.stderr)
         return 2
-    return run(args)
+    try:
+        return run(args)
+    except ModuleNotFoundError as exc:
+        if args[0] not in REFERENCE_COMMANDS or (exc.name or "").split(".")[0] == "cruxgate":
+            raise
+        # An install whose metadata lists no extra (a checkout) meets the missing module here instead.
+        print(f"cruxgate {args[0]}: the reference server is not installed (missing module {exc.name}); "
+              f"install it with: {extras.install_hint(extras.REFERENCE)}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -100,7 +100,8 @@ class Caller:
         seen = len(connection.defects)
         started = time.monotonic()
         try:
-            response = connection.call_tool(tool, names.arguments(tool, substitute(arguments, self.outside)))
+            sent = names.arguments(tool, substitute(arguments, self.outside))
+            response = connection.call_tool(names.tool(tool), sent)
             response.payload = names.fields(tool, response.payload)
             observation.response = response
         except ServerFailure as exc:
@@ -119,7 +120,7 @@ class Caller:
                 connection.list_tools(refresh=True)
             else:
                 tool, arguments = self.known_good
-                connection.call_tool(tool, names.arguments(tool, arguments))
+                connection.call_tool(names.tool(tool), names.arguments(tool, arguments))
         except ServerFailure as exc:
             if exc.kind in FATAL:
                 return exc

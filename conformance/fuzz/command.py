@@ -10,6 +10,7 @@ import argparse
 
 from cruxgate.conformance.fuzz import defaults
 from cruxgate.conformance.spec.loader import DEFAULT_FIXTURE
+from cruxgate.conformance.spec.paths import SUITE_PACKAGE
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
@@ -41,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 
 def pytest_arguments(args: argparse.Namespace) -> list[str]:
     """The pytest command line `cruxgate fuzz` stands for."""
-    words = ["--pyargs", "conformance", "--fuzz", "-m", "fuzz"]
+    words = ["--pyargs", SUITE_PACKAGE, "--fuzz", "-m", "fuzz"]
     for name in ("target", "target_profile", "server_cmd", "server_url", "fixtures_dir", "spec_dir", "fuzz_fixture",
                  "fuzz_call_timeout", "fuzz_examples", "fuzz_seed", "fuzz_phases", "fuzz_exclude_checks", "fuzz_out"):
         value = getattr(args, name)

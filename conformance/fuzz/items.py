@@ -24,7 +24,9 @@ from cruxgate.conformance.fuzz.session import FuzzSession
 from cruxgate.conformance.runner.collect import (
     STRICT_KEY,
     TOOL_RULES_KEY,
+    USAGE_ERROR_KEY,
     CruxgateWarning,
+    deferred_usage_errors,
     ensure_target,
     lifecycle_for,
 )
@@ -121,7 +123,10 @@ class FuzzFile(pytest.File):
     """conformance/suite.yaml once more, with --fuzz: stands for the fuzz items of every listed tool."""
 
     def collect(self) -> Iterator[pytest.Item]:
-        session = fuzz_session(self.config)
+        with deferred_usage_errors(self.config):
+            session = fuzz_session(self.config)
+        if USAGE_ERROR_KEY in self.config.stash:
+            return
         if isinstance(session, Exception):
             yield FuzzItem.from_parent(self, name=START_ITEM, tool=None)
             return

@@ -11,6 +11,7 @@ from cruxgate.conformance.checks import judge
 from cruxgate.conformance.fuzz.database import arguments_reference
 from cruxgate.conformance.fuzz.engine import Finding, Outcome
 from cruxgate.conformance.fuzz.replay import REPLAY_OPTIONS, command_line
+from cruxgate.conformance.spec.paths import SUITE_PACKAGE
 
 
 def replay_line(finding: Finding, out: Path, options: dict[str, Any]) -> str:
@@ -81,7 +82,7 @@ def summary_line(name: str, outcome: Outcome) -> str:
 
 def rerun_line(item: str, fuzz_seed: int, options: dict[str, Any]) -> str:
     """The pytest line that runs one fuzz item again with the same seed and target."""
-    words = ["pytest", "--pyargs", "conformance", "--fuzz", "--fuzz-seed", str(fuzz_seed), "-k", item]
+    words = ["pytest", "--pyargs", SUITE_PACKAGE, "--fuzz", "--fuzz-seed", str(fuzz_seed), "-k", item]
     for name in REPLAY_OPTIONS:
         value = options.get(name)
         if value is not None and not (name == "target" and value == "stdio"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import warnings
 from collections.abc import Iterator
@@ -25,7 +26,8 @@ from cruxgate.conformance.spec.model import (
     StepFailed,
     ToolRule,
 )
-from cruxgate.conformance.target.lifecycle import Lifecycle
+from cruxgate.conformance.target.lifecycle import FAIL_FAST_PREFIX, Lifecycle
+from cruxgate.conformance.target.names import NameMap
 from cruxgate.conformance.target.profile import ProfileError, Target, resolve
 from cruxgate.conformance.target.wire import ServerFailure
 from cruxgate.conformance.target.workspace import WorkspaceError
@@ -34,7 +36,10 @@ TARGET_KEY = pytest.StashKey[Target]()
 LIFECYCLE_KEY = pytest.StashKey[Lifecycle]()
 TOOL_RULES_KEY = pytest.StashKey[dict[str, ToolRule]]()
 STRICT_KEY = pytest.StashKey[bool]()
+USAGE_ERROR_KEY = pytest.StashKey[str]()
+CAUSES_KEY = pytest.StashKey[dict[str, str]]()  # first line of a preparation or start failure -> first scenario
 SCENARIO = "cruxgate_scenario"  # user property: the scenario id (marks the reports of scenario items)
+BLOCKED = "cruxgate_blocked"  # user property: the missing tool that blocked the scenario
 SUITE_ANCHOR = "suite.yaml"
 
 
@@ -57,6 +62,26 @@ def is_suite_anchor(file_path: Path) -> bool:
     return file_path.name == SUITE_ANCHOR and file_path.parent.resolve() == Path(__file__).resolve().parents[1]
 
 
+@contextlib.contextmanager
+def deferred_usage_errors(config: pytest.Config) -> Iterator[None]:
+    """Keep a usage error met while collecting for `raise_deferred_usage_error` (after collection).
+
+    pytest turns an exception raised by a collector into a collection error with the runner's frames
+    (exit status 2); a bad option deserves its message alone and the usage-error status 4.
+    """
+    try:
+        yield
+    except pytest.UsageError as exc:
+        config.stash.setdefault(USAGE_ERROR_KEY, str(exc))
+
+
+def raise_deferred_usage_error(config: pytest.Config) -> None:
+    """Stop the run with the usage error a collector met, if any."""
+    message = config.stash.get(USAGE_ERROR_KEY, None)
+    if message is not None:
+        raise pytest.UsageError(message)
+
+
 def ensure_target(config: pytest.Config) -> Target:
     """Resolve the target from the options once (a bad profile is a usage error)."""
     if TARGET_KEY not in config.stash:
@@ -74,16 +99,17 @@ class SuiteFile(pytest.File):
     """conformance/suite.yaml: stands for every spec/*.yaml document (or --spec-dir)."""
 
     def collect(self) -> Iterator[pytest.Item]:
-        ensure_target(self.config)
-        spec_dir = self.config.getoption("spec_dir", None)
-        try:
-            documents = load_documents(spec_dir)
-        except SpecError as exc:
-            raise pytest.UsageError(f"cruxgate: the spec does not load: {exc}") from None
-        self.config.stash[TOOL_RULES_KEY] = tool_rules(documents)
-        for scenario in scenarios(documents):
-            yield ScenarioItem.build(self, scenario)
-        yield WireItem.build(self, WIRE_SCENARIO)
+        with deferred_usage_errors(self.config):
+            ensure_target(self.config)
+            spec_dir = self.config.getoption("spec_dir", None)
+            try:
+                documents = load_documents(spec_dir)
+            except SpecError as exc:
+                raise pytest.UsageError(f"cruxgate: the spec does not load: {exc}") from None
+            self.config.stash[TOOL_RULES_KEY] = tool_rules(documents)
+            for scenario in scenarios(documents):
+                yield ScenarioItem.build(self, scenario)
+            yield WireItem.build(self, WIRE_SCENARIO)
 
 
 class ScenarioItem(pytest.Item):
@@ -136,7 +162,9 @@ class ScenarioItem(pytest.Item):
         if spec.coverage == "informative":
             return f"informative: {spec.reason or 'not observable over the wire'}"
         if spec.coverage == "benchmark":
-            return f"benchmark: measured by {spec.benchmark or 'benchmarks/'}, not by a scenario"
+            # The benchmark harness is not part of the installed gate: cite the spec, which the wheel ships.
+            return (f"benchmark: a performance figure of {spec.requirement.id} (spec/{spec.document}.yaml), "
+                    "measured by the SLO benchmarks, not by a scenario")
         for needed in spec.used_transports(transport):
             if not target.supports(needed):
                 return f"target {target.name} has no {needed} transport"
@@ -145,13 +173,16 @@ class ScenarioItem(pytest.Item):
             return f"target {target.name} has no hook {', '.join(missing_hooks)}"
         if target.fixed_url and spec.mutates():
             return "target is a running server (--server-url): the runner cannot change its workspace or restart it"
+        if target.fixed_url and spec.config:
+            return ("target is a running server (--server-url): the scenario needs its own server config "
+                    f"({', '.join(sorted(spec.config))}), and the runner cannot restart the server with it")
         rules = self.config.stash.get(TOOL_RULES_KEY, {})
         unclaimed = [tool for tool in spec.tools if tool in rules and rules[tool].group
                      and tool not in (target.tools or [])]
         if unclaimed:
             rule = rules[unclaimed[0]]
             return (f"target {target.name} does not claim the optional {rule.group} tool(s) {', '.join(unclaimed)} "
-                    f"({rule.source}); list them under the profile's tools to gate them")
+                    f"({rule.surface or rule.name} in the spec); list them under the profile's tools to gate them")
         return None
 
     def needs_environment(self) -> list[str]:
@@ -162,7 +193,7 @@ class ScenarioItem(pytest.Item):
         main = self.spec.main_transport(transport)
         return [main] + [t for t in self.spec.used_transports(transport) if t != main]
 
-    def _blocked(self, target: Target, listed: set[str]) -> str | None:
+    def _blocked(self, target: Target, listed: set[str]) -> tuple[str, str] | None:
         """Why the scenario cannot run: a tool it needs is not listed (its surface scenario owns that failure)."""
         rules = self.config.stash.get(TOOL_RULES_KEY, {})
         for tool in self.spec.tools:
@@ -173,7 +204,7 @@ class ScenarioItem(pytest.Item):
                 continue  # the scenario that owns the tool's presence runs, and fails
             owner = f"; {rule.surface} fails for it" if rule is not None and rule.surface else ""
             kind = "mandatory" if rule is not None and not rule.group else "claimed" if rule is not None else "needed"
-            return f"blocked: target {target.name} does not list the {kind} tool {tool} (tools/list){owner}"
+            return tool, f"blocked: target {target.name} does not list the {kind} tool {tool} (tools/list){owner}"
         return None
 
     def runtest(self) -> None:
@@ -185,14 +216,18 @@ class ScenarioItem(pytest.Item):
         judge = Judge(strict=self.config.stash.get(STRICT_KEY, False))
         runner = lifecycle_for(self.config)
         runner.check_deadline(self.name)  # past the run's deadline for the target: not run
-        # issue 17: a dead target fails before any workspace is prepared ("target did not start; see <first>").
-        runner.fail_fast(self.needs_environment())
         try:
+            with self._one_verdict_per_cause():
+                # A dead target fails before any workspace is prepared ("target did not start; see <first>").
+                runner.fail_fast(self.needs_environment())
             with runner.lease(self.spec) as lease:
                 main = self.spec.main_transport(transport)
-                blocked = self._blocked(target, self._listed_tools(lease, main))
+                with self._one_verdict_per_cause():
+                    listed = self._listed_tools(lease, main)
+                blocked = self._blocked(target, listed)
                 if blocked:
-                    pytest.skip(blocked)
+                    self.user_properties.append((BLOCKED, blocked[0]))
+                    pytest.skip(blocked[1])
                 if lease.error is not None:
                     raise lease.error
                 self.transcript = Transcript()
@@ -205,6 +240,25 @@ class ScenarioItem(pytest.Item):
         for finding in judge.warnings():
             warnings.warn(CruxgateWarning(f"{self.name}: {finding.describe()}"), stacklevel=1)
 
+    @contextlib.contextmanager
+    def _one_verdict_per_cause(self) -> Iterator[None]:
+        """A target that cannot be prepared or started fails once: the first scenario that meets the cause fails
+        with it, every later one is not run (skipped, naming the cause and that scenario)."""
+        try:
+            yield
+        except (ServerFailure, WorkspaceError) as exc:
+            cause = (str(exc).splitlines() or [type(exc).__name__])[0]
+            lifecycle = lifecycle_for(self.config)
+            dead = [origin for transport, (origin, _) in lifecycle.dead.items() if transport not in lifecycle.started]
+            if isinstance(exc, ServerFailure) and dead and self.name not in dead:
+                # The scenario whose start made the target dead tells the cause (its first line, stderr tail)
+                # once; an environment prepared ahead that failed the same way is not another verdict.
+                pytest.skip(f"not run: {FAIL_FAST_PREFIX}{dead[0]}")
+            first = self.config.stash.setdefault(CAUSES_KEY, {}).setdefault(cause, self.name)
+            if first != self.name:
+                pytest.skip(f"not run: {cause} (see {first})")
+            raise
+
     def _listed_tools(self, lease: Any, transport: str) -> set[str]:
         """The tool names tools/list answers over `transport` (asked once per session)."""
         runner = lifecycle_for(self.config)
@@ -213,7 +267,8 @@ class ScenarioItem(pytest.Item):
             server = lease.server(transport)
             if server.server_info is not None and results_json.SERVER_INFO_KEY not in self.config.stash:
                 self.config.stash[results_json.SERVER_INFO_KEY] = server.server_info
-            listed = runner.tools[transport] = {tool.get("name") for tool in server.list_tools()}
+            ours = NameMap(self.config.stash[TARGET_KEY].names).tools(server.list_tools())
+            listed = runner.tools[transport] = {str(tool.get("name")) for tool in ours}
         return listed
 
     def _record(self, judge: Judge) -> None:
@@ -225,9 +280,11 @@ class ScenarioItem(pytest.Item):
         if not isinstance(exc, (StepFailed, ServerFailure, WorkspaceError, AssertionError)):
             return str(super().repr_failure(excinfo, style))
         spec = self.spec
+        where = "the runner (built in)" if spec is WIRE_SCENARIO else f"spec/{spec.document}.yaml"
         first, *rest = str(exc).splitlines() or ["failed"]
         lines = [f"{self.name} [{spec.level}] {first}", *rest, "",
-                 f"scenario: {self.name}: {spec.title}", f"source:   {spec.source}",
+                 f"scenario: {self.name}: {spec.title}",
+                 f"spec:     {spec.requirement.id} in {where} (source: {spec.source})",
                  f"WHEN {spec.when}", f"THEN {spec.then}"]
         return "\n".join(lines)
 

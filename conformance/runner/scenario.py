@@ -51,7 +51,7 @@ class ScenarioRun:
     def call(self, tool: str, args: dict[str, Any], transport: str | None) -> Response:
         """Call a tool with the target's argument names; the answer in our field names, numbers canonical."""
         with self.transcript.call(self.judge_.step, "tools/call", tool, args, transport or self.transport) as record:
-            response = self.server(transport).call_tool(tool, self.names.arguments(tool, args))
+            response = self.server(transport).call_tool(self.names.tool(tool), self.names.arguments(tool, args))
             response.payload = canonical_numbers(self.names.fields(tool, response.payload))
             self.transcript.answered(record, response.payload, response.is_error)
         return response

@@ -6,6 +6,9 @@ from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parents[1]  # conformance/ (cruxgate/conformance/ in the wheel)
 _CHECKOUT = _PACKAGE.parent
+# The installed package that holds conformance/suite.yaml: `pytest --pyargs cruxgate.conformance` finds the suite
+# from any directory, and never a `conformance` package of the repository it runs in.
+SUITE_PACKAGE = __name__.rsplit(".", 2)[0]
 
 
 def _locate(checkout_rel: str, packaged_rel: str) -> Path:

@@ -18,6 +18,7 @@ from typing import Any
 import anyio
 import yaml
 
+from cruxgate import extras
 from cruxgate.conformance.surface import lint
 from cruxgate.conformance.target.profile import http_headers
 
@@ -30,7 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     snap.add_argument("--target", choices=["stdio", "http"], default="stdio", help="transport (default stdio)")
     snap.add_argument("--target-profile", metavar="FILE", help="target profile YAML (default: the reference's)")
     snap.add_argument("--server-cmd", metavar="CMD", help="stdio: the server command line, instead of a profile")
-    snap.add_argument("--url", help="http: the URL of an already running server, instead of a profile")
+    snap.add_argument("--server-url", metavar="URL",
+                      help="http: the URL of an already running server, instead of a profile")
     snap.add_argument("--workspace", metavar="DIR",
                       help="workspace the profile's server opens (default: empty temp dir)")
     snap.add_argument("--index", action="store_true", help="run the profile's index_command on the workspace first")
@@ -43,15 +45,27 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 
     lint = sub.add_parser("lint", help="Check a snapshot against the spec's tool input schemas; exit 1 on findings.")
     lint.add_argument("snapshot", help="snapshot (JSON) or a raw tools/list answer")
+    lint.add_argument("--claim", metavar="TOOL", action="append", default=[],
+                      help="an optional tool the server claims (e.g. search): required like the mandatory ones")
+    parser.epilog = ("Exit status: 0 done (no breaking change, no finding); 1 a breaking change or a lint finding; "
+                     "2 a bad option, an unreadable file, or a server that could not be started or reached.")
+
+
+class SurfaceError(Exception):
+    """What stops a surface action: the message says what and why (exit status 2)."""
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the chosen surface action."""
-    if args.surface_command == "diff":
-        return _run_diff(args)
-    if args.surface_command == "lint":
-        return _run_lint(args)
-    return _run_snapshot(args)
+    try:
+        if args.surface_command == "diff":
+            return _run_diff(args)
+        if args.surface_command == "lint":
+            return _run_lint(args)
+        return _run_snapshot(args)
+    except SurfaceError as exc:
+        print(exc, file=sys.stderr)
+        return 2
 
 
 # ----------------------------------------------------------------- snapshot
@@ -71,9 +85,15 @@ def _free_port() -> int:
 def _default_profile() -> Path:
     from cruxgate.conformance.spec.paths import profiles_dir
 
+    absent = extras.missing(extras.REFERENCE)
+    if absent:
+        raise SurfaceError(f"cruxgate surface snapshot: no server named, and the default one, the bundled reference, "
+                           f"is not installed (missing {', '.join(absent)}): pass --target-profile, --server-cmd or "
+                           f"--server-url, or {extras.install_hint(extras.REFERENCE)}")
     found = sorted(profiles_dir().glob("*.yaml")) if profiles_dir().is_dir() else []
     if not found:
-        raise SystemExit("cruxgate surface snapshot: no bundled target profile; pass --target-profile or --server-cmd")
+        raise SurfaceError("cruxgate surface snapshot: no bundled target profile; pass --target-profile or "
+                           "--server-cmd")
     return found[0]
 
 
@@ -104,12 +124,12 @@ def _wait_for_port(port: int, timeout: float, process: subprocess.Popen[bytes]) 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise SystemExit(f"cruxgate surface snapshot: server exited with status {process.returncode}")
+            raise SurfaceError(f"cruxgate surface snapshot: server exited with status {process.returncode}")
         with socket.socket() as sock:
             if sock.connect_ex(("127.0.0.1", port)) == 0:
                 return
         time.sleep(0.1)
-    raise SystemExit(f"cruxgate surface snapshot: server did not listen on port {port} within {timeout}s")
+    raise SurfaceError(f"cruxgate surface snapshot: server did not listen on port {port} within {timeout}s")
 
 
 def fetch_surface(args: argparse.Namespace) -> dict[str, Any]:
@@ -120,8 +140,8 @@ def fetch_surface(args: argparse.Namespace) -> dict[str, Any]:
         argv = shlex.split(args.server_cmd)
         params = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ))
         return lint.normalize(anyio.run(_list_all_tools, params, 60.0))
-    if args.url:
-        return lint.normalize(anyio.run(_list_all_tools, args.url, 60.0))
+    if args.server_url:
+        return lint.normalize(anyio.run(_list_all_tools, args.server_url, 60.0))
 
     profile = yaml.safe_load(Path(args.target_profile or _default_profile()).read_text(encoding="utf-8"))
     timeouts = {"start": 30, "call": 30, "index": 180, **(profile.get("timeouts") or {})}
@@ -142,7 +162,7 @@ def fetch_surface(args: argparse.Namespace) -> dict[str, Any]:
                            stdout=subprocess.DEVNULL)
         transport = (profile.get("transports") or {}).get(args.target)
         if not transport:
-            raise SystemExit(
+            raise SurfaceError(
                 f"cruxgate surface snapshot: profile {profile.get('name')!r} has no {args.target} transport")
         argv = _fill(transport["command"], values)
         budget = float(timeouts["start"]) + float(timeouts["call"])
@@ -165,8 +185,26 @@ def fetch_surface(args: argparse.Namespace) -> dict[str, Any]:
                 process.kill()
 
 
+def _leaf(exc: BaseException) -> BaseException:
+    """The first exception inside (anyio and the MCP SDK wrap a failed connection in exception groups)."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
 def _run_snapshot(args: argparse.Namespace) -> int:
-    text = lint.dumps(fetch_surface(args))
+    what = (f"--server-cmd {args.server_cmd!r}" if args.server_cmd else f"--server-url {args.server_url}"
+            if args.server_url else f"profile {args.target_profile or 'the bundled reference'}")
+    try:
+        surface = fetch_surface(args)
+    except SurfaceError:
+        raise
+    except (Exception, BaseExceptionGroup) as exc:  # noqa: BLE001 - whatever stops the server, the user gets one line
+        leaf = _leaf(exc)
+        detail = str(leaf).splitlines()[0] if str(leaf) else type(leaf).__name__
+        print(f"cruxgate surface snapshot: could not read the tool surface of {what}: {detail}", file=sys.stderr)
+        return 2
+    text = lint.dumps(surface)
     if args.out == "-":
         sys.stdout.write(text)
     else:
@@ -183,7 +221,7 @@ def _load(path: str) -> dict[str, Any]:
         snapshot: dict[str, Any] = json.loads(Path(path).read_text(encoding="utf-8"))
         return snapshot
     except (OSError, json.JSONDecodeError) as exc:
-        raise SystemExit(f"cruxgate surface: cannot read snapshot {path}: {exc}") from exc
+        raise SurfaceError(f"cruxgate surface: cannot read snapshot {path}: {exc}") from exc
 
 
 def render_table(changes: list[lint.Change]) -> str:
@@ -210,7 +248,13 @@ def _run_diff(args: argparse.Namespace) -> int:
 
 
 def _run_lint(args: argparse.Namespace) -> int:
-    findings = lint.lint_surface(_load(args.snapshot), lint.load_expected_inputs())
+    from cruxgate.conformance.spec.loader import load_documents, tool_rules
+
+    # Optional tool groups (scored search) are optional here as in a gate run: required only when claimed.
+    rules = tool_rules(load_documents(None))
+    expected = lint.load_expected_inputs()
+    required = [name for name in expected if name not in rules or not rules[name].group or name in args.claim]
+    findings = lint.lint_surface(_load(args.snapshot), expected, required)
     for finding in findings:
         print(finding)
     print(f"{len(findings)} finding(s)", file=sys.stderr)

@@ -29,6 +29,7 @@ from cruxgate.conformance.target.profile import Target, fill, http_headers
 from cruxgate.conformance.target.wire import Connection, ServerFailure, WireDefect, free_port
 from cruxgate.conformance.target.workspace import Workspace, WorkspaceError
 
+FAIL_FAST_PREFIX = "target did not start; see "
 SHARED_ENVIRONMENTS = 2  # live shared environments kept at once (items are grouped, so 2 suffice)
 PREFETCH = 3  # environments prepared ahead of the scenario that runs
 
@@ -193,7 +194,7 @@ class Lifecycle:
             if transport in self.dead and transport not in self.started:
                 origin, failure = self.dead[transport]
                 first = str(failure).splitlines()[0]
-                raise ServerFailure(f"target did not start; see {origin} ({first})", failure.stderr_tail)
+                raise ServerFailure(f"{FAIL_FAST_PREFIX}{origin} ({first})", failure.stderr_tail)
 
     def fixture_path(self, fixture: str) -> Path:
         """The fixture repository `fixture`, or WorkspaceError."""

@@ -6,6 +6,7 @@ its own; its profile says which, per tool:
 
     names:
       find_references:
+        tool: references                   # the target's name for the tool
         arguments: {symbol: symbol_name}   # our argument -> the target's
         fields: {line: line_start}         # the target's field -> ours, in every object of the answer
 """
@@ -19,8 +20,17 @@ from typing import Any
 class NameMap:
     """A profile's `names` table, applied to one call's arguments and answer."""
 
-    def __init__(self, table: Mapping[str, Mapping[str, Mapping[str, str]]] | None) -> None:
+    def __init__(self, table: Mapping[str, Mapping[str, Any]] | None) -> None:
         self.table = table or {}
+        self._ours = {str(spec["tool"]): tool for tool, spec in self.table.items() if (spec or {}).get("tool")}
+
+    def tool(self, ours: str) -> str:
+        """The target's name for our tool `ours`."""
+        return str((self.table.get(ours) or {}).get("tool") or ours)
+
+    def our_tool(self, theirs: str) -> str:
+        """Our name for the target's tool `theirs` (itself when the profile renames nothing to it)."""
+        return self._ours.get(theirs, theirs)
 
     def arguments(self, tool: str, args: dict[str, Any]) -> dict[str, Any]:
         """`args` with our names replaced by the target's."""
@@ -34,9 +44,11 @@ class NameMap:
 
 
     def tools(self, listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """A tools/list answer with each input schema's argument names turned back into ours (for the surface lint)."""
+        """A tools/list answer with tool and argument names turned back into ours (for the surface lint)."""
         out = []
         for tool in listed:
+            if isinstance(tool.get("name"), str) and tool["name"] in self._ours:
+                tool = {**tool, "name": self._ours[tool["name"]]}
             back = {theirs: ours for ours, theirs in
                     ((self.table.get(str(tool.get("name"))) or {}).get("arguments") or {}).items()}
             schema = tool.get("inputSchema")

@@ -12,6 +12,7 @@ from typing import Any, cast
 import yaml
 from jsonschema.exceptions import best_match
 
+from cruxgate import extras
 from cruxgate.conformance.spec.paths import profiles_dir
 from cruxgate.conformance.spec.schemas import validator_for
 
@@ -40,7 +41,7 @@ class Target:
     env: dict[str, str] = field(default_factory=dict)
     no_prewarm_args: list[str] | None = None
     relocatable_index: bool = False
-    names: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)  # tool -> arguments/fields renames
+    names: dict[str, dict[str, Any]] = field(default_factory=dict)  # tool -> its name, arguments/fields renames
     setup: list[list[str]] = field(default_factory=list)     # run once per workspace, before indexing
     teardown: list[list[str]] = field(default_factory=list)  # run when a workspace is removed
     fixed_url: str | None = None  # --server-url: a running server the runner neither starts nor prepares
@@ -90,8 +91,7 @@ def from_profile(data: dict[str, Any]) -> Target:
         env=dict(data.get("env") or {}),
         no_prewarm_args=data.get("no_prewarm_args"),
         relocatable_index=bool(data.get("relocatable_index", False)),
-        names={tool: {kind: dict(table) for kind, table in (spec or {}).items()}
-               for tool, spec in (data.get("names") or {}).items()},
+        names={tool: dict(spec or {}) for tool, spec in (data.get("names") or {}).items()},
         setup=[list(argv) for argv in data.get("setup") or []],
         teardown=[list(argv) for argv in data.get("teardown") or []],
     )
@@ -99,14 +99,28 @@ def from_profile(data: dict[str, Any]) -> Target:
 
 def resolve(transport: str, profile: str | None = None, server_cmd: str | None = None,
             server_url: str | None = None) -> Target:
-    """The target the options name: a profile (default: the reference's), then --server-cmd / --server-url."""
-    target = from_profile(load_profile(profile or default_profile_path()))
-    if server_cmd and not profile:
-        # The bundled profile lends its index command and hooks; the server is someone else's.
-        target.name = f"server-cmd: {' '.join(server_cmd.split())[:80]}"
-        target.tools = None  # the reference's claims are not the other server's: optional groups are skipped
+    """The target the options name: a profile, a bare --server-cmd or --server-url, else the bundled reference.
+
+    A target is only what its profile or command says: a server given by its command alone gets no index
+    command, no hooks, no config file name and no transport but the one it was started for.
+    """
+    if server_url and transport != "http":
+        raise ProfileError("--server-url reaches a running server over Streamable HTTP: use it with --target=http")
+    if profile:
+        target = from_profile(load_profile(profile))
+    elif server_cmd or server_url:
+        target = Target(name=f"server-cmd: {' '.join(str(server_cmd).split())[:80]}" if server_cmd
+                        else f"server-url: {server_url}", transports={})
+    else:
+        absent = extras.missing(extras.REFERENCE)
+        if absent:
+            raise ProfileError(
+                f"no target named, and the default one, the bundled reference server, is not installed (missing "
+                f"{', '.join(absent)}): name your server with --target-profile FILE or --server-cmd CMD, or "
+                f"{extras.install_hint(extras.REFERENCE)}")
+        target = from_profile(load_profile(default_profile_path()))
     if server_cmd:
-        # Only the launch command changes; index command, config and hooks stay the profile's.
+        # Only the launch command of the chosen transport changes; a profile's index command, config and hooks stay.
         argv = shlex.split(server_cmd)
         if not argv:
             raise ProfileError("--server-cmd is empty")
@@ -121,8 +135,6 @@ def resolve(transport: str, profile: str | None = None, server_cmd: str | None =
     if server_url:
         target.fixed_url = server_url
         target.transports = {"http": {"url": server_url}}
-        if transport != "http":
-            raise ProfileError("--server-url reaches a running server over Streamable HTTP: use it with --target=http")
     return target
 
 

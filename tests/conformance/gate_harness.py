@@ -102,7 +102,7 @@ def run_recipe(directory: Path) -> RecipeRun:
     directory.mkdir(parents=True, exist_ok=True)
     (directory / "conformance-baseline.yaml").write_text("[]\n", encoding="utf-8")
     commands = [
-        [sys.executable, "-m", "pytest", "--pyargs", "conformance", *LEAN, "-p", "no:cacheprovider",
+        [sys.executable, "-m", "pytest", "--pyargs", "cruxgate.conformance", *LEAN, "-p", "no:cacheprovider",
          "--target-profile", profile, "--baseline", "conformance-baseline.yaml",
          "--junitxml", "reports/conformance.xml", "--conformance-json", "reports/conformance.json",
          "--conformance-report", "reports/conformance.md", "-k", RECIPE_SUBSET],

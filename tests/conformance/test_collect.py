@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -36,12 +37,22 @@ def test_markers_select_by_level_tool_requirement_and_coverage(tmp_path):
     assert selected("document(name='fake') and must and not executable") == ["HC-META-03", "SC-SEARCH-09"]
 
 
-def test_bad_spec_stops_collection_naming_the_file(tmp_path):
+def test_bad_spec_is_a_usage_error_naming_the_file(tmp_path):
     (tmp_path / "spec").mkdir()
     (tmp_path / "spec" / "broken.yaml").write_text("document: broken\nrequirements: 3\n")
     code, out = pytest_run(tmp_path, str(SUITE), "--collect-only", "-p", "no:cacheprovider",
                            "--spec-dir", str(tmp_path / "spec"))
-    assert code == 2 and "the spec does not load" in out and "broken.yaml" in out and "no tests collected" in out
+    assert code == 4 and "ERROR: cruxgate: the spec does not load" in out and "broken.yaml" in out, out
+    assert "collect.py" not in out and "Traceback" not in out  # the message alone, no runner frames
+
+
+def test_a_missing_profile_is_a_usage_error_without_frames(tmp_path):
+    for extra in ([], ["--fuzz"]):
+        code, out = pytest_run(tmp_path, "--pyargs", "cruxgate.conformance", "-p", "no:cacheprovider",
+                               "--target-profile", str(tmp_path / "nonexistent.yaml"), *extra)
+        assert code == 4, out
+        assert f"ERROR: cruxgate: cannot read target profile {tmp_path / 'nonexistent.yaml'}" in out, out
+        assert "collect.py" not in out and "Traceback" not in out
 
 
 def test_last_failed_reruns_only_the_failing_scenario(tmp_path):
@@ -53,3 +64,27 @@ def test_last_failed_reruns_only_the_failing_scenario(tmp_path):
     assert code == 1 and "1 failed, 1 passed" in out, out
     code, out = pytest_run(tmp_path, *common, "--lf")
     assert code == 1 and "1 failed, 14 deselected" in out, out
+
+
+FAKE_XDIST = '''
+def pytest_addoption(parser):  # pytest-xdist's own option, without its machinery
+    parser.getgroup("xdist")._addoption("-n", "--numprocesses", dest="numprocesses", default=None)
+'''
+
+
+def test_pytest_xdist_is_refused_for_the_suite_and_left_alone_for_other_tests(tmp_path):
+    (tmp_path / "fake_xdist.py").write_text(FAKE_XDIST, encoding="utf-8")
+    (tmp_path / "test_other.py").write_text("def test_one():\n    pass\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+
+    def run(*args):
+        done = subprocess.run([sys.executable, "-m", "pytest", *LEAN, "-p", "no:cacheprovider", "-p", "fake_xdist",
+                               *args], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+        return done.returncode, done.stdout + done.stderr
+
+    code, out = run("-n", "2", "--pyargs", "cruxgate.conformance", "--spec-dir", str(DATA / "spec"))
+    assert code == 4 and "the conformance suite does not run under pytest-xdist (-n/--dist)" in out, out
+    code, out = run("-n", "2", str(SUITE), "--collect-only")
+    assert code == 4, out
+    code, out = run("-n", "2", "test_other.py")
+    assert code == 0, out

@@ -134,7 +134,7 @@ def test_a_crash_on_an_empty_string_is_caught_with_the_minimal_input(runs):
     assert "FZ-ALIVE [error: document MUST] The server neither dies nor hangs on a call" in run.output
     assert 'call:   search_code {"query": ""}' in run.output
     assert "replay: cruxgate fuzz replay search_code '{\"query\":\"\"}'" in run.output
-    assert "rerun:  pytest --pyargs conformance --fuzz --fuzz-seed 17 -k 'fuzz[search_code]'" in run.output
+    assert "rerun:  pytest --pyargs cruxgate.conformance --fuzz --fuzz-seed 17 -k 'fuzz[search_code]'" in run.output
 
 
 def test_the_replay_command_reproduces_the_finding(runs):

@@ -31,8 +31,16 @@ def test_running_http_server_is_gated_without_preparing_anything(tmp_path):
         while not listening(port):
             assert time.monotonic() < deadline and server.poll() is None, "fake server did not listen"
             time.sleep(0.05)
+        # SC-SEARCH-02 with a server config of its own: a running server cannot be restarted with it.
+        spec = tmp_path / "spec"
+        spec.mkdir()
+        text = (DATA / "spec" / "fake.yaml").read_text(encoding="utf-8")
+        text = text.replace("      - id: SC-SEARCH-02\n", "      - id: SC-SEARCH-02\n"
+                            "        config: {search: {ranking_explain_level: full}}\n", 1)
+        (spec / "fake.yaml").write_text(text, encoding="utf-8")
         run = run_gate(tmp_path / "gate", "--target=http", "--server-url", f"http://127.0.0.1:{port}/mcp",
-                       "-k", "HC-META-01 or HC-META-03 or SC-SEARCH-01 or SC-SEARCH-07")
+                       "--spec-dir", str(spec), "-k", "HC-META-01 or HC-META-03 or SC-SEARCH-01 or SC-SEARCH-02 "
+                       "or SC-SEARCH-07")
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -40,3 +48,6 @@ def test_running_http_server_is_gated_without_preparing_anything(tmp_path):
     assert run.outcomes("passed") == {"HC-META-01", "SC-SEARCH-01"}
     assert run.record("HC-META-03")["skip_reason"].startswith("target is a running server (--server-url)")
     assert run.record("SC-SEARCH-07")["skip_reason"] == "target fake-code-search has no stdio transport"
+    assert run.record("SC-SEARCH-02")["skip_reason"] == (
+        "target is a running server (--server-url): the scenario needs its own server config (search), "
+        "and the runner cannot restart the server with it")

@@ -8,6 +8,7 @@ import tomllib
 import pytest
 import yaml
 
+from cruxgate import extras
 from cruxgate.conformance.target.profile import (
     ProfileError,
     default_profile_path,
@@ -27,8 +28,9 @@ def test_bundled_reference_profile_is_valid_and_default():
     assert load_profile(default_profile_path())["config"] == {"format": "toml", "filename": "cruxgate.toml"}
 
 
-def test_server_cmd_replaces_only_the_launch_command():
-    target = resolve("stdio", server_cmd="strace -f my-server --root {workspace} --config {config}")
+def test_server_cmd_with_a_profile_replaces_only_the_launch_command():
+    profile = str(default_profile_path())
+    target = resolve("stdio", profile, server_cmd="strace -f my-server --root {workspace} --config {config}")
     reference = resolve("stdio")
     assert target.transports["stdio"]["command"] == ["strace", "-f", "my-server",
                                                      "--root", "{workspace}", "--config", "{config}"]
@@ -51,6 +53,24 @@ def test_http_headers_carry_the_secret_the_server_wrote(tmp_path):
 def test_server_cmd_drops_the_profile_http_auth():
     spec = resolve("http", server_cmd="my-server --port {port}").transports["http"]
     assert "headers" not in spec and "secret_file" not in spec
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_server_cmd_alone_borrows_nothing_from_the_reference(transport):
+    target = resolve(transport, server_cmd="my-server --root {workspace}")
+    assert target.name == "server-cmd: my-server --root {workspace}"
+    assert list(target.transports) == [transport]  # no second transport: a cross-transport scenario skips
+    assert target.transports[transport]["command"] == ["my-server", "--root", "{workspace}"]
+    assert target.index_command is None and target.hooks == {} and target.tools is None
+    assert target.no_prewarm_args is None and not target.relocatable_index and target.setup == []
+
+
+def test_without_the_reference_extra_the_default_target_is_a_usage_error(monkeypatch):
+    monkeypatch.setattr(extras, "missing", lambda extra: ["tantivy", "scipy"] if extra == "reference" else [])
+    with pytest.raises(ProfileError, match=r"not installed \(missing tantivy, scipy\).*--server-cmd CMD.*"
+                                           r"pip install 'cruxgate\[reference\]'"):
+        resolve("stdio")
+    assert resolve("stdio", server_cmd="my-server").name == "server-cmd: my-server"  # a named target needs no extra
 
 
 def test_server_url_needs_http_and_drops_stdio():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -44,6 +45,19 @@ def test_the_scenarios_needing_a_missing_tool_are_blocked_by_its_surface_scenari
     assert record["skip_reason"].startswith("blocked: target server-cmd: {python} ")
     assert ("does not list the mandatory tool search_code (tools/list); RC-SURFACE-01 fails for it"
             in record["skip_reason"])
+
+
+def test_skip_lines_name_the_scenario_and_blocked_scenarios_are_grouped_per_missing_tool(toolless):
+    done, results = toolless
+    skips = [line for line in done.stdout.splitlines() if line.startswith("SKIPPED")]
+    assert skips and all(re.match(r"SKIPPED \[1\] [A-Z][A-Za-z0-9-]*: ", line) for line in skips), skips
+    assert "SKIPPED [1] AP-EXPLAIN-01: blocked: target server-cmd: " in done.stdout
+    section = done.stdout.split("scenario(s) blocked by a tool the target does not list (tools/list)")[1]
+    grouped = {line.split(":")[0].strip(): line.split(": ", 1)[1].split(", ")
+               for line in section.splitlines() if line.startswith("  ") and ": " in line}
+    blocked = {r["id"] for r in results["scenarios"] if (r["skip_reason"] or "").startswith("blocked: ")}
+    assert {sid for scenarios in grouped.values() for sid in scenarios} == blocked
+    assert "AP-EXPLAIN-01" in grouped["search_code"]
 
 
 def test_reports_name_the_target_by_its_command_and_server_info_never_the_reference(toolless):

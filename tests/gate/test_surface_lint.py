@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -181,3 +182,18 @@ def test_lint_command_prints_findings_and_exits_1(tmp_path, monkeypatch, capsys)
     assert capsys.readouterr().out.splitlines()[-1] == (
         "get_file_outline.inputSchema.properties.compact: a protocol input the spec does not give this tool"
     )
+
+
+def test_the_lint_command_requires_optional_tools_only_when_claimed(tmp_path, capsys):
+    from cruxgate.conformance import cli
+    from cruxgate.conformance.spec.loader import load_documents, tool_rules
+
+    optional = sorted(name for name, rule in tool_rules(load_documents(None)).items() if rule.group)
+    assert optional  # the scored-search group
+    surface = json.loads((Path(__file__).resolve().parents[2] / "golden" / "surface" / "reference.json").read_text())
+    surface["tools"] = [t for t in surface["tools"] if t["name"] not in optional]
+    snap = tmp_path / "surface.json"
+    snap.write_text(json.dumps(surface))
+    assert cli.main(["surface", "lint", str(snap)]) == 0, capsys.readouterr().out
+    assert cli.main(["surface", "lint", str(snap), "--claim", optional[0]]) == 1
+    assert capsys.readouterr().out.splitlines() == [f"{optional[0]}: not listed by tools/list; the spec names it"]

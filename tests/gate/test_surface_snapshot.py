@@ -7,6 +7,8 @@ import shlex
 import sys
 from pathlib import Path
 
+import pytest
+
 from cruxgate.conformance import cli
 from cruxgate.conformance.surface import lint
 
@@ -52,3 +54,17 @@ def test_snapshot_through_a_profile_is_the_same_over_both_transports(tmp_path):
         assert cli.main(argv) == 0
     assert outs["stdio"].read_text() == outs["http"].read_text()
     assert [t["name"] for t in json.loads(outs["http"].read_text())["tools"]] == ["health_check", "search_code"]
+
+
+@pytest.mark.parametrize(("options", "says"), [
+    (["--server-cmd", "false"], "could not read the tool surface of --server-cmd 'false': "),
+    (["--target", "http", "--server-url", "http://127.0.0.1:9/mcp"],
+     "could not read the tool surface of --server-url http://127.0.0.1:9/mcp: "),
+    (["--target-profile", "/nonexistent/my-server.yaml"],
+     "could not read the tool surface of profile /nonexistent/my-server.yaml: "),
+])
+def test_a_server_that_cannot_be_reached_is_one_line_and_exit_2(tmp_path, capsys, options, says):
+    assert cli.main(["surface", "snapshot", *options, "--out", str(tmp_path / "s.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cruxgate surface snapshot: " + says) and err.count("\n") == 1, err
+    assert not (tmp_path / "s.json").exists()

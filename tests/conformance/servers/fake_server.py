@@ -2,7 +2,8 @@
 
     fake_server.py index WORKSPACE                      # writes WORKSPACE/.fake-index (list of lines)
     fake_server.py hook corrupt_manifest WORKSPACE      # marks the index corrupt
-    fake_server.py serve --workspace W [--port N] [--tools a,b] [--flaw NAME] [--raw]
+    fake_server.py serve --workspace W [--port N] [--tools a,b] [--flaw NAME] [--raw] [--index-on-start]
+                         [--rename OURS=THEIRS]   # --raw: list and answer a tool under another name
 
 It serves the same tools two ways: through the official SDK (stdio or
 Streamable HTTP), or with `--raw` through a minimal newline-delimited
@@ -145,14 +146,15 @@ def serve_sdk(tools: Tools, enabled: list[str], port: int | None) -> None:
         server.run("streamable-http", host="127.0.0.1", port=port)
 
 
-def serve_raw(tools: Tools, enabled: list[str]) -> None:
+def serve_raw(tools: Tools, enabled: list[str], renames: dict[str, str]) -> None:
     """Serve newline-delimited JSON-RPC on stdio: initialize, tools/list, tools/call, ping."""
-    listing = [{"name": name, "description": getattr(Tools, name).__doc__,
+    ours = {theirs: name for name, theirs in renames.items()}
+    listing = [{"name": renames.get(name, name), "description": getattr(Tools, name).__doc__,
                 "inputSchema": {"type": "object", "properties": SCHEMAS[name], "required": REQUIRED.get(name, [])}}
                for name in enabled]
     if tools.flaw == "broken_schema":  # "flag" is no JSON Schema type: the surface lint must say so
         for tool in listing:
-            if tool["name"] == "health_check":
+            if ours.get(tool["name"], tool["name"]) == "health_check":
                 tool["inputSchema"]["properties"] = {"verbose": {"type": "flag"}}
 
     def reply(message_id: Any, result: dict | None = None, error: dict | None = None) -> None:
@@ -176,8 +178,10 @@ def serve_raw(tools: Tools, enabled: list[str]) -> None:
                                "serverInfo": {"name": "fake-code-search", "version": "0.0.1"}})
         elif method == "tools/list":
             reply(message_id, {"tools": listing})
-        elif method == "tools/call" and params.get("name") in enabled:
-            payload, is_error = getattr(tools, params["name"])(**(params.get("arguments") or {}))
+        elif method == "tools/call" and ours.get(str(params.get("name")), str(params.get("name"))) in enabled \
+                and params.get("name") not in renames:
+            name = ours.get(params["name"], params["name"])
+            payload, is_error = getattr(tools, name)(**(params.get("arguments") or {}))
             reply(message_id, {"content": [{"type": "text", "text": json.dumps(payload)}],
                                "structuredContent": payload, "isError": is_error})
         elif method == "ping":
@@ -199,6 +203,8 @@ def main() -> None:
     run.add_argument("--tools")
     run.add_argument("--flaw")
     run.add_argument("--raw", action="store_true")
+    run.add_argument("--index-on-start", action="store_true", help="index the workspace first (no index command)")
+    run.add_argument("--rename", action="append", default=[], metavar="OURS=THEIRS")
     args = parser.parse_args()
     workspace = Path(args.workspace)
     if args.command == "index":
@@ -217,8 +223,10 @@ def main() -> None:
             sys.stdout.flush()
         enabled = [name for name in SCHEMAS if not args.tools or name in args.tools.split(",")]
         tools = Tools(workspace, args.flaw)
+        if args.index_on_start:
+            index(workspace)
         if (args.raw or args.flaw == "broken_schema") and args.port is None:
-            serve_raw(tools, enabled)
+            serve_raw(tools, enabled, dict(rename.split("=", 1) for rename in args.rename))
         else:
             serve_sdk(tools, enabled, args.port)
 
