@@ -29,6 +29,7 @@ from cruxgate.conformance.runner.collect import (
     is_suite_anchor,
     lifecycle_for,
 )
+from cruxgate.conformance.spec.model import WIRE_SCENARIO_ID
 from cruxgate.conformance.spec.paths import packaged_data_dir
 
 MARKERS = (
@@ -150,7 +151,7 @@ class GatePlugin:
         self.readings: dict[str, set[str]] = {}  # reading id -> the scenarios whose answers depart from it
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        if not session.config.option.collectonly:
+        if not session.config.option.collectonly:  # the wire scenario judges no requirement: it is not a run
             self.collected = sum(1 for item in session.items if isinstance(item, ScenarioItem))
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -164,7 +165,8 @@ class GatePlugin:
                 self.readings.setdefault(finding["basis"]["reading"], set()).add(finding["id"].split("/", 1)[0])
         if not any(name == SCENARIO for name, _ in report.user_properties):
             return
-        if report.passed or report.failed or hasattr(report, "wasxfail"):
+        if (report.passed or report.failed or hasattr(report, "wasxfail")) and \
+                not any(name == SCENARIO and value == WIRE_SCENARIO_ID for name, value in report.user_properties):
             self.executed += 1
 
     @pytest.hookimpl(wrapper=True)
@@ -173,7 +175,7 @@ class GatePlugin:
         # so every plugin (ours, junitxml, a user's) sees the same verdict whatever the hook order.
         result = yield
         if self.collected and not self.executed:
-            raise session.Failed("cruxgate: no scenario was executed against the target")
+            raise session.Failed("cruxgate: no scenario of the spec was executed against the target")
         return result
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
@@ -193,8 +195,9 @@ class GatePlugin:
                 scenarios = sorted(self.readings[reading])
                 terminalreporter.write_line(f"  {reading}: {', '.join(scenarios)}")
         if self.collected and not self.executed:
-            terminalreporter.write_sep("!", "cruxgate: no scenario was executed against the target, so it is not "
-                                            "judged conformant (every scenario was skipped; see the reasons)")
+            terminalreporter.write_sep("!", "cruxgate: no scenario of the spec was executed against the target, so "
+                                            "it is not judged conformant (every scenario was skipped or only the "
+                                            "wire scenario ran; see the reasons)")
         report = self.config.getoption("conformance_report", None)
         if report and TARGET_KEY in self.config.stash:
             terminalreporter.write_line(f"cruxgate: Markdown report written to {report}")

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from cruxgate.conformance.checks.judge import recorded_findings
+from cruxgate.conformance.checks.judge import recorded_findings, recorded_not_judged
 from cruxgate.conformance.report.baseline import EXPECTED_FAILURE, baseline_outcome, first_line
+from cruxgate.conformance.spec.model import WIRE_SCENARIO_ID
 
 OUTCOMES = ("passed", "warned", "failed", "expected-failure", "skipped", "informative")
 _NOT_STRICT = "no (document MUSTs and the error registry fail; SHOULDs, MCP conventions and readings warn)"
@@ -58,6 +59,7 @@ class ReportPlugin:
             findings = recorded_findings(report.user_properties)
             row["outcome"] = "warned" if findings else "passed"
             row["findings"] = findings
+            row["not_judged"] = recorded_not_judged(report.user_properties)
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         if any(row["outcome"] for row in self.rows.values()):
@@ -74,7 +76,8 @@ class ReportPlugin:
                   f"- strict: {'yes (warnings fail)' if self.strict else _NOT_STRICT}",
                   f"- generated: {datetime.now(UTC).isoformat(timespec='seconds')}", ""]
         failures = [r for r in rows if r["outcome"] == "failed"]
-        executed = [r for r in rows if r["outcome"] in ("passed", "warned", "failed", "expected-failure")]
+        executed = [r for r in rows if r["outcome"] in ("passed", "warned", "failed", "expected-failure")
+                    and r["id"] != WIRE_SCENARIO_ID]
         verdict = "FAIL" if failures or not executed else "PASS"
         note = f"{len(failures)} failure(s)" if executed else "no scenario was executed"
         lines += [f"**Verdict: {verdict}** ({note})", "", "## Counts by level", ""]
@@ -99,4 +102,10 @@ class ReportPlugin:
                 step = finding["step"] if finding["step"] is not None else "-"  # the wire scenario's, a fuzz item's
                 lines.append(f"| {finding['id']} | {step} | {basis['kind']} {basis['level']}: "
                              f"{_cell(basis['ref'], 120)} | {_cell(finding['message'])} |")
+        unjudged = [(row["id"], note) for row in rows for note in row.get("not_judged", [])]
+        if unjudged:
+            lines += ["", "## Not judged", "", "Checks marked `when_present` whose value the answer did not carry: "
+                      "neither passed nor failed.", "", "| scenario | step | check | reason |", "|---|---|---|---|"]
+            lines += [f"| {sid} | {note['step'] or '-'} | {note['check']} | {_cell(note['reason'])} |"
+                      for sid, note in unjudged]
         return "\n".join(lines) + "\n"

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from cruxgate.conformance.checks.judge import recorded_findings
+from cruxgate.conformance.checks.judge import recorded_findings, recorded_not_judged
 from cruxgate.conformance.report.baseline import EXPECTED_FAILURE, baseline_outcome, scenario_id
 
 FORMAT_VERSION = 1
@@ -87,6 +87,7 @@ def _record_base(item: pytest.Item, default_transport: str | None) -> dict[str, 
         "failure_message": None,
         "baseline_reason": None,
         "findings": [],
+        "not_judged": [],
         "duration": 0.0,
     }
 
@@ -114,6 +115,7 @@ class ResultsJsonPlugin:
         record["duration"] = round(record["duration"] + report.duration, 6)
         if report.when == "call":
             record["findings"] = recorded_findings(report.user_properties)
+            record["not_judged"] = recorded_not_judged(report.user_properties)
         if baseline_outcome(report) == EXPECTED_FAILURE:
             record["outcome"] = EXPECTED_FAILURE
             record["baseline_reason"] = report.wasxfail.removeprefix(f"{EXPECTED_FAILURE}: ")

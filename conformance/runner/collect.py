@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from cruxgate.conformance.checks.judge import FINDING, Judge
+from cruxgate.conformance.checks.judge import FINDING, NOT_JUDGED, Judge
 from cruxgate.conformance.report import results_json
 from cruxgate.conformance.runner.scenario import ScenarioRun
 from cruxgate.conformance.spec import paths
@@ -19,6 +19,7 @@ from cruxgate.conformance.spec.loader import DEFAULT_FIXTURE, SpecError, load_do
 from cruxgate.conformance.spec.model import (
     JSONRPC_NOTIFICATION,
     MCP_STDIO,
+    WIRE_SCENARIO_ID,
     ListTools,
     Requirement,
     Scenario,
@@ -80,6 +81,9 @@ class SuiteFile(pytest.File):
             documents = load_documents(spec_dir)
         except SpecError as exc:
             raise pytest.UsageError(f"cruxgate: the spec does not load: {exc}") from None
+        if not documents:  # the wire scenario alone judges no requirement: an empty spec is no run
+            folder = spec_dir or paths.spec_dir()
+            raise pytest.UsageError(f"cruxgate: no spec document (*.yaml) in {folder}: there is nothing to gate")
         self.config.stash[TOOL_RULES_KEY] = tool_rules(documents)
         for scenario in scenarios(documents):
             yield ScenarioItem.build(self, scenario)
@@ -193,6 +197,7 @@ class ScenarioItem(pytest.Item):
                 if lease.error is not None:
                     raise lease.error
                 ScenarioRun(lease, main, judge).run(self.spec)
+            judge.conclude(self.spec.basis)
         finally:
             self._record(judge)
         for finding in judge.warnings():
@@ -212,6 +217,8 @@ class ScenarioItem(pytest.Item):
     def _record(self, judge: Judge) -> None:
         for finding in judge.findings:
             self.user_properties.append((FINDING, json.dumps(finding.as_record(self.name), sort_keys=True)))
+        for note in judge.not_judged:
+            self.user_properties.append((NOT_JUDGED, json.dumps(note.as_record(), sort_keys=True)))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         exc = excinfo.value
@@ -230,7 +237,7 @@ WIRE_REQUIREMENT = Requirement(
     level="MUST", coverage="scenarios", document="mcp",
     statement="A server writes only valid JSON-RPC messages to stdout and never answers a notification.")
 WIRE_SCENARIO = Scenario(
-    id="MCP-WIRE-01", title="stdout holds only JSON-RPC answers to requests", source=WIRE_REQUIREMENT.source,
+    id=WIRE_SCENARIO_ID, title="stdout holds only JSON-RPC answers to requests", source=WIRE_REQUIREMENT.source,
     level="MUST", when="the runner talks to the target over stdio for the whole run",
     then="no line on stdout is anything but a JSON-RPC message, and no notification gets a reply",
     coverage="executable", requirement=WIRE_REQUIREMENT, steps=(ListTools(),))

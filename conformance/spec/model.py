@@ -36,6 +36,8 @@ READING_REF = re.compile(r"^reading (R[0-9]+)$")  # `basis: reading R7` names an
 NORMATIVE_WORDS = re.compile(r"\bMUST\b|\bonly\b|[0-9]")
 # Check arguments that are operands (a `$capture` or a JMESPath over the answer); the others are literals.
 OPERAND_ARGS = ("path", "a", "b", "total")
+WIRE_SCENARIO_ID = "MCP-WIRE-01"  # the runner's built-in wire scenario: it judges no requirement, so it is no run
+CHECK_KEYS = ("check", "basis", "when_present")  # the keys of a YAML check that are not its arguments
 CAPTURE_REF = re.compile(r"^\$([a-z][a-z0-9_]*)$")  # an operand naming a value an earlier step captured
 
 
@@ -144,6 +146,7 @@ class Check:
     name: str
     args: Mapping[str, Any]
     basis: Basis
+    when_present: bool = False  # an operand that selects nothing leaves the check unjudged (said), not failed
 
     def describe(self) -> str:
         """`name {args}` for messages."""
@@ -196,8 +199,8 @@ def parse_basis(body: str | Mapping[str, Any] | None, default: Basis) -> Basis:
 
 def parse_check(body: Mapping[str, Any], default: Basis) -> Check:
     """A YAML check: its name, its arguments as written, its basis (default: the enclosing one)."""
-    args = {key: value for key, value in body.items() if key not in ("check", "basis")}
-    return Check(body["check"], args, parse_basis(body.get("basis"), default))
+    args = {key: value for key, value in body.items() if key not in CHECK_KEYS}
+    return Check(body["check"], args, parse_basis(body.get("basis"), default), bool(body.get("when_present")))
 
 
 def parse_expect(body: Mapping[str, Any] | None, default: Basis) -> Expect:

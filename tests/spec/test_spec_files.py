@@ -126,6 +126,47 @@ def test_fixture_files_named_by_the_spec_exist_when_the_fixture_is_present() -> 
     assert missing == []
 
 
+CONDITIONS = ("not", "if")  # a fragment under these states a condition, not what the answer must carry
+
+
+def _unrequired(node: Any, where: str = "", condition: bool = False) -> Iterator[str]:
+    """Every property a fragment names without requiring it (outside a condition; `if {required: [k]}` guards k)."""
+    if isinstance(node, list):
+        for item in node:
+            yield from _unrequired(item, where, condition)
+        return
+    if not isinstance(node, dict):
+        return
+    guarded = set((node.get("if") or {}).get("required", [])) if isinstance(node.get("if"), dict) else set()
+    properties = node.get("properties")
+    if isinstance(properties, dict) and not condition:
+        missing = set(properties) - set(node.get("required", [])) - guarded
+        yield from (f"{where}.{name}" for name in sorted(missing))
+    for key, value in node.items():
+        if key == "properties" and isinstance(value, dict):
+            for name, sub in value.items():
+                yield from _unrequired(sub, f"{where}.{name}", condition)
+        elif key != "required":
+            yield from _unrequired(value, f"{where}/{key}", condition or key in CONDITIONS)
+
+
+@pytest.mark.parametrize(("scenario_id", "schema"), [(s["id"], schema) for _, _, s in SCENARIOS
+                                                       for schema in _schemas(s)])
+def test_a_fragment_requires_every_property_it_names(scenario_id: str, schema: Any) -> None:
+    """A fragment that names a property without `required` passes an answer that lacks it: nothing is judged.
+
+    Where the documents allow the field to be absent, the fragment says so with `if: {required: [k]}`.
+    """
+    assert list(_unrequired(schema)) == [], scenario_id
+
+
+def test_the_requirement_lint_finds_an_unrequired_property() -> None:
+    assert list(_unrequired({"properties": {"metadata": {"properties": {"x": {"const": 1}}}}})) == \
+        [".metadata", ".metadata.x"]
+    assert list(_unrequired({"not": {"properties": {"x": {}}}, "if": {"required": ["y"]},
+                             "then": {"required": ["y"], "properties": {"y": {}}}})) == []
+
+
 def test_spec_yaml_is_plain_data() -> None:
     """No YAML tags, anchors or aliases: any YAML parser in any language reads these files the same."""
     for path in spec_dir().glob("*.yaml"):
@@ -134,7 +175,7 @@ def test_spec_yaml_is_plain_data() -> None:
 
 
 def test_the_format_names_exactly_the_runners_checks() -> None:
-    """The spec may use only named checks the runner implements (conformance/checks.py)."""
+    """The spec may use only named checks the runner implements (conformance/checks/registry.py)."""
     from cruxgate.conformance.checks.registry import CHECKS
 
     enum = set(json.loads((spec_dir().parent / "schemas" / "spec-format.schema.json").read_text(encoding="utf-8"))
