@@ -18,6 +18,7 @@ from cruxgate import conformance
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
 SERVER = HERE / "servers" / "fake_server.py"
+PROXY = HERE / "servers" / "allowed_rewrites_proxy.py"  # rewrites, breaks, or twins the reference's answers
 SUITE = Path(conformance.__file__).resolve().parent / "suite.yaml"
 SERVE = f"{{python}} {SERVER} serve --raw --workspace {{workspace}}"  # the fast raw stdio form
 RUN_TIMEOUT = 120
@@ -111,3 +112,12 @@ def run_recipe(directory: Path) -> RecipeRun:
     return RecipeRun(directory, [subprocess.run(command, cwd=directory, capture_output=True, text=True,
                                                 timeout=RUN_TIMEOUT)
                                  for command in commands])
+
+
+def run_suite(directory: Path, profile: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
+    """The whole conformance suite (or `-k` a part) against `profile`, with its JSON results."""
+    out = directory / "results.json"
+    done = subprocess.run([sys.executable, "-m", "pytest", str(SUITE), *LEAN, "-p", "no:cacheprovider", "-q",
+                           "--target-profile", str(profile), "--conformance-json", str(out), *args],
+                          cwd=directory, capture_output=True, text=True, timeout=900)
+    return done, json.loads(out.read_text(encoding="utf-8"))
