@@ -148,6 +148,7 @@ class GatePlugin:
         self.collected = 0
         self.executed = 0
         self.warnings: list[tuple[str, dict[str, Any]]] = []
+        self.readings: dict[str, set[str]] = {}  # reading id -> the scenarios whose answers depart from it
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         if not session.config.option.collectonly:  # the wire scenario judges no requirement: it is not a run
@@ -159,6 +160,9 @@ class GatePlugin:
         findings = recorded_findings(report.user_properties)
         if report.passed:  # a scenario's warnings, or a fuzz item's (issue 17)
             self.warnings += [(report.nodeid, finding) for finding in findings]
+        for finding in findings:  # passed with warnings, or failed on one under --strict
+            if finding["basis"].get("reading"):
+                self.readings.setdefault(finding["basis"]["reading"], set()).add(finding["id"].split("/", 1)[0])
         if not any(name == SCENARIO for name, _ in report.user_properties):
             return
         if (report.passed or report.failed or hasattr(report, "wasxfail")) and \
@@ -184,6 +188,12 @@ class GatePlugin:
                 step = f" step {finding['step']}" if finding["step"] is not None else ""
                 terminalreporter.write_line(f"  {finding['id']} [{basis['kind']} {basis['level']}]"
                                             f"{step}: {finding['message'].splitlines()[0][:200]}")
+        if self.readings:
+            terminalreporter.write_sep("-", f"cruxgate: the target departs from {len(self.readings)} reading(s) "
+                                            "of docs/readings.md")
+            for reading in sorted(self.readings, key=lambda r: int(r[1:])):
+                scenarios = sorted(self.readings[reading])
+                terminalreporter.write_line(f"  {reading}: {', '.join(scenarios)}")
         if self.collected and not self.executed:
             terminalreporter.write_sep("!", "cruxgate: no scenario of the spec was executed against the target, so "
                                             "it is not judged conformant (every scenario was skipped or only the "

@@ -152,11 +152,22 @@ class Finding:
         where = f"step {self.step + 1} " if self.step is not None else ""
         return f"{self.severity}: {where}{self.check}: {self.message} (basis: {self.basis})"
 
+    def record_id(self, scenario_id: str) -> str:
+        """`SCENARIO/check`; a reading's finding carries the reading id and the step: `SCENARIO/R8/step-2/check`."""
+        if self.basis.reading is None:
+            return f"{scenario_id}/{self.check}"
+        step = f"/step-{self.step + 1}" if self.step is not None else ""
+        return f"{scenario_id}/{self.basis.reading}{step}/{self.check}"
+
     def as_record(self, scenario_id: str) -> dict[str, Any]:
         """The JSON form the reports carry."""
-        return {"id": f"{scenario_id}/{self.check}", "check": self.check, "severity": self.severity,
-                "step": None if self.step is None else self.step + 1, "message": self.message,
-                "basis": {"kind": self.basis.kind, "ref": self.basis.ref, "level": self.basis.level}}
+        basis: dict[str, Any] = {"kind": self.basis.kind, "ref": self.basis.ref, "level": self.basis.level}
+        if self.basis.quote is not None:
+            basis["quote"] = str(self.basis.quote)
+        if self.basis.reading is not None:
+            basis["reading"] = self.basis.reading
+        return {"id": self.record_id(scenario_id), "check": self.check, "severity": self.severity,
+                "step": None if self.step is None else self.step + 1, "message": self.message, "basis": basis}
 
 
 @dataclass(frozen=True, slots=True)

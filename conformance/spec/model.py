@@ -7,10 +7,11 @@ it calls, checks, captures, evaluates and needs, and whether it changes the
 workspace): adding one touches that class and the spec format schema, nothing
 else (the loader's cross-checks and the coverage table ask the step).
 
-Every check has a basis: the document statement it enforces (with its level),
-the error registry, the MCP specification, or a reading of ours where the
-documents are silent. Only document MUSTs and the registry gate by default;
-the rest are warnings (``--strict`` gates them too).
+Every check has a basis: the document statement it enforces (with its level and
+the quoted sentence), the error registry, the MCP specification, or a reading of
+ours where the documents are silent (an id of spec/readings.yaml). Only quoted
+document MUSTs and the registry gate by default; the rest are warnings
+(``--strict`` gates them too).
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ if TYPE_CHECKING:
 LEVELS = ("MUST", "SHOULD", "MAY")
 DOCUMENT, REGISTRY, MCP, READING = "document", "registry", "mcp", "reading"
 BASIS_KINDS = (DOCUMENT, REGISTRY, MCP, READING)
+READING_REF = re.compile(r"^reading (R[0-9]+)$")  # `basis: reading R7` names an entry of spec/readings.yaml
+# A quote that can gate holds the normative word, "only", or the number it enforces (a registry rule needs none).
+NORMATIVE_WORDS = re.compile(r"\bMUST\b|\bonly\b|[0-9]")
 # Check arguments that are operands (a `$capture` or a JMESPath over the answer); the others are literals.
 OPERAND_ARGS = ("path", "a", "b", "total")
 WIRE_SCENARIO_ID = "MCP-WIRE-01"  # the runner's built-in wire scenario: it judges no requirement, so it is no run
@@ -38,17 +42,45 @@ CAPTURE_REF = re.compile(r"^\$([a-z][a-z0-9_]*)$")  # an operand naming a value 
 
 
 @dataclass(frozen=True, slots=True)
+class Quote:
+    """The exact words a check enforces: a source (`000`, or `README` for seeds/README.md), a line, the words."""
+
+    file: str
+    line: int
+    text: str
+
+    @classmethod
+    def from_yaml(cls, body: Mapping[str, Any] | None) -> Quote | None:
+        """A YAML `quote: {file, line, text}` (None when absent)."""
+        return None if not body else cls(str(body["file"]), int(body["line"]), str(body["text"]))
+
+    @property
+    def normative(self) -> bool:
+        """Whether the words can gate: they hold MUST / MUST NOT, "only", or a number."""
+        return bool(NORMATIVE_WORDS.search(self.text))
+
+    def __str__(self) -> str:
+        return f'{self.file}:{self.line} "{self.text}"'
+
+
+@dataclass(frozen=True, slots=True)
 class Basis:
-    """Why a check exists: which statement it enforces and at which level."""
+    """Why a check exists: which statement it enforces (quoted), at which level; or which reading of ours."""
 
     kind: str   # document | registry | mcp | reading
-    ref: str    # a seed anchor ("000 > Requirement: ..."), or what the registry / MCP / our reading says
-    level: str  # MUST | SHOULD | MAY
+    ref: str    # a seed anchor ("000 > Requirement: ..."), what the registry / MCP says, or a reading id (R7)
+    level: str  # MUST | SHOULD | MAY, or `reading` for a reading of ours (never MUST)
+    quote: Quote | None = None
 
     @property
     def gates(self) -> bool:
-        """Whether a breach fails the run by default (document MUSTs and the error registry)."""
+        """Whether a breach fails the run by default (document MUSTs, always quoted, and the registry)."""
         return self.kind == REGISTRY or (self.kind == DOCUMENT and self.level == "MUST")
+
+    @property
+    def reading(self) -> str | None:
+        """The reading id (R7) when the basis is a reading of ours."""
+        return self.ref if self.kind == READING else None
 
     @property
     def severity(self) -> str:
@@ -56,12 +88,21 @@ class Basis:
         return "error" if self.gates else "warning"
 
     def __str__(self) -> str:
-        return f"{self.ref} [{self.kind} {self.level}]"
+        if self.kind == READING:
+            return f"reading {self.ref} (docs/readings.md)"
+        quoted = f" {self.quote}" if self.quote is not None else ""
+        return f"{self.ref}{quoted} [{self.kind} {self.level}]"
+
+
+def reading(reading_id: str) -> Basis:
+    """The basis of a check enforcing reading `reading_id` of spec/readings.yaml (a warning at most)."""
+    return Basis(READING, reading_id, READING)
 
 
 # Bases the runner applies on its own, to every answer.
 REGISTRY_ENVELOPE = Basis(REGISTRY, "error registry: a tool failure carries {error: {code, message, data?}} "
-                          "with a registry code (seeds/README.md, 'Referenced but not provided')", "MUST")
+                          "with a registry code (seeds/README.md, 'Referenced but not provided')", "MUST",
+                          Quote("README", 34, "Every tool failure is an envelope"))
 MCP_IS_ERROR = Basis(MCP, "MCP specification, tools: a tool execution error is a result with isError: true", "SHOULD")
 MCP_STRUCTURED_TEXT = Basis(MCP, "MCP specification, tools: structuredContent SHOULD also be sent as JSON "
                             "in a text content item", "SHOULD")
@@ -131,17 +172,29 @@ class Expect:
     schema_basis: Basis | None = None
     checks: tuple[Check, ...] = ()
 
+    def bases(self) -> tuple[Basis, ...]:
+        """The basis of the outcome and schema (when judged) and of each named check."""
+        judged = self.schema is not None or self.outcome != "any" or self.error_code is not None
+        own = (self.schema_basis,) if judged and self.schema_basis is not None else ()
+        return own + tuple(check.basis for check in self.checks)
 
-def parse_basis(text: str | None, default: Basis) -> Basis:
-    """A basis as YAML writes it: a seed anchor, `registry`, `mcp: <rule>` or `reading: <what we read>`."""
-    if text is None:
+
+def parse_basis(body: str | Mapping[str, Any] | None, default: Basis) -> Basis:
+    """A basis as YAML writes it: `registry`, `mcp: <rule>`, `reading R7`, or `{source?, quote}` (quoted)."""
+    if body is None:
         return default
-    if text == REGISTRY:
+    if isinstance(body, Mapping):
+        return Basis(DOCUMENT, str(body.get("source", default.ref)), str(body.get("level", default.level)),
+                     Quote.from_yaml(body.get("quote")))
+    if body == REGISTRY:
         return REGISTRY_ENVELOPE
-    kind, _, rest = text.partition(":")
-    if kind in (MCP, READING) and rest.strip():
-        return Basis(kind, rest.strip(), default.level)
-    return Basis(DOCUMENT, text, default.level)
+    match = READING_REF.match(body)
+    if match:
+        return reading(match.group(1))
+    kind, _, rest = body.partition(":")
+    if kind == MCP and rest.strip():
+        return Basis(MCP, rest.strip(), default.level)
+    return Basis(DOCUMENT, body, default.level)
 
 
 def parse_check(body: Mapping[str, Any], default: Basis) -> Check:
@@ -222,6 +275,10 @@ class Step:
     def checks(self) -> tuple[Check, ...]:
         """The named checks this step judges with (their operands must compile and be captured first)."""
         return ()
+
+    def bases(self) -> tuple[Basis, ...]:
+        """The basis of everything this step can fail on (its checks, and its answer's outcome and schema)."""
+        return tuple(check.basis for check in self.checks())
 
     def captures(self) -> Mapping[str, str]:
         """{name: JMESPath} of the values this step captures for later steps."""
@@ -335,6 +392,9 @@ class Call(Step):
     def checks(self) -> tuple[Check, ...]:
         return self.expect.checks
 
+    def bases(self) -> tuple[Basis, ...]:
+        return self.expect.bases()
+
     def captures(self) -> Mapping[str, str]:
         return self.capture
 
@@ -391,6 +451,9 @@ class ListTools(Step):
 
     def checks(self) -> tuple[Check, ...]:
         return self.expect.checks
+
+    def bases(self) -> tuple[Basis, ...]:
+        return self.expect.bases()
 
     def captures(self) -> Mapping[str, str]:
         return self.capture
@@ -574,6 +637,7 @@ class Scenario:
     config: Mapping[str, Any] = field(default_factory=dict)
     reason: str | None = None
     benchmark: str | None = None
+    declared_basis: Basis | None = None  # the default basis of its checks: its quoted source, or a reading
     steps: tuple[Step, ...] = ()
 
     @property
@@ -583,8 +647,8 @@ class Scenario:
 
     @property
     def basis(self) -> Basis:
-        """The basis of the scenario's own checks: its source statement at its level."""
-        return Basis(DOCUMENT, self.source, self.level)
+        """The default basis of the scenario's checks: as declared (quoted source or reading), else its source."""
+        return self.declared_basis or Basis(DOCUMENT, self.source, self.level)
 
     @property
     def runs(self) -> bool:
