@@ -294,6 +294,19 @@ def structured_matches_text(response: Any) -> None:
 
 
 @named_check
+def prefix_of(a: Any, b: Any) -> None:
+    """`a` is a non-empty list whose items are the first items of the list `b`, in the same order."""
+    first, second = _as_list(a, "prefix_of a"), _as_list(b, "prefix_of b")
+    if not first:
+        raise CheckFailed("prefix_of: a is empty, so it is no evidence of a prefix")
+    if len(first) > len(second):
+        raise CheckFailed(f"prefix_of: a has {len(first)} items, b only {len(second)}")
+    for index, (x, y) in enumerate(zip(first, second, strict=False)):
+        if x != y:
+            raise CheckFailed(f"prefix_of: item {index} is {_short(x)}, the full list has {_short(y)} there")
+
+
+@named_check
 def keeps_fields(a: Any, b: Any, fields: list[str]) -> None:
     """`a` and `b` are lists of objects of one length, and every field of `fields` that item i of `a`
     carries, item i of `b` carries with the same value (at least one such field must be there to judge).
