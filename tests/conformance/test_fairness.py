@@ -8,21 +8,16 @@ Biting: the same proxy breaks one rule at a time; the scenario that owns the rul
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-import cruxgate.conformance.target.profile as target
-from gate_harness import LEAN, SUITE
+from gate_harness import PROXY, proxied_profile, run_suite
 
-HERE = Path(__file__).resolve().parent
-PROXY = HERE / "servers" / "allowed_rewrites_proxy.py"
 sys.path.insert(0, str(PROXY.parent))
-from allowed_rewrites_proxy import BREAKERS, ENVELOPE_REWRITES, REWRITES, rewrite_result  # noqa: E402
+from allowed_rewrites_proxy import BREAKERS, ENVELOPE_REWRITES, REWRITES, rewrite_result
 
 # Each breaker and the scenario that owns the rule it breaks.
 OWNERS = {
@@ -31,30 +26,6 @@ OWNERS = {
     "duplicates": "AP-DEDUP-01", "unresolved_missing": "AP-REFS-02", "location_extra": "FR-102-01",
     "module_weight": "AP-KIND-04", "safety_silent": "AP-SAFETY-01", "protocol_two": "RC-ENUMS-01",
 }
-
-
-def proxied_profile(directory: Path, breaker: str | None = None) -> Path:
-    """The reference profile with its stdio server behind the proxy (rewriting, or breaking one rule)."""
-    text = target.default_profile_path().read_text(encoding="utf-8")
-    serve = '["{python}", "-m", "cruxgate", "serve-mcp"'
-    assert serve in text
-    mode = f'"--break", "{breaker}", ' if breaker else ""
-    text = text.replace(serve, f'["{{python}}", "{PROXY}", {mode}"--", "{{python}}", "-m", "cruxgate", "serve-mcp"', 1)
-    name = f"reference-breaking-{breaker}" if breaker else "reference-behind-allowed-rewrites"
-    text = text.replace("name: cruxgate-reference", f"name: {name}")
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / "proxied.yaml"
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def run_suite(directory: Path, profile: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], dict]:
-    """The conformance suite against `profile`, with its JSON results."""
-    out = directory / "results.json"
-    done = subprocess.run([sys.executable, "-m", "pytest", str(SUITE), *LEAN, "-p", "no:cacheprovider", "-q",
-                           "--target-profile", str(profile), "--conformance-json", str(out), *args],
-                          cwd=directory, capture_output=True, text=True, timeout=600)
-    return done, json.loads(out.read_text(encoding="utf-8"))
 
 
 def test_the_proxy_has_at_least_ten_kinds_of_allowed_rewrite_and_each_changes_an_answer():

@@ -19,6 +19,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from breakers import BY_NAME as CATALOGUE_BY_NAME  # the script's own folder is on sys.path
+
 LOCATION_FIELDS = {"path", "line_start", "line_end", "kind", "name"}  # FR-102: "only" these at location
 
 
@@ -223,15 +225,20 @@ BREAKERS: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
         break_location_extra, break_module_weight, break_safety_silent, break_protocol_two)}
 
 
-def break_result(result: dict[str, Any], breaker: str, args: dict[str, Any]) -> dict[str, Any]:
-    """A tools/call result with one rule broken (the call's arguments say when the rule applies)."""
+def break_result(result: dict[str, Any], breaker: str, args: dict[str, Any], tool: str = "") -> dict[str, Any]:
+    """A tools/call result with one rule broken (the call's arguments and tool say when the rule applies)."""
     texts = [item for item in result.get("content") or [] if item.get("type") == "text"]
     try:
         payload = json.loads(texts[0]["text"]) if texts else None
     except ValueError:
         payload = None
     if isinstance(payload, dict):
-        BREAKERS[breaker](payload, args)
+        if breaker in BREAKERS:
+            BREAKERS[breaker](payload, args)
+        else:  # the breaker catalogue (servers/breakers.py): one rewrite per MUST statement
+            CATALOGUE_BY_NAME[breaker].rewrite(payload, args, tool)
+            if "error" not in payload:  # a rewrite that turned a failure into an answer
+                result.pop("isError", None)
         texts[0]["text"] = json.dumps(payload)
     return result
 
@@ -273,7 +280,7 @@ def main() -> None:
     argv = argv[1:] if argv[:1] == ["--"] else argv
     child = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
     assert child.stdin is not None and child.stdout is not None
-    pending: dict[Any, tuple[str, dict[str, Any]]] = {}  # request id -> method and tool arguments
+    pending: dict[Any, tuple[str, dict[str, Any], str]] = {}  # request id -> method, tool arguments, tool
 
     def upstream() -> None:
         for line in sys.stdin.buffer:
@@ -281,7 +288,8 @@ def main() -> None:
                 message = json.loads(line)
                 if isinstance(message, dict) and "id" in message and "method" in message:
                     params = message.get("params") or {}
-                    pending[message["id"]] = (message["method"], params.get("arguments") or {})
+                    pending[message["id"]] = (message["method"], params.get("arguments") or {},
+                                              str(params.get("name") or ""))
             except ValueError:
                 pass
             child.stdin.write(line)
@@ -295,9 +303,9 @@ def main() -> None:
         except ValueError:
             message = None
         if isinstance(message, dict) and isinstance(message.get("result"), dict):
-            method, args = pending.pop(message.get("id"), ("", {}))
+            method, args, tool = pending.pop(message.get("id"), ("", {}, ""))
             if method == "tools/call":
-                message["result"] = (break_result(message["result"], breaker, args) if breaker
+                message["result"] = (break_result(message["result"], breaker, args, tool) if breaker
                                      else rewrite_result(message["result"], chosen))
                 line = (json.dumps(message) + "\n").encode("utf-8")
         sys.stdout.buffer.write(line)

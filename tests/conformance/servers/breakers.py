@@ -1,0 +1,170 @@
+"""The breaker catalogue: one rewrite per MUST statement, each breaking that rule alone, and the scenario that owns it.
+
+The allowed-rewrites proxy applies one of these with `--break NAME` to every tools/call answer of the server
+behind it; tests/conformance/test_breakers.py runs the owning scenario through it and asserts that the scenario
+fails, and docs/breakers.md (generated from this table) lists statement -> breaker -> killing scenario.
+A rewrite receives the payload (changed in place), the call's arguments and the tool's name.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+Rewrite = Callable[[dict[str, Any], dict[str, Any], str], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Breaker:
+    """One rule broken on purpose: its name, the scenario that must fail, the statement's words and the rewrite."""
+
+    name: str
+    scenario: str
+    source: str  # the seed ("000") and line of the statement
+    quote: str   # the statement's own words (a MUST, or a number being enforced)
+    rewrite: Rewrite
+    sample: bool = False  # run in the default test run (the rest on demand: --breakers=all)
+
+    @property
+    def summary(self) -> str:
+        """What the rewrite does (its docstring's first line)."""
+        return (self.rewrite.__doc__ or "").strip().splitlines()[0]
+
+
+def _metadata(payload: dict[str, Any]) -> dict[str, Any]:
+    metadata = payload.get("metadata")
+    return metadata if isinstance(metadata, dict) else {}
+
+
+def _results(payload: dict[str, Any]) -> list[dict[str, Any]]:
+    return [result for result in payload.get("results") or [] if isinstance(result, dict)]
+
+
+def no_metadata(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """Answer every tool call without `metadata` at all."""
+    payload.pop("metadata", None)
+
+
+def compact_drops_stable_id(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """Under compact, drop each result's symbol_stable_id (the stable identifier)."""
+    if args.get("compact") is True:
+        for result in _results(payload):
+            result.pop("symbol_stable_id", None)
+
+
+def truncation_not_prefix(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """A truncated answer whose first result is right but whose second and third are swapped."""
+    results = _results(payload)
+    if _metadata(payload).get("safety_limit_applied") and len(results) >= 3:
+        payload["results"][1], payload["results"][2] = payload["results"][2], payload["results"][1]
+
+
+def semantic_budget_missing(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """Hybrid search ran, but semantic_limit_used is not reported."""
+    if _metadata(payload).get("semantic_triggered") is True:
+        payload["metadata"].pop("semantic_limit_used", None)
+
+
+def kind_changes_the_answer(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """search_code accepts `kind` and filters by it: fewer results than without it (neither rejected nor ignored)."""
+    if tool == "search_code" and "kind" in args:
+        if "error" in payload:  # a server that rejects: make it accept instead, with no result
+            payload.pop("error")
+            payload["results"] = []
+        elif len(_results(payload)) > 1:
+            payload["results"].pop()
+
+
+def over_budget(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """A wide answer that ignores the 64 KB default budget: results repeated past 64 KB, said complete."""
+    if not _metadata(payload).get("safety_limit_applied"):
+        return
+    base = list(payload.get("results") or [])
+    while base and len(json.dumps(payload)) <= 70_000:
+        payload["results"] = payload["results"] + [dict(result, line_start=result.get("line_start", 0) + 10_000)
+                                                   for result in base]
+    payload["metadata"].pop("safety_limit_applied", None)
+    payload["metadata"]["result_completeness"] = "complete"
+
+
+def no_prewarm_status(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """health_check reports no prewarm status at all (under any name)."""
+    if tool == "health_check":
+        payload.pop("prewarm", None)
+
+
+def no_startup_checks(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """health_check and index_status report no startup compatibility at all."""
+    if tool in ("health_check", "index_status"):
+        payload.pop("startup_checks", None)
+
+
+def duplicates_without_ids(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """No result carries its identity handle, and locate_symbol emits its first symbol twice."""
+    for result in _results(payload):
+        result.pop("result_id", None)
+    if tool == "locate_symbol" and _results(payload):
+        payload["results"].append(dict(payload["results"][0]))
+
+
+def role_keeps_snippets(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """search_code with a role answers without result types and with a snippet among the symbols."""
+    if tool == "search_code" and "role" in args and _results(payload):
+        for result in _results(payload):
+            result.pop("result_type", None)
+        payload["results"].append({"path": "README.md", "line_start": 1, "line_end": 3})
+
+
+def spec_and_test_dirs_unpenalized(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """Test-file detection that knows only `_test.`, `.test.`, `/tests/` and `test_`, in lower case."""
+    results = _results(payload)
+    reasons = [entry for entry in _metadata(payload).get("ranking_reasons") or [] if isinstance(entry, dict)]
+    for result, entry in zip(results, reasons, strict=False):
+        path = str(result.get("path", ""))
+        if not any(pattern in path for pattern in ("_test.", ".test.", "/tests/", "test_")) and \
+                entry.get("test_file_penalty") == -0.5:
+            entry["test_file_penalty"] = 0.0
+            entry["final_score"] = entry.get("final_score", 0) + 0.5
+
+
+def default_filters_kinds(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """locate_symbol without kind or role keeps only the kind of its first result."""
+    results = _results(payload)
+    if tool == "locate_symbol" and "kind" not in args and "role" not in args and results:
+        payload["results"] = [result for result in results if result.get("kind") == results[0].get("kind")]
+
+
+CATALOGUE: tuple[Breaker, ...] = (
+    Breaker("no_metadata", "AP-CONFIG-01", "000:115",
+            "runtime explainability mode MUST resolve to canonical `full`", no_metadata, sample=True),
+    Breaker("compact_drops_stable_id", "AP-COMPACT-01", "000:43",
+            "`compact` MUST preserve identity/location/score fields", compact_drops_stable_id, sample=True),
+    Breaker("truncation_not_prefix", "AP-SAFETY-03", "000:72",
+            "runtime MUST emit deterministic prefix results", truncation_not_prefix, sample=True),
+    Breaker("semantic_budget_missing", "AP-SEMANTIC-02", "000:149",
+            "metadata MUST include `semantic_limit_used`, `lexical_fanout_used`, and `semantic_fanout_used`",
+            semantic_budget_missing),
+    Breaker("kind_changes_the_answer", "AP-ROLE-06", "000:241",
+            "the tool MUST reject the request or ignore the `kind` parameter", kind_changes_the_answer),
+    Breaker("over_budget", "RC-BUDGET-01", "004:176",
+            "Hard-code a default (64 KB) for now", over_budget),
+    Breaker("no_prewarm_status", "FR-110-01", "001:51",
+            "MUST report Tantivy health, SQLite integrity, grammar availability, active job status, prewarm status",
+            no_prewarm_status, sample=True),
+    Breaker("no_startup_checks", "FR-122-01", "001:52",
+            "MUST include startup compatibility payload with `index.status`, `current_schema_version`, "
+            "`required_schema_version`", no_startup_checks),
+    Breaker("duplicates_without_ids", "AP-DEDUP-01", "000:60",
+            "final emitted results MUST keep only one representative per identity key", duplicates_without_ids),
+    Breaker("role_keeps_snippets", "AP-ROLE-05", "000:237",
+            "snippet/file channels MUST be omitted for that query", role_keeps_snippets),
+    Breaker("spec_and_test_dirs_unpenalized", "AP-TESTPEN-05", "000:343",
+            "The ranking system MUST apply a small negative boost to results from test files",
+            spec_and_test_dirs_unpenalized, sample=True),
+    Breaker("default_filters_kinds", "AP-ROLE-08", "000:204",
+            "Query tools that support symbol-type filtering MUST support role-aware filtering",
+            default_filters_kinds),
+)
+BY_NAME = {breaker.name: breaker for breaker in CATALOGUE}
