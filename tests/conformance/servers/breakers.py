@@ -136,6 +136,21 @@ def default_filters_kinds(payload: dict[str, Any], args: dict[str, Any], tool: s
         payload["results"] = [result for result in results if result.get("kind") == results[0].get("kind")]
 
 
+def kind_untiered(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """Full breakdowns without kind_weight, and every kind weighted 1.0 inside kind_match (no tiers)."""
+    for entry in _metadata(payload).get("ranking_reasons") or []:
+        if isinstance(entry, dict) and "kind_match" in entry:
+            entry.pop("kind_weight", None)
+            entry["kind_match"] = 1.0 + float(entry.get("query_intent_boost") or 0.0)
+
+
+def references_unlimited(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """find_references past the payload limit answers complete, without the safety-limit flag."""
+    if tool == "find_references" and _metadata(payload).get("safety_limit_applied"):
+        payload["metadata"].pop("safety_limit_applied")
+        payload["metadata"]["result_completeness"] = "complete"
+
+
 CATALOGUE: tuple[Breaker, ...] = (
     Breaker("no_metadata", "AP-CONFIG-01", "000:115",
             "runtime explainability mode MUST resolve to canonical `full`", no_metadata, sample=True),
@@ -163,6 +178,10 @@ CATALOGUE: tuple[Breaker, ...] = (
     Breaker("spec_and_test_dirs_unpenalized", "AP-TESTPEN-05", "000:343",
             "The ranking system MUST apply a small negative boost to results from test files",
             spec_and_test_dirs_unpenalized, sample=True),
+    Breaker("kind_untiered", "AP-KIND-03", "000:271",
+            "The ranking system MUST apply differentiated boost scores based on symbol kind", kind_untiered),
+    Breaker("references_unlimited", "FR-105c-01", "001:36",
+            "FR-105c: MUST enforce hard payload safety limits", references_unlimited),
     Breaker("default_filters_kinds", "AP-ROLE-08", "000:204",
             "Query tools that support symbol-type filtering MUST support role-aware filtering",
             default_filters_kinds),
