@@ -151,6 +151,16 @@ def references_unlimited(payload: dict[str, Any], args: dict[str, Any], tool: st
         payload["metadata"]["result_completeness"] = "complete"
 
 
+def digits_read_as_callable(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """A query starting with a digit is read as callable: callable results get the +0.5 intent boost."""
+    query = str(args.get("query") or args.get("name") or "")
+    if query[:1].isdigit() and "_" not in query:
+        for entry in _metadata(payload).get("ranking_reasons") or []:
+            if isinstance(entry, dict) and entry.get("kind_match") == 1.5:
+                entry["kind_match"] = 2.0
+                entry["query_intent_boost"] = 0.5
+
+
 CATALOGUE: tuple[Breaker, ...] = (
     Breaker("no_metadata", "AP-CONFIG-01", "000:115",
             "runtime explainability mode MUST resolve to canonical `full`", no_metadata, sample=True),
@@ -182,6 +192,9 @@ CATALOGUE: tuple[Breaker, ...] = (
             "The ranking system MUST apply differentiated boost scores based on symbol kind", kind_untiered),
     Breaker("references_unlimited", "FR-105c-01", "001:36",
             "FR-105c: MUST enforce hard payload safety limits", references_unlimited),
+    Breaker("digits_read_as_callable", "AP-INTENT-06", "000:310",
+            "The ranking system MUST apply an additional boost when the query's naming convention matches",
+            digits_read_as_callable),
     Breaker("default_filters_kinds", "AP-ROLE-08", "000:204",
             "Query tools that support symbol-type filtering MUST support role-aware filtering",
             default_filters_kinds),
