@@ -161,6 +161,55 @@ def digits_read_as_callable(payload: dict[str, Any], args: dict[str, Any], tool:
                 entry["query_intent_boost"] = 0.5
 
 
+def _entries(payload: dict[str, Any], marker: str) -> list[dict[str, Any]]:
+    """The ranking_reasons entries that carry `marker` (exact_match: basic ones, bm25_score: full ones)."""
+    reasons = _metadata(payload).get("ranking_reasons") or []
+    return [entry for entry in reasons if isinstance(entry, dict) and marker in entry]
+
+
+def basic_without_final_score(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """Basic ranking reasons without final_score."""
+    for entry in _entries(payload, "exact_match"):
+        entry.pop("final_score", None)
+
+
+def full_without_bm25(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """Full ranking reasons without bm25_score (kind_match kept)."""
+    for entry in _entries(payload, "kind_match"):
+        entry.pop("bm25_score", None)
+
+
+def final_score_not_the_sum(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """Full breakdowns whose final_score is one more than bm25 plus the signals."""
+    for entry in _entries(payload, "bm25_score"):
+        if isinstance(entry.get("final_score"), (int, float)):
+            entry["final_score"] += 1.0
+
+
+def suppression_unreported(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """Duplicates were removed, but suppressed_duplicate_count is not reported."""
+    _metadata(payload).pop("suppressed_duplicate_count", None)
+
+
+def suppression_zero_emitted(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """suppressed_duplicate_count 0 on answers that removed nothing."""
+    metadata = _metadata(payload)
+    if "results" in payload and metadata and "suppressed_duplicate_count" not in metadata:
+        metadata["suppressed_duplicate_count"] = 0
+
+
+def unresolved_off_by_one(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """find_references counts one unresolved edge too many."""
+    if isinstance(payload.get("unresolved_count"), int):
+        payload["unresolved_count"] += 1
+
+
+def truncation_without_actions(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """A truncated answer with no suggested_next_actions."""
+    if _metadata(payload).get("safety_limit_applied"):
+        payload.pop("suggested_next_actions", None)
+
+
 CATALOGUE: tuple[Breaker, ...] = (
     Breaker("no_metadata", "AP-CONFIG-01", "000:115",
             "runtime explainability mode MUST resolve to canonical `full`", no_metadata, sample=True),
@@ -195,6 +244,23 @@ CATALOGUE: tuple[Breaker, ...] = (
     Breaker("digits_read_as_callable", "AP-INTENT-06", "000:310",
             "The ranking system MUST apply an additional boost when the query's naming convention matches",
             digits_read_as_callable),
+    Breaker("basic_without_final_score", "AP-EXPLAIN-02", "000:32",
+            "response metadata MUST include `ranking_reasons` with compact normalized fields:",
+            basic_without_final_score),
+    Breaker("full_without_bm25", "AP-EXPLAIN-03", "000:37",
+            "response metadata MUST include per-result full scoring fields:", full_without_bm25),
+    Breaker("final_score_not_the_sum", "AP-SIGNALS-01", "000:187",
+            "the total boost MUST be the arithmetic sum of all individual signal values", final_score_not_the_sum),
+    Breaker("suppression_unreported", "AP-DEDUP-02", "000:64",
+            "metadata MUST include `suppressed_duplicate_count` greater than zero", suppression_unreported),
+    Breaker("suppression_zero_emitted", "RC-SUPPRESSED-01", "004:183",
+            "**`suppressed_duplicate_count`**: Emit only when non-zero", suppression_zero_emitted),
+    Breaker("unresolved_off_by_one", "AP-REFS-01", "000:260",
+            "the response MUST include `\"unresolved_count\": 5` alongside the 3 resolved references",
+            unresolved_off_by_one),
+    Breaker("truncation_without_actions", "AP-SAFETY-02", "000:83",
+            "the tool MUST return a valid response with deterministic `suggested_next_actions`",
+            truncation_without_actions),
     Breaker("default_filters_kinds", "AP-ROLE-08", "000:204",
             "Query tools that support symbol-type filtering MUST support role-aware filtering",
             default_filters_kinds),
