@@ -51,6 +51,8 @@ ARGUMENTS: dict[str, Argument] = {argument.name: argument for argument in (
     Argument("n", False, {"type": "integer", "minimum": 0}, "a count or a byte size"),
     Argument("value", False, {}, "a literal"),
     Argument("tolerance", False, {"type": "number", "minimum": 0}, "an absolute tolerance"),
+    Argument("fields", False, {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}},
+             "field names"),
 )}
 assert {name for name, argument in ARGUMENTS.items() if argument.operand} == {*OPERAND_ARGS, "parts"}
 
@@ -289,6 +291,43 @@ def structured_matches_text(response: Any) -> None:
             "structured_matches_text: structuredContent and the text item differ: "
             f"{_short(response.structured)} vs {_short(from_text)}"
         )
+
+
+@named_check
+def prefix_of(a: Any, b: Any) -> None:
+    """`a` is a non-empty list whose items are the first items of the list `b`, in the same order."""
+    first, second = _as_list(a, "prefix_of a"), _as_list(b, "prefix_of b")
+    if not first:
+        raise CheckFailed("prefix_of: a is empty, so it is no evidence of a prefix")
+    if len(first) > len(second):
+        raise CheckFailed(f"prefix_of: a has {len(first)} items, b only {len(second)}")
+    for index, (x, y) in enumerate(zip(first, second, strict=False)):
+        if x != y:
+            raise CheckFailed(f"prefix_of: item {index} is {_short(x)}, the full list has {_short(y)} there")
+
+
+@named_check
+def keeps_fields(a: Any, b: Any, fields: list[str]) -> None:
+    """`a` and `b` are lists of objects of one length, and every field of `fields` that item i of `a`
+    carries, item i of `b` carries with the same value (at least one such field must be there to judge).
+    """
+    first, second = _as_list(a, "keeps_fields a"), _as_list(b, "keeps_fields b")
+    if len(first) != len(second):
+        raise CheckFailed(f"keeps_fields: lengths differ ({len(first)} vs {len(second)})")
+    judged = 0
+    for index, (x, y) in enumerate(zip(first, second, strict=True)):
+        if not isinstance(x, dict) or not isinstance(y, dict):
+            raise CheckFailed(f"keeps_fields: item {index} is not an object: {_short(x)} / {_short(y)}")
+        for name in fields:
+            if name not in x:
+                continue
+            judged += 1
+            if name not in y:
+                raise CheckFailed(f"keeps_fields: item {index} dropped {name!r} ({_short(x[name])}): {_short(y)}")
+            if y[name] != x[name]:
+                raise CheckFailed(f"keeps_fields: item {index} {name!r} is {_short(y[name])}, was {_short(x[name])}")
+    if not judged:
+        raise CheckFailed(f"keeps_fields: no item of a carries any of {fields}: nothing to compare")
 
 
 @named_check

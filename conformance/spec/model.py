@@ -618,6 +618,35 @@ class Wait(Step):
             time.sleep(self.interval)
 
 
+@step_kind
+@dataclass(frozen=True, slots=True)
+class Require(Step):
+    """require: skip the scenario, saying why, unless a condition over the captures holds (its WHEN did not happen)."""
+
+    kind: ClassVar[str] = "require"
+    that: str
+    reason: str
+
+    @classmethod
+    def from_yaml(cls, step: Mapping[str, Any], basis: Basis) -> Step:
+        body = step["require"]
+        return cls(that=body["that"], reason=body["reason"])
+
+    def conditions(self) -> tuple[tuple[str, str], ...]:
+        return (("require.that", self.that),)
+
+    def describe(self, default_transport: str) -> str:
+        return f"require {self.that}"
+
+    def run(self, context: StepContext) -> None:
+        import jmespath
+
+        match = CAPTURE_REF.match(self.that)
+        value = context.captures.get(match.group(1)) if match else jmespath.search(self.that, context.captures)
+        if not value:
+            context.skip(f"precondition not met: {self.reason}")
+
+
 @dataclass(frozen=True, slots=True)
 class Scenario:
     """One replayable scenario (or a requirement's stand-in when it has none), with its requirement."""

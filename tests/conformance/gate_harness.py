@@ -18,7 +18,6 @@ from cruxgate import conformance
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
 SERVER = HERE / "servers" / "fake_server.py"
-PROXY = HERE / "servers" / "allowed_rewrites_proxy.py"  # rewrites, breaks, or twins the reference's answers
 SUITE = Path(conformance.__file__).resolve().parent / "suite.yaml"
 SERVE = f"{{python}} {SERVER} serve --raw --workspace {{workspace}}"  # the fast raw stdio form
 RUN_TIMEOUT = 120
@@ -80,6 +79,35 @@ def run_gate(directory: Path, *args: str, flaw: str | None = None, tools: str | 
                    ElementTree.fromstring(junit) if junit else None, read("report.md"))
 
 
+PROXY = HERE / "servers" / "allowed_rewrites_proxy.py"  # rewrites, breaks, or twins the reference's answers
+
+
+def proxied_profile(directory: Path, breaker: str | None = None) -> Path:
+    """The reference profile with its stdio server behind the proxy (rewriting, or breaking one rule)."""
+    from cruxgate.conformance.target.profile import default_profile_path
+
+    text = default_profile_path().read_text(encoding="utf-8")
+    serve = '["{python}", "-m", "cruxgate", "serve-mcp"'
+    assert serve in text
+    mode = f'"--break", "{breaker}", ' if breaker else ""
+    text = text.replace(serve, f'["{{python}}", "{PROXY}", {mode}"--", "{{python}}", "-m", "cruxgate", "serve-mcp"', 1)
+    name = f"reference-breaking-{breaker}" if breaker else "reference-behind-allowed-rewrites"
+    text = text.replace("name: cruxgate-reference", f"name: {name}")
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / "proxied.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def run_suite(directory: Path, profile: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], dict]:
+    """The conformance suite against `profile`, with its JSON results."""
+    out = directory / "results.json"
+    done = subprocess.run([sys.executable, "-m", "pytest", str(SUITE), *LEAN, "-p", "no:cacheprovider", "-q",
+                           "--target-profile", str(profile), "--conformance-json", str(out), *args],
+                          cwd=directory, capture_output=True, text=True, timeout=900)
+    return done, json.loads(out.read_text(encoding="utf-8"))
+
+
 # Scenarios the reference answers from a shared, unchanged workspace: one server start.
 RECIPE_SUBSET = "RC-ENUMS-01 or AP-COMPACT-01"
 
@@ -112,12 +140,3 @@ def run_recipe(directory: Path) -> RecipeRun:
     return RecipeRun(directory, [subprocess.run(command, cwd=directory, capture_output=True, text=True,
                                                 timeout=RUN_TIMEOUT)
                                  for command in commands])
-
-
-def run_suite(directory: Path, profile: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
-    """The whole conformance suite (or `-k` a part) against `profile`, with its JSON results."""
-    out = directory / "results.json"
-    done = subprocess.run([sys.executable, "-m", "pytest", str(SUITE), *LEAN, "-p", "no:cacheprovider", "-q",
-                           "--target-profile", str(profile), "--conformance-json", str(out), *args],
-                          cwd=directory, capture_output=True, text=True, timeout=900)
-    return done, json.loads(out.read_text(encoding="utf-8"))

@@ -10,13 +10,11 @@ from __future__ import annotations
 import json
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-import cruxgate.conformance.target.profile as target
-from gate_harness import PROXY, run_suite
+from gate_harness import PROXY, proxied_profile, run_suite
 
 sys.path.insert(0, str(PROXY.parent))
 from allowed_rewrites_proxy import BREAKERS, ENVELOPE_REWRITES, REWRITES, rewrite_result
@@ -29,21 +27,6 @@ OWNERS = {
     "module_weight": "AP-KIND-04", "safety_silent": "AP-SAFETY-01",
     "outline_ignores_schema": "FR-123-01",
 }
-
-
-def proxied_profile(directory: Path, breaker: str | None = None) -> Path:
-    """The reference profile with its stdio server behind the proxy (rewriting, or breaking one rule)."""
-    text = target.default_profile_path().read_text(encoding="utf-8")
-    serve = '["{python}", "-m", "cruxgate", "serve-mcp"'
-    assert serve in text
-    mode = f'"--break", "{breaker}", ' if breaker else ""
-    text = text.replace(serve, f'["{{python}}", "{PROXY}", {mode}"--", "{{python}}", "-m", "cruxgate", "serve-mcp"', 1)
-    name = f"reference-breaking-{breaker}" if breaker else "reference-behind-allowed-rewrites"
-    text = text.replace("name: cruxgate-reference", f"name: {name}")
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / "proxied.yaml"
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def test_the_proxy_has_at_least_ten_kinds_of_allowed_rewrite_and_each_changes_an_answer():

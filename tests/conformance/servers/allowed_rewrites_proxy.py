@@ -23,6 +23,8 @@ from typing import Any
 
 from upstream_twin import twin_arguments, twin_listing, twin_result
 
+from breakers import BY_NAME as CATALOGUE_BY_NAME  # the script's own folder is on sys.path
+
 LOCATION_FIELDS = {"path", "line_start", "line_end", "kind", "name"}  # FR-102: "only" these at location
 
 
@@ -221,17 +223,27 @@ BREAKERS: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
         break_outline_ignores_schema)}
 
 
-def break_result(result: dict[str, Any], breaker: str, args: dict[str, Any]) -> dict[str, Any]:
-    """A tools/call result with one rule broken (the call's arguments say when the rule applies)."""
+def break_result(result: dict[str, Any], breaker: str, args: dict[str, Any], tool: str = "") -> dict[str, Any]:
+    """A tools/call result with one rule broken (the call's arguments and tool say when the rule applies)."""
     texts = [item for item in result.get("content") or [] if item.get("type") == "text"]
     try:
         payload = json.loads(texts[0]["text"]) if texts else None
     except ValueError:
         payload = None
     if isinstance(payload, dict):
-        BREAKERS[breaker](payload, args)
+        break_payload(payload, breaker, args, tool)
+        if breaker not in BREAKERS and "error" not in payload:  # a catalogue rewrite turned a failure into an answer
+            result.pop("isError", None)
         texts[0]["text"] = json.dumps(payload)
     return result
+
+
+def break_payload(payload: dict[str, Any], breaker: str, args: dict[str, Any], tool: str) -> None:
+    """Break one rule in a payload: a breaker of this module, or one of the catalogue (servers/breakers.py)."""
+    if breaker in BREAKERS:
+        BREAKERS[breaker](payload, args)
+    else:  # the breaker catalogue: one rewrite per MUST statement
+        CATALOGUE_BY_NAME[breaker].rewrite(payload, args, tool)
 
 
 def rewrite_result(result: dict[str, Any], chosen: set[str]) -> dict[str, Any]:
@@ -302,9 +314,8 @@ def main() -> None:
             method, tool, args = pending.pop(message.get("id"), ("", "", {}))
             result = message["result"]
             if method == "tools/call":
-                broken = (lambda payload, call: BREAKERS[breaker](payload, call)) if breaker else None
-                message["result"] = (twin_result(result, tool, args, broken) if twin
-                                     else break_result(result, breaker, args) if breaker
+                message["result"] = (twin_result(result, tool, args, breaker, break_payload) if twin
+                                     else break_result(result, breaker, args, tool) if breaker
                                      else rewrite_result(result, chosen))
             elif method == "tools/list" and twin:
                 twin_listing(result.get("tools") or [])

@@ -121,8 +121,12 @@ def twin_payload(tool: str, payload: dict[str, Any], args: dict[str, Any]) -> No
         ] or [{"tool": "locate_symbol", "name": r.get("name")} for r in results[:1] if isinstance(r, dict)]
 
 
-def twin_result(result: dict[str, Any], tool: str, args: dict[str, Any], payload_rewrite: Any) -> dict[str, Any]:
-    """A tools/call result in upstream's envelope: text only, no structuredContent, no isError (R3, R16)."""
+def twin_result(result: dict[str, Any], tool: str, args: dict[str, Any], breaker: str | None,
+                break_payload: Any) -> dict[str, Any]:
+    """A tools/call result in upstream's envelope: text only, no structuredContent, no isError (R3, R16).
+
+    With a breaker, `break_payload(payload, breaker, args, tool)` breaks one rule on top of the twin's shapes.
+    """
     import json
 
     texts = [item for item in result.get("content") or [] if item.get("type") == "text"]
@@ -134,8 +138,8 @@ def twin_result(result: dict[str, Any], tool: str, args: dict[str, Any], payload
             payload = None
     if isinstance(payload, dict):
         twin_payload(tool, payload, args)
-        if payload_rewrite is not None:
-            payload_rewrite(payload, args)
+        if breaker is not None:
+            break_payload(payload, breaker, args, tool)
         result["content"] = [{"type": "text", "text": json.dumps(payload)}]
     result.pop("structuredContent", None)
     result.pop("isError", None)
