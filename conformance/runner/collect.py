@@ -27,7 +27,7 @@ from cruxgate.conformance.spec.model import (
     ToolRule,
 )
 from cruxgate.conformance.target.lifecycle import Lifecycle
-from cruxgate.conformance.target.profile import ProfileError, Target, resolve
+from cruxgate.conformance.target.profile import BUDGET_KEY, ProfileError, Target, resolve
 from cruxgate.conformance.target.wire import ServerFailure
 from cruxgate.conformance.target.workspace import WorkspaceError
 
@@ -37,6 +37,13 @@ TOOL_RULES_KEY = pytest.StashKey[dict[str, ToolRule]]()
 STRICT_KEY = pytest.StashKey[bool]()
 SCENARIO = "cruxgate_scenario"  # user property: the scenario id (marks the reports of scenario items)
 SUITE_ANCHOR = "suite.yaml"
+
+
+def _sets_budget(scenario: Scenario) -> bool:
+    """Whether the scenario (or a restart step of it) sets a payload budget."""
+    section, _, name = BUDGET_KEY.partition(".")
+    configs = [scenario.config, *(getattr(step, "config", None) or {} for step in scenario.steps)]
+    return any(name in (config.get(section) or {}) for config in configs if isinstance(config, dict))
 
 
 class CruxgateWarning(UserWarning):
@@ -146,6 +153,9 @@ class ScenarioItem(pytest.Item):
         missing_hooks = [hook for hook in spec.hooks if hook not in target.hooks]
         if missing_hooks:
             return f"target {target.name} has no hook {', '.join(missing_hooks)}"
+        if target.budget_fixed and _sets_budget(spec):
+            return (f"target {target.name} cannot set its payload budget ({target.budget_fixed}); the scenario needs "
+                    f"a smaller one ({BUDGET_KEY}; reading R34)")
         if target.fixed_url and spec.mutates():
             return "target is a running server (--server-url): the runner cannot change its workspace or restart it"
         rules = self.config.stash.get(TOOL_RULES_KEY, {})

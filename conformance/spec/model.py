@@ -71,6 +71,7 @@ class Basis:
     ref: str    # a seed anchor ("000 > Requirement: ..."), what the registry / MCP says, or a reading id (R7)
     level: str  # MUST | SHOULD | MAY, or `reading` for a reading of ours (never MUST)
     quote: Quote | None = None
+    reading_ref: str | None = None  # an MCP convention's entry in spec/readings.yaml (R3, R15, R16)
 
     @property
     def gates(self) -> bool:
@@ -79,8 +80,8 @@ class Basis:
 
     @property
     def reading(self) -> str | None:
-        """The reading id (R7) when the basis is a reading of ours."""
-        return self.ref if self.kind == READING else None
+        """The reading id (R7) when the basis is a reading of ours, or the reading that documents an MCP convention."""
+        return self.ref if self.kind == READING else self.reading_ref
 
     @property
     def severity(self) -> str:
@@ -103,13 +104,14 @@ def reading(reading_id: str) -> Basis:
 REGISTRY_ENVELOPE = Basis(REGISTRY, "error registry: a tool failure carries {error: {code, message, data?}} "
                           "with a registry code (seeds/README.md, 'Referenced but not provided')", "MUST",
                           Quote("README", 34, "Every tool failure is an envelope"))
-MCP_IS_ERROR = Basis(MCP, "MCP specification, tools: a tool execution error is a result with isError: true", "SHOULD")
+MCP_IS_ERROR = Basis(MCP, "MCP specification, tools: a tool execution error is a result with isError: true", "SHOULD",
+                     reading_ref="R3")
 MCP_STRUCTURED_TEXT = Basis(MCP, "MCP specification, tools: structuredContent SHOULD also be sent as JSON "
-                            "in a text content item", "SHOULD")
+                            "in a text content item", "SHOULD", reading_ref="R16")
 MCP_STDIO = Basis(MCP, "MCP specification, stdio transport: the server MUST NOT write anything to stdout "
-                  "that is not a valid MCP message", "MUST")
+                  "that is not a valid MCP message", "MUST", reading_ref="R15")
 JSONRPC_NOTIFICATION = Basis(MCP, "JSON-RPC 2.0 (MCP base protocol): the server MUST NOT reply to a notification",
-                             "MUST")
+                             "MUST", reading_ref="R15")
 MCP_IDS = Basis(MCP, "JSON-RPC 2.0 (MCP base protocol): a response carries the id of the request it answers", "MUST")
 
 

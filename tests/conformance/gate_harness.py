@@ -79,7 +79,7 @@ def run_gate(directory: Path, *args: str, flaw: str | None = None, tools: str | 
                    ElementTree.fromstring(junit) if junit else None, read("report.md"))
 
 
-PROXY = HERE / "servers" / "allowed_rewrites_proxy.py"
+PROXY = HERE / "servers" / "allowed_rewrites_proxy.py"  # rewrites, breaks, or twins the reference's answers
 
 
 def proxied_profile(directory: Path, breaker: str | None = None) -> Path:

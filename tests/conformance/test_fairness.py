@@ -21,10 +21,11 @@ from allowed_rewrites_proxy import BREAKERS, ENVELOPE_REWRITES, REWRITES, rewrit
 
 # Each breaker and the scenario that owns the rule it breaks.
 OWNERS = {
-    "legacy_idle": "RC-ENUMS-01", "reasons_when_off": "AP-EXPLAIN-01", "basic_unnormalized": "FR-115a-01",
+    "legacy_idle": "RC-ENUMS-01", "reasons_when_off": "AP-EXPLAIN-01",
     "wrong_error_code": "AP-EXPLAIN-05", "compact_keeps_body": "AP-COMPACT-02", "compact_reorders": "AP-COMPACT-01",
     "duplicates": "AP-DEDUP-01", "unresolved_missing": "AP-REFS-02", "location_extra": "FR-102-01",
-    "module_weight": "AP-KIND-04", "safety_silent": "AP-SAFETY-01", "protocol_two": "RC-ENUMS-01",
+    "module_weight": "AP-KIND-04", "safety_silent": "AP-SAFETY-01",
+    "outline_ignores_schema": "FR-123-01",
 }
 
 

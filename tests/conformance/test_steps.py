@@ -120,8 +120,9 @@ def test_leading_steps_run_without_a_server_and_a_failure_names_its_step():
 def test_a_check_basis_defaults_to_the_scenario_and_can_be_named():
     spec = scenario({"call": "search_code", "args": {"query": "x"}, "expect": {"checks": [
         {"check": "unique", "path": "results"},
-        {"check": "unique", "path": "results", "basis": "reading: ids are the documents' identity handle"},
+        {"check": "unique", "path": "results", "basis": "reading R28"},
         {"check": "unique", "path": "results", "basis": "mcp: tools/call results"}]}})
     checks = spec.steps[0].expect.checks
     assert [(c.basis.kind, c.basis.gates) for c in checks] == [("document", True), ("reading", False), ("mcp", False)]
     assert checks[0].basis.ref == "000 > Scenario: x"
+    assert (checks[1].basis.ref, checks[1].basis.level, checks[1].basis.reading) == ("R28", "reading", "R28")
