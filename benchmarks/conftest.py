@@ -9,7 +9,6 @@ conformance run would gate.
 from __future__ import annotations
 
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -46,8 +45,7 @@ def bench_target(pytestconfig: pytest.Config) -> Target:
 def _started(pytestconfig: pytest.Config, target: Target, root: Path, corpus: str,
              config: dict[str, Any] | None = None) -> BenchServer:
     """A BenchServer on `root/corpus`, warm (prewarm finished) before any figure is taken."""
-    server = BenchServer(target, pytestconfig.getoption("target"), root, corpus,
-                         Path(tempfile.mkdtemp(prefix=f"cruxgate-bench-{corpus}-logs-")), config)
+    server = BenchServer(target, pytestconfig.getoption("target"), root, corpus, config)
     recorder = pytestconfig.stash[RECORDER_KEY]
     info = server.server_info() or {}
     recorder.header["target"] = f"{target.name} ({info.get('name', '?')} {info.get('version', '')})".strip()

@@ -15,7 +15,6 @@ import re
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -148,10 +147,9 @@ def peak_rss_mb(pid: int) -> float:
 def serve_and_time(root: Path, plan: Queries, rounds: int, warmup: int) -> tuple[dict[str, Figures], float]:
     """Start the reference over stdio on `root`, wait for prewarm, time every tool; (figures, server peak RSS MB)."""
     argv = [sys.executable, "-m", "cruxgate", "serve-mcp", "--workspace", str(root)]
-    log = Path(tempfile.mkdtemp(prefix="cruxgate-scale-")) / "server.log"
     timeouts = {**DEFAULT_TIMEOUTS, "start": 120.0}
     with start_blocking_portal() as portal:
-        connection = Connection(portal, "stdio", argv=argv, log_path=log, timeouts=timeouts).open()
+        connection = Connection(portal, "stdio", argv=argv, timeouts=timeouts).open()
         try:
             _wait_ready(connection, timeouts["start"])
             figures = {tool: _time_tool(connection, plan, tool, rounds, warmup) for tool in TOOLS}

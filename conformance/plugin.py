@@ -31,6 +31,7 @@ from cruxgate.conformance.runner.collect import (
 )
 from cruxgate.conformance.spec.model import WIRE_SCENARIO_ID
 from cruxgate.conformance.spec.paths import packaged_data_dir
+from cruxgate.conformance.target import deadline, reaper
 
 MARKERS = (
     "document(name): the spec document a scenario belongs to (-m \"document(name='agent-protocol')\")",
@@ -55,6 +56,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--server-url", metavar="URL", default=None,
                     help="gate a running Streamable HTTP server (with --target=http); "
                          "workspace-changing scenarios skip")
+    group.addoption("--target-deadline", metavar="SECONDS", type=float, default=deadline.DEFAULT_SECONDS,
+                    help=f"every wait on the target ends by then, counted from its first use; later scenarios are "
+                         f"not run (default {deadline.DEFAULT_SECONDS:g}; 0: none)")
     group.addoption("--spec-dir", metavar="DIR", default=None,
                     help="spec documents to run (default: the bundled spec/)")
     group.addoption("--fixtures-dir", metavar="DIR", default=None,
@@ -198,6 +202,9 @@ class GatePlugin:
             terminalreporter.write_sep("!", "cruxgate: no scenario of the spec was executed against the target, so "
                                             "it is not judged conformant (every scenario was skipped or only the "
                                             "wire scenario ran; see the reasons)")
+        note = reaper.subreaper_note()
+        if note and LIFECYCLE_KEY in self.config.stash:
+            terminalreporter.write_line(f"cruxgate: process groups only: {note}")
         report = self.config.getoption("conformance_report", None)
         if report and TARGET_KEY in self.config.stash:
             terminalreporter.write_line(f"cruxgate: Markdown report written to {report}")

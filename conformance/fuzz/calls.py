@@ -86,7 +86,7 @@ class Caller:
     markers: tuple[str, ...] = ()
 
     def connection(self) -> Connection:
-        """The live server, started again after a crash; TargetLost when it cannot start."""
+        """The live server, started again after a crash; TargetLost when it cannot start (or the deadline passed)."""
         try:
             return self.environment.server(self.transport)
         except ServerFailure as exc:
@@ -104,6 +104,8 @@ class Caller:
             response.payload = names.fields(tool, response.payload)
             observation.response = response
         except ServerFailure as exc:
+            if exc.kind == "deadline":
+                raise TargetLost(exc) from None  # the run's deadline for the target: no verdict on this input
             observation.failure = exc
         observation.elapsed = time.monotonic() - started
         if observation.failure is None or observation.failure.kind not in FATAL:

@@ -12,7 +12,6 @@ import argparse
 import json
 import shlex
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +56,7 @@ def replay(tool_name: str, arguments_ref: str, args: argparse.Namespace) -> int:
         print(f"cruxgate fuzz replay: the spec does not load: {exc}", file=sys.stderr)
         return 2
     fixtures = Path(args.fixtures_dir) if args.fixtures_dir else paths.fixtures_dir()
-    runner = Lifecycle(target, fixtures, Path(tempfile.mkdtemp(prefix="cruxgate-logs-")), DEFAULT_FIXTURE)
+    runner = Lifecycle(target, fixtures, DEFAULT_FIXTURE)
     session = None
     try:
         session = FuzzSession(runner, args.target, args.fuzz_call_timeout or defaults.CALL_TIMEOUT,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import tempfile
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -54,9 +53,9 @@ def lifecycle_for(config: pytest.Config) -> Lifecycle:
     """The session's lifecycle, created on the first scenario that needs a server."""
     if LIFECYCLE_KEY not in config.stash:
         fixtures = config.getoption("fixtures_dir", None)
-        log_dir = Path(tempfile.mkdtemp(prefix="cruxgate-logs-"))
         folder = Path(fixtures) if fixtures else paths.fixtures_dir()
-        config.stash[LIFECYCLE_KEY] = Lifecycle(config.stash[TARGET_KEY], folder, log_dir, DEFAULT_FIXTURE)
+        config.stash[LIFECYCLE_KEY] = Lifecycle(config.stash[TARGET_KEY], folder, DEFAULT_FIXTURE,
+                                                config.getoption("target_deadline"))
     return config.stash[LIFECYCLE_KEY]
 
 
@@ -196,10 +195,12 @@ class ScenarioItem(pytest.Item):
         if reason:
             pytest.skip(reason)
         judge = Judge(strict=self.config.stash.get(STRICT_KEY, False))
+        runner = lifecycle_for(self.config)
+        runner.check_deadline(self.name)  # past the run's deadline for the target: not run
         # issue 17: a dead target fails before any workspace is prepared ("target did not start; see <first>").
-        lifecycle_for(self.config).fail_fast(self.needs_environment())
+        runner.fail_fast(self.needs_environment())
         try:
-            with lifecycle_for(self.config).lease(self.spec) as lease:
+            with runner.lease(self.spec) as lease:
                 main = self.spec.main_transport(transport)
                 blocked = self._blocked(target, self._listed_tools(lease, main))
                 if blocked:
@@ -208,6 +209,9 @@ class ScenarioItem(pytest.Item):
                     raise lease.error
                 ScenarioRun(lease, main, judge).run(self.spec)
             judge.conclude(self.spec.basis)
+        except Exception:
+            runner.note_failure(self.name)
+            raise
         finally:
             self._record(judge)
         for finding in judge.warnings():

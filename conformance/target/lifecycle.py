@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import shutil
+import tempfile
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
@@ -23,6 +24,7 @@ from anyio.from_thread import start_blocking_portal
 
 from cruxgate.conformance.spec.model import Scenario, run_leading
 from cruxgate.conformance.target import reaper
+from cruxgate.conformance.target.deadline import DEFAULT_SECONDS, Deadline
 from cruxgate.conformance.target.profile import Target, fill
 from cruxgate.conformance.target.wire import Connection, ServerFailure, WireDefect, free_port
 from cruxgate.conformance.target.workspace import Workspace, WorkspaceError
@@ -50,9 +52,11 @@ class Environment:
         if self.target.fixed_url:
             return  # a running server: the runner prepares nothing
         if self.target.reuses_index():
-            self.workspace = Workspace(self.target, None, config, git, template=runner.template(fixture, git))
+            self.workspace = Workspace(self.target, None, config, git, template=runner.template(fixture, git),
+                                       parent=runner.temp, deadline=runner.deadline, mark=runner.mark)
             return
-        self.workspace = Workspace(self.target, runner.fixture_path(fixture), config, git)
+        self.workspace = Workspace(self.target, runner.fixture_path(fixture), config, git, parent=runner.temp,
+                                   deadline=runner.deadline, mark=runner.mark)
         try:
             self.workspace.index()
         except WorkspaceError:
@@ -77,6 +81,8 @@ class Environment:
         try:
             connection = self._connect(transport)
         except ServerFailure as exc:
+            if exc.kind == "deadline":
+                raise  # the run's deadline cut the start: no verdict on whether the target starts
             self.start_failures[transport] = exc
             self.runner.note_start(transport, self.origin, exc)
             raise
@@ -89,9 +95,8 @@ class Environment:
         timeouts = self.target.timeouts
         self._starts += 1
         if self.target.fixed_url:
-            log = self.runner.log_dir / f"fixed-{self._starts}.log"
-            return Connection(self.runner.portal, "http", url=self.target.fixed_url, log_path=log,
-                              timeouts=timeouts).open()
+            return Connection(self.runner.portal, "http", url=self.target.fixed_url, timeouts=timeouts,
+                              deadline=self.runner.deadline).open()
         assert self.workspace is not None
         port = free_port() if transport == "http" else ""
         values = self.workspace.placeholders(port)
@@ -99,10 +104,9 @@ class Environment:
         if not self.prewarm:
             argv += list(self.target.no_prewarm_args or [])
         url = spec["url"].format(port=port) if transport == "http" else None
-        log = self.workspace.root / f"server-{transport}-{self._starts}.log"
         return Connection(self.runner.portal, transport, argv=argv, url=url, cwd=self.workspace.path,
-                          env=self.workspace.env(), log_path=log, timeouts=timeouts,
-                          defect_sink=self.runner.wire_defects).open()
+                          env=self.workspace.env(), timeouts=timeouts, defect_sink=self.runner.wire_defects,
+                          deadline=self.runner.deadline).open()
 
     def restart(self, config: dict[str, Any] | None, prewarm: bool) -> None:
         """Stop every server, rewrite the config if given, and let the next call start them again."""
@@ -130,13 +134,19 @@ class Environment:
 class Lifecycle:
     """Session-wide owner of the event-loop portal and of the shared environments."""
 
-    def __init__(self, target: Target, fixtures_dir: Path, log_dir: Path, default_fixture: str) -> None:
+    def __init__(self, target: Target, fixtures_dir: Path, default_fixture: str,
+                 deadline_seconds: float = DEFAULT_SECONDS) -> None:
         self.target = target
         self.tools: dict[str, set[str]] = {}  # transport -> tool names tools/list answered
         self.wire_defects: list[WireDefect] = []  # what any server of the session wrote that is not JSON-RPC
         self.fixtures_dir = fixtures_dir
-        self.log_dir = log_dir
         self.default_fixture = default_fixture
+        # Every workspace of the run lives in one temp folder, removed at close whatever happened to each.
+        self.temp = Path(tempfile.mkdtemp(prefix="cruxgate-run-"))
+        self.mark = reaper.new_mark()  # every process of this lifecycle's targets runs under it
+        # Counted from the first moment the run needs the target: every wait on it ends by then.
+        self.deadline = Deadline(deadline_seconds)
+        self.deadline_owner: str | None = None  # the scenario that failed once the deadline had passed
         self._stack = contextlib.ExitStack()
         self.portal = self._stack.enter_context(start_blocking_portal())
         self._shared: OrderedDict[str, Environment | Exception] = OrderedDict()
@@ -158,6 +168,22 @@ class Lifecycle:
             self.dead.pop(transport, None)
         elif transport not in self.started:
             self.dead.setdefault(transport, (origin, failure))
+
+    def check_deadline(self, scenario_id: str) -> None:
+        """Once the run's deadline for the target has passed, a scenario is not run (skipped, naming the scenario
+        that failed for it); when none did (it passed between two scenarios), this one fails, naming it."""
+        if not self.deadline.passed():
+            return
+        if self.deadline_owner is not None:
+            pytest.skip(f"not run: {self.deadline.describe()} passed during {self.deadline_owner}")
+        self.deadline_owner = scenario_id
+        raise ServerFailure(f"{self.deadline.describe()} passed before this scenario started; "
+                            "the scenarios after it are not run").tagged("deadline")
+
+    def note_failure(self, scenario_id: str) -> None:
+        """A scenario failed: once the deadline has passed, the first such is the one the others point to."""
+        if self.deadline.passed() and self.deadline_owner is None:
+            self.deadline_owner = scenario_id
 
     def fail_fast(self, transports: list[str]) -> None:
         """Raise at once when one of `transports` is a dead target: 'target did not start; see <first scenario>'."""
@@ -184,7 +210,8 @@ class Lifecycle:
         fixture, git = key
         if key not in self._templates:
             try:
-                workspace = Workspace(self.target, self.fixture_path(fixture), {}, git)
+                workspace = Workspace(self.target, self.fixture_path(fixture), {}, git, parent=self.temp,
+                                      deadline=self.deadline, mark=self.mark)
                 try:
                     workspace.index()
                 except WorkspaceError:
@@ -222,6 +249,8 @@ class Lifecycle:
         `upcoming` lists (scenario, transports it uses) in run order. Starting a server is the slow part of
         a scenario and mostly waiting, so up to PREFETCH environments get ready in parallel.
         """
+        if self.deadline.passed():
+            return  # nothing more is prepared once the run's deadline for the target has passed
         claimed_keys = {current.environment_key(self.default_fixture)} if not current.mutates() else set()
         for scenario, transports in upcoming:
             if len(self._prefetched) >= PREFETCH:
@@ -297,20 +326,22 @@ class Lifecycle:
         return environment, False
 
     def close(self) -> None:
-        """Close every shared environment and the portal."""
-        self._drop_prefetched()
-        self._background.shutdown(wait=True)
-        for environment in self._shared.values():
-            if isinstance(environment, Environment):
-                environment.close()
-        self._shared.clear()
-        for template in self._templates.values():
-            if isinstance(template, Workspace):
-                template.remove()
-        self._stack.close()
-        shutil.rmtree(self.log_dir, ignore_errors=True)
-        reaper.reap()  # issue 17: a server whose close went wrong (or that a prefetch leaked) is killed here
-        reaper.uninstall()
+        """Close every shared environment and the portal; stop every process of the run; remove its temp folder."""
+        try:
+            self._drop_prefetched()
+            self._background.shutdown(wait=True)
+            for environment in self._shared.values():
+                if isinstance(environment, Environment):
+                    environment.close()
+            self._shared.clear()
+            for template in self._templates.values():
+                if isinstance(template, Workspace):
+                    template.remove()
+            self._stack.close()
+        finally:  # whatever failed above, nothing of the run stays behind
+            reaper.reap(root=self.mark)  # a server whose close went wrong (or a prefetch leaked) is stopped here
+            reaper.uninstall()
+            shutil.rmtree(self.temp, ignore_errors=True)
 
 
 class Lease:

@@ -13,7 +13,6 @@ import contextlib
 import json
 import math
 import os
-import signal
 import socket
 import subprocess
 import threading
@@ -26,7 +25,9 @@ import anyio
 from anyio.from_thread import BlockingPortal
 
 from cruxgate.conformance.target import reaper
-from cruxgate.conformance.target.workspace import tail
+from cruxgate.conformance.target.deadline import NO_DEADLINE, Deadline
+from cruxgate.conformance.target.output_tail import OutputTail
+from cruxgate.conformance.target.workspace import TAIL_CHARS
 
 
 class ServerFailure(AssertionError):
@@ -38,7 +39,8 @@ class ServerFailure(AssertionError):
         super().__init__(text)
         self.stderr_tail = stderr_tail
         # issue 17: what went wrong, for the fuzz checks (conformance/fuzz/calls.py) to judge without parsing text:
-        # start | hang | closed | oversized | rpc_error (then rpc_code) | unreadable | malformed | invalid_output.
+        # start | hang | closed | oversized | rpc_error (then rpc_code) | unreadable | malformed | invalid_output
+        # | deadline (the run's deadline for the target cut the wait).
         # (A stray line on stdout is no failure: it is a WireDefect, kept for the wire scenario.)
         self.kind = "start"
         self.rpc_code: int | None = None
@@ -64,7 +66,7 @@ class Response:
 class WireDefect:
     """Something on the server's stdout that is not a JSON-RPC message the client can take."""
 
-    kind: str    # "not_json" | "notification_reply" | "not_jsonrpc"
+    kind: str    # "not_json" | "not_utf8" | "notification_reply" | "not_jsonrpc"
     detail: str
 
     def __str__(self) -> str:
@@ -78,6 +80,10 @@ def wire_defect(exc: Exception) -> WireDefect:
     transport (conformance/fuzz/stdio_transport.py, which validates the line's bytes) or the SDK's (which
     validates text) hands it to the message handler.
     """
+    from cruxgate.conformance.target.stdio_transport import NotUtf8
+
+    if isinstance(exc, NotUtf8):
+        return WireDefect("not_utf8", f"a line that is not valid UTF-8: {exc.detail}")
     errors = exc.errors() if hasattr(exc, "errors") else []
     if any(error.get("type") == "json_invalid" for error in errors):
         line = next((error.get("input") for error in errors if error.get("type") == "json_invalid"), "")
@@ -131,13 +137,20 @@ class Connection:
 
     def __init__(self, portal: BlockingPortal, transport: str, *, argv: list[str] | None = None,
                  url: str | None = None, cwd: Path | None = None, env: dict[str, str] | None = None,
-                 log_path: Path, timeouts: dict[str, float], defect_sink: list[WireDefect] | None = None) -> None:
+                 timeouts: dict[str, float], defect_sink: list[WireDefect] | None = None,
+                 deadline: Deadline = NO_DEADLINE) -> None:
         self.portal = portal
         self.transport = transport
         self.argv, self.url, self.cwd = argv, url, cwd
         self.env = {**os.environ, **(env or {})}
-        self.log_path = log_path
+        # The server's own mark (under its workspace's): the reaper finds every process of its tree by it.
+        self.mark = reaper.new_mark(self.env.get(reaper.MARK))
+        self.env[reaper.MARK] = self.mark
+        self.output: OutputTail | None = None  # stderr (and, over HTTP, stdout), bounded; made at the start
         self.timeouts = timeouts
+        self.deadline = deadline
+        self.exit_status: int | None = None  # the server exited while connected (stdio)
+        self.exit_note = ""
         self.client: Any = None
         self.server_info: dict[str, Any] | None = None
         self.defects: list[WireDefect] = []
@@ -154,10 +167,7 @@ class Connection:
 
     def stderr_tail(self) -> str:
         """The last lines the server wrote to stderr (and, over HTTP, stdout)."""
-        try:
-            return tail(self.log_path.read_text(encoding="utf-8", errors="replace"))
-        except OSError:
-            return ""
+        return self.output.text(TAIL_CHARS) if self.output is not None else ""
 
     def fail(self, message: str) -> ServerFailure:
         """A ServerFailure with this server's stderr tail."""
@@ -165,7 +175,16 @@ class Connection:
 
     def open(self) -> Connection:
         """Start the server (unless it is a fixed URL) and complete the MCP handshake, or raise ServerFailure."""
-        start = self.timeouts["start"]
+        from cruxgate.conformance.target.stdio_transport import load_sdk
+
+        load_sdk()  # before the start timeout's clock: the runner's own imports are not the server's start
+        if self.deadline.passed():
+            raise self.fail(f"{self.deadline.describe()} passed before the server started: {self._what()}"
+                            ).tagged("deadline")
+        start, self._start_cut = self.deadline.bound(self.timeouts["start"])
+        self._start_wait = start
+        if self.argv:
+            self.output = OutputTail()
         if self.transport == "http" and self.argv:
             self._spawn_http(start)
         self._future = self.portal.start_task_soon(self._hold)
@@ -189,14 +208,12 @@ class Connection:
                 exc = self._future.exception()
                 self.close()
                 if isinstance(exc, TimeoutError):
-                    raise self.fail(f"server did not complete the MCP handshake within {start:g}s: {self._what()}"
-                                    f"{self._defects_seen()}")
+                    raise self._handshake_timeout(start)
                 raise self.fail(f"server failed to start or to complete the MCP handshake: {self._what()}"
                                 f"{self._defects_seen()}\n{_describe(exc)}")
             if time.monotonic() > deadline:
                 self.close()
-                raise self.fail(f"server did not complete the MCP handshake within {start:g}s: {self._what()}"
-                                f"{self._defects_seen()}")
+                raise self._handshake_timeout(start)
         # issue 17: a server that exits (or stops answering) right after `initialize` did not start either; its first
         # tools/list tells (and is cached for the scenarios), so the runner can fail a dead target's scenarios at once.
         try:
@@ -206,7 +223,15 @@ class Connection:
                 return  # it answers: the scenarios judge that answer
             self.close()
             raise self.fail(f"server failed its first request after the MCP handshake: {self._what()}: "
-                            f"{str(exc).splitlines()[0]}") from None
+                            f"{str(exc).splitlines()[0]}").tagged("deadline" if exc.kind == "deadline" else "start"
+                                                                  ) from None
+
+    def _handshake_timeout(self, start: float) -> ServerFailure:
+        if self._start_cut:
+            return self.fail(f"{self.deadline.describe()} passed during the MCP handshake ({start:.1f}s after the "
+                             f"start): {self._what()}{self._defects_seen()}").tagged("deadline")
+        return self.fail(f"server did not complete the MCP handshake within {start:g}s: {self._what()}"
+                         f"{self._defects_seen()}")
 
     def _what(self) -> str:
         return " ".join(self.argv) if self.argv else str(self.url)
@@ -219,15 +244,17 @@ class Connection:
                 f"the first: {self.defects[0]})")
 
     def _spawn_http(self, start: float) -> None:
-        assert self.argv is not None  # only a server the runner starts is spawned
-        with self.log_path.open("wb") as log:
-            self._process = subprocess.Popen(self.argv, cwd=self.cwd, env=self.env, stdin=subprocess.DEVNULL,
-                                             stdout=log, stderr=log, start_new_session=True)
-        reaper.track(self._process.pid)  # issue 17: reaped even when the run is interrupted or killed with SIGTERM
+        assert self.argv is not None and self.output is not None  # only a server the runner starts is spawned
+        self._process = subprocess.Popen(self.argv, cwd=self.cwd, env=self.env, stdin=subprocess.DEVNULL,
+                                         stdout=self.output.fileno(), stderr=self.output.fileno(),
+                                         start_new_session=True)
+        self.output.started()
+        reaper.track(self._process.pid, self.mark)  # reaped even when the run is interrupted or killed with SIGTERM
         host, port = _host_port(self.url or "")
         deadline = time.monotonic() + start
         while time.monotonic() < deadline:
             if self._process.poll() is not None:
+                self.close()
                 raise self.fail(f"server exited with status {self._process.returncode} before listening: "
                                 f"{self._what()}")
             with socket.socket() as sock:
@@ -248,17 +275,19 @@ class Connection:
 
         self._stop = anyio.Event()
         server: Any = self.url  # stdio: the runner's own transport (below)
-        errlog = self.log_path.open("w", encoding="utf-8") if self.transport == "stdio" else None
+        stdio = self.transport == "stdio"
         try:
-            with anyio.CancelScope(deadline=anyio.current_time() + self.timeouts["start"]) as scope:
+            with anyio.CancelScope(deadline=anyio.current_time() + self._start_wait) as scope:
                 client_kwargs: dict[str, Any] = {"mode": "legacy", "message_handler": self._on_message,
                                                  # The SDK's own limit backs ours up; ours fires first and says "hangs".
                                                  "read_timeout_seconds": self.timeouts["call"] + 5}
-                if errlog is not None:
-                    # issue 17: the runner's own stdio transport (linear reads, a size cap, a tracked process group);
+                if stdio:
+                    # issue 17: the runner's own stdio transport (linear reads, a size cap, a tracked process tree);
                     # the SDK's re-joins its buffer per 64 KB chunk: one 50 MB answer cost it ~35 s of CPU.
-                    server = stdio_transport(list(self.argv or ()), cwd=self.cwd, env=self.env, errlog=errlog,
-                                             on_oversize=self._on_oversize)
+                    assert self.output is not None
+                    server = stdio_transport(list(self.argv or ()), cwd=self.cwd, env=self.env,
+                                             stderr=self.output.fileno(), on_oversize=self._on_oversize,
+                                             on_exit=self._on_exit)
                 async with Client(server, **client_kwargs) as client:
                     scope.deadline = math.inf
                     self.client = client
@@ -269,11 +298,17 @@ class Connection:
             if scope.cancelled_caught and not self._ready.is_set():
                 raise TimeoutError("handshake timed out")
         finally:
-            if errlog is not None:
-                errlog.close()
+            if self.output is not None:
+                self.output.started()  # the server has its copy (or never started): the pipe ends with it
 
     def _on_oversize(self, exc: Exception) -> None:
         self.oversized = exc
+
+    def _on_exit(self, status: int, left: int) -> None:
+        self.exit_status = status
+        if left:
+            self.exit_note = (f"; {left} process(es) it left running, holding its stdout open, were stopped "
+                              "(the process the runner started is the server)")
 
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, Exception):
@@ -295,23 +330,25 @@ class Connection:
                 self._future.result(timeout=15)
             except BaseException:  # noqa: BLE001 - whatever ended the session, closing must go on
                 self._future.cancel()
-        if self._process is not None and self._process.poll() is None:
-            try:
-                os.killpg(self._process.pid, signal.SIGTERM)
-                self._process.wait(timeout=5)
-            except (ProcessLookupError, subprocess.TimeoutExpired):
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(self._process.pid, signal.SIGKILL)
-                self._process.wait(timeout=5)
-        if self._process is not None and self._process.poll() is not None:
-            reaper.untrack(self._process.pid)
+        if self._process is not None:
+            if self._process.poll() is None:  # its tree while its pid is still ours (not yet waited for)
+                reaper.stop_tree(self._process.pid, self.mark, grace=5)
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self._process.wait(timeout=5)
+            reaper.stop_tree(None, self.mark, grace=0.5)
+            if self._process.poll() is not None:
+                reaper.untrack(self._process.pid)
+        if self.output is not None:
+            self.output.close()
 
     # ---------------------------------------------------------------- calls
 
     def _run(self, what: str, coroutine_fn: Any, *args: Any) -> Any:
         from mcp import MCPError
 
-        timeout = self.timeouts["call"]
+        from cruxgate.conformance.target.stdio_transport import UNDECODABLE_CODE, UNDECODABLE_PREFIX
+
+        timeout, cut = self.deadline.bound(self.timeouts["call"])
 
         async def bounded() -> Any:
             with anyio.fail_after(timeout):
@@ -323,6 +360,8 @@ class Connection:
 
         if self.broken:
             raise self.fail(f"{what}: the server is no longer usable after an earlier failure").tagged("closed")
+        if cut and timeout <= 0:
+            raise self.fail(f"{what}: not sent: {self.deadline.describe()} has passed").tagged("deadline")
         try:
             future = self.portal.start_task_soon(bounded)
             try:
@@ -332,15 +371,23 @@ class Connection:
                 raise
         except TimeoutError:
             self.broken = True
+            if cut:
+                raise self.fail(f"{what}: {self.deadline.describe()} passed while waiting for the answer "
+                                f"({timeout:.1f}s into the call; the server had not answered)").tagged("deadline"
+                                                                                                      ) from None
             raise self.fail(f"{what}: no answer within {timeout:g}s (the server hangs)").tagged("hang") from None
         except MCPError as exc:
             code = getattr(exc, "code", None)
+            if code == UNDECODABLE_CODE and str(exc).startswith(UNDECODABLE_PREFIX):
+                raise self.fail(f"{what}: {str(exc).removeprefix('cruxgate: ')} (MCP: JSON-RPC messages MUST be "
+                                "UTF-8 encoded)").tagged("unreadable") from None
             if code == -32000 and "closed" in str(exc).lower():
                 self.broken = True
                 if self.oversized is not None:
                     raise self.fail(f"{what}: {self.oversized}").tagged("oversized") from None
+                status = f" with status {self.exit_status}{self.exit_note}" if self.exit_status is not None else ""
                 raise self.fail(f"{what}: the connection closed without an answer "
-                                "(the server crashed or exited)").tagged("closed") from None
+                                f"(the server crashed or exited{status})").tagged("closed") from None
             raise self.fail(f"{what}: answered with a JSON-RPC error {code}: {exc} (a tool failure must be a "
                             "tool result with isError and a registry code)").tagged("rpc_error", code) from None
         except RuntimeError as exc:  # mostly the SDK's check of structuredContent against the tool's outputSchema

@@ -13,6 +13,9 @@ from typing import Any
 
 import yaml
 
+from cruxgate.conformance.target import reaper
+from cruxgate.conformance.target.deadline import NO_DEADLINE, Deadline
+from cruxgate.conformance.target.output_tail import OutputTail
 from cruxgate.conformance.target.profile import ProfileError, Target, fill, fill_one
 
 TAIL_CHARS = 2000
@@ -66,13 +69,25 @@ class Workspace:
     """A temp dir holding `workspace/` (the fixture copy), `state/` (the target's own) and the config file."""
 
     def __init__(self, target: Target, fixture: Path | None, config: dict[str, Any], git: bool,
-                 template: Workspace | None = None) -> None:
-        """Copy `fixture`, or an indexed `template` workspace with its state, into a new temp dir."""
+                 template: Workspace | None = None, parent: Path | None = None,
+                 deadline: Deadline = NO_DEADLINE, mark: str | None = None) -> None:
+        """Copy `fixture`, or an indexed `template` workspace with its state, into a new temp dir (under `parent`;
+        its processes' mark under `mark`)."""
         self.target = target
-        self.root = Path(tempfile.mkdtemp(prefix="cruxgate-"))
+        self.deadline = deadline
+        self.mark = reaper.new_mark(mark)  # every command and server of this workspace runs under it
+        self.root = Path(tempfile.mkdtemp(prefix="cruxgate-", dir=parent))
         self.path = self.root / "workspace"
         self.state = self.root / "state"
         self.config_path = self.root / target.config_filename
+        try:
+            self._fill(fixture, config, git, template)
+        except BaseException:
+            self.remove()  # a half-made workspace is not left behind
+            raise
+
+    def _fill(self, fixture: Path | None, config: dict[str, Any], git: bool, template: Workspace | None) -> None:
+        target = self.target
         if template is not None:
             shutil.copytree(template.path, self.path, symlinks=True)
             shutil.copytree(template.state, self.state, symlinks=True)
@@ -98,26 +113,48 @@ class Workspace:
     def env(self) -> dict[str, str]:
         """The environment every command of the target gets: ours plus the profile's, placeholders filled."""
         values = self.placeholders()
-        return {**os.environ, **{name: fill_one(value, values) for name, value in self.target.env.items()}}
+        return {**os.environ, **{name: fill_one(value, values) for name, value in self.target.env.items()},
+                reaper.MARK: self.mark}
 
     def write_config(self, config: dict[str, Any]) -> None:
         """(Re)write the config file in the profile's format."""
         self.config_path.write_text(render_config(config, self.target.config_format), encoding="utf-8")
 
-    def run(self, argv: list[str], timeout: float, what: str) -> None:
-        """Run a profile command (setup, index, hook) to completion or fail with its output tail."""
-        try:
-            done = subprocess.run(argv, cwd=self.path, env=self.env(), stdin=subprocess.DEVNULL, capture_output=True,
-                                  text=True, errors="replace", timeout=timeout)
-        except subprocess.TimeoutExpired as exc:
-            stderr = exc.stderr
-            out = (stderr or b"").decode("utf-8", "replace") if isinstance(stderr, bytes) else (stderr or "")
-            raise WorkspaceError(f"{what} did not finish within {timeout:g}s: {argv}\n{tail(out)}") from None
-        except OSError as exc:
-            raise WorkspaceError(f"{what} could not start: {argv}: {exc}") from None
-        if done.returncode != 0:
-            raise WorkspaceError(
-                f"{what} exited with status {done.returncode}: {argv}\n{tail(done.stderr + done.stdout)}")
+    def run(self, argv: list[str], timeout: float, what: str, bounded: bool = True) -> None:
+        """Run a profile command (setup, index, hook) to completion or fail with its output tail.
+
+        Its output is kept as a bounded tail; on a timeout its whole tree is stopped. What it leaves running
+        when it succeeds (a daemon a setup command starts) is stopped with the workspace. `bounded`: the run's
+        deadline for the target limits it too (not a teardown: it cleans up after the target).
+        """
+        wait, cut = self.deadline.bound(timeout) if bounded else (timeout, False)
+        if cut and wait <= 0:
+            raise WorkspaceError(f"{what} not run: {self.deadline.describe()} has passed: {argv}")
+        env = self.env()
+        env[reaper.MARK] = mark = reaper.new_mark(self.mark)
+        with OutputTail() as output:
+            try:
+                process = subprocess.Popen(argv, cwd=self.path, env=env, stdin=subprocess.DEVNULL,
+                                           stdout=output.fileno(), stderr=output.fileno(), start_new_session=True)
+            except OSError as exc:
+                raise WorkspaceError(f"{what} could not start: {argv}: {exc}") from None
+            output.started()
+            reaper.track(process.pid, mark)
+            try:
+                returncode = process.wait(timeout=wait)
+            except subprocess.TimeoutExpired:
+                reaper.stop_tree(process.pid, mark, grace=1)
+                process.wait()
+                limit = f"was cut: {self.deadline.describe()} passed" if cut else f"did not finish within {wait:g}s"
+                raise WorkspaceError(f"{what} {limit}: {argv}\n{output.text(TAIL_CHARS)}") from None
+            except BaseException:  # interrupted: the command does not outlive the wait
+                reaper.stop_tree(process.pid, mark, grace=1)
+                raise
+            finally:
+                if process.poll() is not None:
+                    reaper.untrack(process.pid)
+            if returncode != 0:
+                raise WorkspaceError(f"{what} exited with status {returncode}: {argv}\n{output.text(TAIL_CHARS)}")
 
     def index(self) -> None:
         """Run the profile's index_command (a target without one indexes on its own)."""
@@ -166,7 +203,9 @@ class Workspace:
         """Run the profile's teardown commands, then delete the temp dir (a failing teardown is only logged)."""
         for number, argv in enumerate(self.target.teardown, 1):
             try:
-                self.run(fill(argv, self.placeholders()), self.target.timeouts["hook"], f"teardown command {number}")
+                self.run(fill(argv, self.placeholders()), self.target.timeouts["hook"], f"teardown command {number}",
+                         bounded=False)
             except (WorkspaceError, ProfileError) as exc:
                 sys.stderr.write(f"cruxgate: {exc}\n")
+        reaper.stop_tree(None, self.mark, grace=0.5)  # what its commands and servers left running
         shutil.rmtree(self.root, ignore_errors=True)

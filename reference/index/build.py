@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import fcntl
 import gc
 import hashlib
 import json
 import multiprocessing
 import os
+import re
 import shutil
 import sqlite3
+import stat
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -23,6 +27,7 @@ from cruxgate import __version__
 from .extract import FileExtract, content_hash, extract
 from .git import git_head
 from .languages import language_of
+from .reading import Refused, read_file
 from .resolve import Resolver
 from .scan import Candidate, ScanReport, is_binary, scan
 from .seal import link_generation, sealed_files, write_seal
@@ -86,12 +91,11 @@ class IndexSummary:
 
 def _work(task: tuple[str, str, str | None]) -> tuple:
     """Read, hash and (when the content changed) extract one file. Runs in a pool worker."""
-    path, absolute, old_hash = task
+    root, path, old_hash = task
     try:
-        with open(absolute, "rb") as fh:
-            data = fh.read()
-    except OSError as err:
-        return ("error", path, f"{type(err).__name__}: {err.strerror or err}")
+        data = read_file(root, path).data
+    except Refused as refused:
+        return ("error", path, refused.reason)
     if is_binary(data):
         return ("binary", path)
     digest = content_hash(data)
@@ -174,7 +178,13 @@ class _PayloadCache:
 
 
 def _lock(state: Path):
-    handle = open(state / "lock", "a+")  # noqa: SIM115 - held for the whole run
+    """The state folder's lock file, held (flock) for the whole run; never a link or a FIFO (a tree may bring
+    a `.cruxgate` of its own: opening a FIFO for writing would wait for a reader for ever)."""
+    fd = os.open(state / "lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o666)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(errno.EINVAL, "not a regular file", str(state / "lock"))
+    handle = open(fd, "a+")  # noqa: SIM115 - held for the whole run
     fcntl.flock(handle, fcntl.LOCK_EX)
     return handle
 
@@ -221,10 +231,11 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     sealed = None
     if previous is not None and (live.manifest or {}).get("tool_version") == TOOL_VERSION:
         sealed = sealed_files(previous)
-    unchanged = _unchanged(report.files, old, progress) if sealed else None
+    unchanged = _unchanged(root, report.files, old, progress) if sealed else None
     gens = _generations(state)
     number = (gens[-1][0] + 1) if gens else 1
-    name = f"{GENERATION_PREFIX}{number}"
+    name = f"{GENERATION_PREFIX}{number}"  # past every generation there is, a leftover's too: names are never reused
+    _remove_leftovers(state, live.generation if live.status != "not_indexed" else None)
     generation = state / name
     generation.mkdir()
     try:
@@ -261,8 +272,9 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
                         symbol_count=totals.symbol_count, edge_count=totals.edge_count,
                         unresolved_edge_count=totals.unresolved_edge_count, parsed_files=totals.parsed,
                         reused_files=totals.reused, parse_error_files=totals.errors,
-                        skipped_files=totals.skipped + report.skipped_large + report.skipped_outside,
-                        seconds=time.perf_counter() - started, manifest=manifest, problems=tuple(totals.problems))
+                        skipped_files=totals.skipped + report.skipped,
+                        seconds=time.perf_counter() - started, manifest=manifest,
+                        problems=tuple(sorted(report.problems + totals.problems)))
 
 
 @dataclass
@@ -288,7 +300,7 @@ def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str,
     # Here, not at the top: numpy and scipy take a second to import, which an unchanged re-index never needs.
     from .semantic.build import SemanticIndexBuilder
 
-    tasks = [(c.path, c.absolute, old.get(c.path)) for c in report.files]
+    tasks = [(str(root), c.path, old.get(c.path)) for c in report.files]
     writer: GenerationWriter | None = None
     try:
         # The pool forks on entry, before the writer starts Tantivy's threads.
@@ -310,7 +322,7 @@ def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str,
                    counts["reused"], counts["errors"], counts["skipped"], problems, hashes)
 
 
-def _unchanged(files: list[Candidate], old: dict[str, str], progress: Progress | None,
+def _unchanged(root: Path, files: list[Candidate], old: dict[str, str], progress: Progress | None,
                ) -> tuple[list[tuple[str, str]], int] | None:
     """(path, hash) of every text file and the count of binary ones when the tree is exactly what `old` indexed;
     None at the first file that was added, changed, removed or cannot be read."""
@@ -318,9 +330,8 @@ def _unchanged(files: list[Candidate], old: dict[str, str], progress: Progress |
     binary = 0
     for done, candidate in enumerate(files, 1):
         try:
-            with open(candidate.absolute, "rb") as fh:
-                data = fh.read()
-        except OSError:
+            data = read_file(str(root), candidate.path).data
+        except Refused:
             return None  # the build names it among the problems
         if is_binary(data):
             binary += 1
@@ -369,12 +380,12 @@ def _write(root: Path, previous: Path | None, tasks: list, results: Iterator[tup
             if kind == "same":
                 blob = cache.get(path)
                 if blob is None:  # the previous generation lost it: parse now
-                    item = _work((path, str(root / path), None))
+                    item = _work((str(root), path, None))
                     kind = item[0]
             if kind in ("binary", "error"):
                 skipped += 1
                 if kind == "error":
-                    problems.append(f"{path}: not indexed, unreadable ({item[2]})")
+                    problems.append(f"{path}: not indexed, {item[2]}")
                 continue
             if kind == "parsed":
                 blob = item[2]
@@ -410,6 +421,44 @@ def _cursor(hashes: list[tuple[str, str]]) -> str:
 
 def _before_flip(generation: Path) -> None:
     """Seam for the interrupted-run tests: the generation is complete but not yet live."""
+
+
+# A temporary file of write_atomic: `.<name>.<pid>.tmp`.
+_TEMPORARY = re.compile(r"\..+\.(?P<pid>[0-9]+)\.tmp")
+
+
+def _alive(pid: int) -> bool:
+    """A process with this id exists (it may be another user's)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def _remove_leftovers(state: Path, live: Path | None) -> None:
+    """Remove what killed runs left: generations never made live and temporary files whose writer is gone.
+
+    Runs under the state lock, so no other index run is writing. A generation newer than the live one,
+    or without a manifest, was never flipped to; one older with a manifest may still be read by a server
+    (the end of the run collects it). A temporary file whose process is alive (a hook) is left alone.
+    """
+    live_number = int(live.name[len(GENERATION_PREFIX):]) if live is not None and live.name[
+        len(GENERATION_PREFIX):].isdigit() else None
+    generations = _generations(state)
+    for number, path in generations:
+        if path == live:
+            continue
+        if not (path / MANIFEST).exists() or (live_number is not None and number > live_number):
+            shutil.rmtree(path, ignore_errors=True)
+    for folder in (state, *(path for _, path in _generations(state))):
+        for entry in folder.iterdir():
+            found = _TEMPORARY.fullmatch(entry.name)
+            if found is not None and not _alive(int(found["pid"])):
+                with contextlib.suppress(OSError):
+                    entry.unlink()
 
 
 def _collect_garbage(state: Path, keep: set[str]) -> None:

@@ -25,6 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 def run(args: argparse.Namespace) -> int:
     """Index the workspace; exit 2 when it does not exist, 1 when the run fails (the previous index stays live)."""
     from .build import WorkspaceError, index_workspace
+    from .failure import describe_failure
 
     bar = None
     progress = None
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"cruxgate index: error: {err}", file=sys.stderr)
         return EXIT_USAGE
     except Exception as err:  # noqa: BLE001 - one clear line; the previous generation is still live
-        print(f"cruxgate index: failed: {type(err).__name__}: {err} (the previous index, if any, is unchanged)",
+        print(f"cruxgate index: failed: {describe_failure(err)} (the previous index, if any, is unchanged)",
               file=sys.stderr)
         return EXIT_FAILED
     finally:

@@ -1,20 +1,24 @@
-"""Workspace scanning: the files worth indexing, never leaving the workspace."""
+"""Workspace scanning: the files worth indexing, never leaving the workspace, never following a link."""
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+import stat
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from .reading import MAX_FILE_BYTES, refusal, utf8_text
 from .state import STATE_DIR
+
+__all__ = ["BINARY_PROBE", "MAX_FILE_BYTES", "SKIP_DIRS", "Candidate", "ScanReport", "is_binary", "scan"]
 
 # Directories that hold VCS data, dependencies, build output or caches.
 SKIP_DIRS = frozenset({
     STATE_DIR, ".git", ".hg", ".svn", "node_modules", "vendor", "target", "build", "dist", "__pycache__",
     ".venv", "venv", ".tox", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".idea", ".gradle", "bower_components",
 })
-MAX_FILE_BYTES = 1_000_000
 BINARY_PROBE = 8192
+NOT_UTF8 = "its name is not valid UTF-8"
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,11 +31,16 @@ class Candidate:
 
 @dataclass(slots=True)
 class ScanReport:
-    """What the scan found and what it left out (and why)."""
+    """What the scan found and what it left out: large files counted, anything else named with its reason."""
 
     files: list[Candidate]
     skipped_large: int = 0
-    skipped_outside: int = 0
+    problems: list[str] = field(default_factory=list)  # "<path>: not indexed, <reason>", in path order
+
+    @property
+    def skipped(self) -> int:
+        """Every file left out."""
+        return self.skipped_large + len(self.problems)
 
 
 def is_binary(head: bytes) -> bool:
@@ -39,28 +48,45 @@ def is_binary(head: bytes) -> bool:
     return b"\x00" in head[:BINARY_PROBE]
 
 
+def _printable(rel: str) -> str:
+    """A path for a warning line: bytes that are not UTF-8 shown as \\xNN."""
+    return os.fsencode(rel).decode("utf-8", "backslashreplace")
+
+
 def scan(workspace: Path) -> ScanReport:
-    """Every regular file under `workspace`, sorted by path; skips SKIP_DIRS, large files and symlinks out."""
+    """Every regular file under `workspace`, sorted by path; skips SKIP_DIRS, large files, links and special files."""
     root = os.path.realpath(workspace)
     report = ScanReport(files=[])
+    problems: list[tuple[str, str]] = []
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not os.path.islink(os.path.join(dirpath, d)))
         rel_dir = os.path.relpath(dirpath, root)
+        prefix = "" if rel_dir == "." else rel_dir.replace(os.sep, "/") + "/"
+        kept = []
+        for d in sorted(dirnames):
+            if d in SKIP_DIRS or os.path.islink(os.path.join(dirpath, d)):
+                continue
+            if not utf8_text(d):
+                problems.append((prefix + d, NOT_UTF8))
+                continue
+            kept.append(d)
+        dirnames[:] = kept
         for name in filenames:
+            rel = prefix + name
+            if not utf8_text(name):
+                problems.append((rel, NOT_UTF8))
+                continue
             absolute = os.path.join(dirpath, name)
-            if os.path.islink(absolute):
-                target = os.path.realpath(absolute)
-                if os.path.commonpath([root, target]) != root:
-                    report.skipped_outside += 1
-                    continue
             try:
-                size = os.stat(absolute).st_size
+                st = os.lstat(absolute)
             except OSError:
-                continue
-            if size > MAX_FILE_BYTES:
+                continue  # gone since the directory was listed
+            reason = refusal(st)
+            if reason is None:
+                report.files.append(Candidate(rel, absolute))
+            elif stat.S_ISREG(st.st_mode):  # a regular file is refused for its size only
                 report.skipped_large += 1
-                continue
-            rel = name if rel_dir == "." else f"{rel_dir}/{name}".replace(os.sep, "/")
-            report.files.append(Candidate(rel, absolute))
+            else:
+                problems.append((rel, reason))
     report.files.sort(key=lambda c: c.path)
+    report.problems = [f"{_printable(rel)}: not indexed, {reason}" for rel, reason in sorted(problems)]
     return report

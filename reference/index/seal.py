@@ -48,6 +48,15 @@ def sealed_files(generation: Path) -> dict[str, list[int]] | None:
     return files
 
 
+def sealed_sizes(generation: Path) -> dict[str, int] | None:
+    """Every sealed file of `generation` and the size it was written with; None without a (readable) seal."""
+    try:
+        files = json.loads((generation / SEAL).read_text(encoding="utf-8"))["files"]
+        return {rel: int(stamp[0]) for rel, stamp in files.items()}
+    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+        return None
+
+
 def link_generation(old: Path, new: Path, files: dict[str, list[int]]) -> bool:
     """Hard-link the sealed `files` of `old` into the empty directory `new`, seal included; False if a link fails."""
     try:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from .reading import Refused, read_regular
 
 # 2: symbol stable ids are 16 hex digits (were 32); an index of another version must be rebuilt.
 SCHEMA_VERSION = 2
@@ -17,6 +21,12 @@ DATABASE = "index.db"
 TANTIVY_DIR = "tantivy"
 TANTIVY_INDICES = ("symbols", "snippets", "files")
 GENERATION_PREFIX = "gen-"
+# What CURRENT may hold: one generation's name (a newline after it); anything else is damage.
+_GENERATION_NAME = re.compile(rb"gen-[0-9]{1,18}")
+CURRENT_BYTES = 64
+MANIFEST_BYTES = 1_000_000  # a manifest is a few hundred bytes
+# The files read through read_small_text (.git/HEAD, refs, packed-refs, CURRENT) are far smaller.
+SMALL_FILE_BYTES = 16_000_000
 # The ref of the working tree, the only one an index holds (manifest `ref`, the edges' `ref`).
 LIVE_REF = "live"
 # Legacy manifest statuses that readers map to `ready` (seed 004).
@@ -35,16 +45,17 @@ class IndexState:
     reason: str = ""
 
 
-def read_small_text(path: str) -> str:
-    """A small file's UTF-8 text read with bare os calls (no buffered file objects: the server does it per call)."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+def read_small_text(path: str, limit: int = SMALL_FILE_BYTES) -> str:
+    """A small regular file's UTF-8 text, read with bare os calls (the server does it per call).
+
+    Read as the workspace's files are (reference/index/reading.py): a link, a FIFO or a file past
+    `limit` raises Refused, an OSError, as does text that is not UTF-8.
+    """
+    data = read_regular(path, limit).data
     try:
-        chunks = []
-        while chunk := os.read(fd, 65536):
-            chunks.append(chunk)
-    finally:
-        os.close(fd)
-    return b"".join(chunks).decode("utf-8")
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Refused("not UTF-8 text") from None
 
 
 def state_dir(workspace: Path | str) -> Path:
@@ -59,19 +70,43 @@ def generation_dir(workspace: Path | str, name: str) -> Path:
     return state_dir(workspace) / name
 
 
+class BadPointer(ValueError):
+    """CURRENT exists but names no generation (garbage bytes, a path, a link, a FIFO)."""
+
+
+def read_current(workspace: Path | str) -> str | None:
+    """The generation name CURRENT holds; None when there is no CURRENT; BadPointer when it holds anything else."""
+    path = os.path.join(workspace, STATE_DIR, CURRENT)
+    try:
+        data = read_regular(path, CURRENT_BYTES).data
+    except Refused as err:
+        if not os.path.lexists(path):
+            return None
+        raise BadPointer(f"{STATE_DIR}/{CURRENT} cannot be read: {err.reason}") from None
+    name = data.strip()
+    if not _GENERATION_NAME.fullmatch(name):
+        raise BadPointer(f"{STATE_DIR}/{CURRENT} names no generation: {data[:CURRENT_BYTES]!r}")
+    return name.decode("ascii")
+
+
 def current_generation(workspace: Path | str) -> Path | None:
     """The directory CURRENT names, or None when there is no (valid) CURRENT."""
     try:
-        name = (state_dir(workspace) / CURRENT).read_text(encoding="utf-8").strip()
-    except OSError:
+        name = read_current(workspace)
+    except BadPointer:
         return None
-    return generation_dir(workspace, name)
+    return None if name is None else generation_dir(workspace, name)
 
 
 def write_atomic(path: Path, text: str) -> None:
     """Write `text` to `path` through a temporary file and os.replace (readers see old or new, never half)."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
+    # Created afresh (O_EXCL never follows a link): a leftover under this pid, or a link planted to
+    # make the write land elsewhere, is removed first.
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(tmp)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
+    with open(fd, "w", encoding="utf-8") as fh:
         fh.write(text)
         fh.flush()
         os.fsync(fh.fileno())
@@ -84,12 +119,17 @@ def read_state(workspace: Path | str, generation_name: str | None = None) -> Ind
     `generation_name` classifies that generation instead of the one CURRENT names now: a reader that
     has already read CURRENT (the server's snapshot key) describes the very generation it read.
     """
-    generation = current_generation(workspace) if generation_name is None else generation_dir(
-        workspace, generation_name)
-    if generation is None:
-        return IndexState("not_indexed", None, None, reason="no .cruxgate/CURRENT")
+    if generation_name is None:
+        try:
+            generation_name = read_current(workspace)
+        except BadPointer as err:
+            return IndexState("corrupt_manifest", None, None, reason=f"{err}; rebuild with --force")
+        if generation_name is None:
+            return IndexState("not_indexed", None, None, reason="no .cruxgate/CURRENT")
+    generation = generation_dir(workspace, generation_name)
     try:
-        manifest = json.loads((generation / MANIFEST).read_text(encoding="utf-8"))
+        # Read like CURRENT: a cloned tree may bring a `.cruxgate` of its own, with a FIFO for a manifest.
+        manifest = json.loads(read_small_text(str(generation / MANIFEST), MANIFEST_BYTES))
     except (OSError, ValueError) as err:
         return IndexState("corrupt_manifest", None, None, generation=generation, reason=f"manifest unreadable: {err}")
     if not isinstance(manifest, dict):

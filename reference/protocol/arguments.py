@@ -11,6 +11,8 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
+from cruxgate.reference.index.reading import utf8_text
+
 from .errors import invalid_input
 from .input_schemas import tool_schemas
 from .params import PARAMS
@@ -69,6 +71,10 @@ def _validated(tool: str, arguments: Any) -> dict[str, Any]:
     if errors:
         field, message = _field_of(errors[0], arguments, schema)
         raise invalid_input(field, f"{tool}: {message}")
+    for name in sorted(arguments):
+        if isinstance(arguments[name], str) and not utf8_text(arguments[name]):
+            # A lone surrogate (JSON's "\udce9") is no text: no index path, symbol or query holds one.
+            raise invalid_input(name, f"{tool}: `{name}` is not valid Unicode text (a lone surrogate)")
     return arguments
 
 

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import sqlite3
-from pathlib import Path
 from typing import Any
 
 from .hits import Hit
-from .workspace_paths import inside
+from .workspace_files import FileView
 
 PREVIEW_LINES = 8
 PREVIEW_LINE_CHARS = 160
@@ -26,22 +25,19 @@ _SIBLINGS_SQL = """SELECT s.symbol_id, s.symbol_stable_id, s.kind, s.name, s.lin
 
 
 class HitDetailsLoader:
-    """Per-request loader (caches the files it reads for the life of one response)."""
+    """Per-request loader: reads files through the request's FileView (each file once, safely)."""
 
-    def __init__(self, root: Path, db: sqlite3.Connection) -> None:
-        self._root = root  # the workspace, already resolved (the engine resolves it once)
+    def __init__(self, files: FileView, db: sqlite3.Connection) -> None:
+        self._files = files
         self._db = db
-        self._lines: dict[str, list[str] | None] = {}
+
+    @property
+    def changed(self) -> set[str]:
+        """The files read for this response that differ from what the index holds."""
+        return self._files.changed
 
     def _file_lines(self, path: str) -> list[str] | None:
-        if path not in self._lines:
-            target = inside(self._root, path)
-            try:
-                text = target.read_text(encoding="utf-8", errors="replace") if target else None
-            except OSError:
-                text = None
-            self._lines[path] = None if text is None else text.splitlines()
-        return self._lines[path]
+        return self._files.whole(path)
 
     def body_preview(self, hit: Hit) -> str | None:
         """The first PREVIEW_LINES lines of the hit's span, long lines cut, `...` when more follow."""

@@ -22,6 +22,7 @@ from .ranking import QueryFeatures, breakdown, raw_signals
 from .references import References, find_references
 from .semantic import DisabledSemanticChannel, SemanticCandidate, SemanticChannel, SemanticOutcome, enrich, fuse
 from .semantic.channel import NO_MATCHES
+from .workspace_files import FileView, WorkspaceFiles
 
 # Candidates fetched per channel before reranking: the boosts (exact name +5, kind, intent)
 # reorder BM25's list, so each channel looks further than the page it fills.
@@ -60,6 +61,7 @@ class QueryEngine:
         self.reader = reader
         self.db = reader.db
         self.root = Path(reader.workspace).resolve()
+        self.files = WorkspaceFiles(self.root)  # the workspace's files as queries read them, kept across calls
         self.semantic: SemanticChannel = semantic or DisabledSemanticChannel()
         # Per engine, so the kept outlines go with the generation they were read from.
         self._outline = lru_cache(maxsize=OUTLINES_KEPT)(self._read_outline)
@@ -225,7 +227,7 @@ class QueryEngine:
         """Rank (within `tier` groups, when given), dedup to the top `limit`, attach details and breakdowns."""
         hits.sort(key=sort_key if tier is None else (lambda h: (tier(h), *sort_key(h))))
         page, suppressed = top_k_unique(hits, limit)
-        details = HitDetailsLoader(self.root, self.db)
+        details = HitDetailsLoader(FileView(self.files, self.db), self.db)
         for index, hit in enumerate(page):
             hit.details = details
             if want_explain:  # from the signals ranking already computed, not computed again

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import posixpath
-from pathlib import Path
 
 from .errors import QueryInputError
 
@@ -20,8 +19,3 @@ def relative_path(path: str, field: str = "path") -> str:
         raise QueryInputError(field, f"{field} escapes the workspace: {path!r}")
     return normal
 
-
-def inside(root: Path, path: str) -> Path | None:
-    """The absolute file for index path `path`, or None when it would resolve outside `root` (a symlink, say)."""
-    target = (root / path).resolve()
-    return target if target.is_relative_to(root) else None

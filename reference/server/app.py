@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import traceback
+from functools import partial
 from typing import Any
 
 import anyio.to_thread
@@ -19,7 +20,7 @@ from cruxgate.reference.protocol.input_schemas import tool_schemas
 from cruxgate.reference.protocol.safety import apply_safety_limit
 
 from .runtime import Runtime
-from .tools import TOOLS
+from .tools import QUERY_THREADS, TOOLS, ToolSpec
 
 SERVER_NAME = "cruxgate-reference"
 SERVER_VERSION = __version__  # serverInfo.version: the distribution's own
@@ -33,6 +34,54 @@ def _metadata_or_none(rt: Runtime) -> dict[str, Any] | None:
         return None
 
 
+def _answer(rt: Runtime, name: str, spec: ToolSpec, params: Any) -> str:
+    """The tool's payload as the JSON that is sent, the safety limit applied (runs where the handler runs).
+
+    A query that fails for a reason of its own is checked against the index: a damaged one is answered
+    with index_incompatible (and reads as such from then on), anything else stays an internal error.
+    """
+    try:
+        payload = spec.handler(rt, params)
+    except ToolError:
+        raise
+    except Exception as exc:
+        damaged = rt.damage_error(rt.snapshot(), exc) if spec.list_key else None
+        if damaged is not None:
+            raise damaged from exc
+        raise
+    encoded = spec.encode(payload)
+    # The safety limit is measured on the very JSON that is sent; encoded again only when it cuts.
+    if spec.list_key and len(encoded) > rt.config.max_response_bytes:
+        payload = apply_safety_limit(payload, spec.list_key, rt.config.max_response_bytes, name)
+        encoded = to_json_bytes(payload)
+    return encoded.decode("utf-8")
+
+
+async def _off_the_loop(rt: Runtime, name: str, spec: ToolSpec, params: Any) -> str:
+    """Run a blocking tool in a worker thread; one with a deadline is answered when it passes, and abandoned.
+
+    The event loop only waits here, so a slow call (a huge page, a damaged index) never holds the others:
+    health_check and every other request keep being served meanwhile.
+    """
+    work = partial(_answer, rt, name, spec, params)
+    if spec.deadline is None:
+        return await anyio.to_thread.run_sync(work)
+    with anyio.move_on_after(spec.deadline):
+        return await anyio.to_thread.run_sync(work, abandon_on_cancel=True, limiter=_query_threads(rt))
+    raise ToolError("internal_error", f"{name} did not finish within its {spec.deadline:g} s deadline",
+                    {"deadline_seconds": spec.deadline,
+                     "remediation": "narrow the call (a smaller limit, a more specific query) and retry"})
+
+
+def _query_threads(rt: Runtime) -> anyio.CapacityLimiter:
+    """The worker threads the runtime's query tools share (made in the event loop, on first use): abandoned
+    calls that still run hold only these, never the threads everything else uses."""
+    if rt.query_threads is None:
+        rt.query_threads = anyio.CapacityLimiter(QUERY_THREADS)
+    limiter: anyio.CapacityLimiter = rt.query_threads
+    return limiter
+
+
 async def dispatch(rt: Runtime, name: str, arguments: Any) -> tuple[str, bool]:
     """Run one tool call -> (its payload's JSON, isError); every failure becomes the envelope, never an exception."""
     try:
@@ -41,15 +90,8 @@ async def dispatch(rt: Runtime, name: str, arguments: Any) -> tuple[str, bool]:
             raise ToolError("invalid_input", f"unknown tool {name!r}", {"field": "name", "tools": sorted(TOOLS)})
         params = parse_arguments(name, arguments)
         if spec.blocking:
-            payload = await anyio.to_thread.run_sync(spec.handler, rt, params)
-        else:
-            payload = spec.handler(rt, params)
-        encoded = spec.encode(payload)
-        # The safety limit is measured on the very JSON that is sent; encoded again only when it cuts.
-        if spec.list_key and len(encoded) > rt.config.max_response_bytes:
-            payload = apply_safety_limit(payload, spec.list_key, rt.config.max_response_bytes, name)
-            encoded = to_json_bytes(payload)
-        return encoded.decode("utf-8"), False
+            return await _off_the_loop(rt, name, spec, params), False
+        return _answer(rt, name, spec, params), False
     except ToolError as exc:
         payload = exc.envelope(_metadata_or_none(rt))
     except Exception as exc:  # noqa: BLE001 - a bug must not take the server down: report it as internal_error

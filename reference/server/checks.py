@@ -59,5 +59,9 @@ def index_checks(rt: Runtime, snap: Snapshot) -> dict[str, Any]:
         checks["sqlite"] = {"status": "error", "error": f"{type(exc).__name__}: {exc}"}
         languages = []
     checks["grammars"] = _grammar_check(languages)
+    if checks["sqlite"]["status"] == "error":  # damage the open check could not see: the index reads as such
+        sqlite = checks["sqlite"]
+        rt.mark_damaged(snap, f"index.db fails its integrity check: {sqlite.get('integrity') or sqlite.get('error')}")
+        return checks
     rt.checks = {snap.key: checks}  # only the live generation is worth keeping
     return checks

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from cruxgate.reference.config import Config
 from cruxgate.reference.index import SCHEMA_VERSION, IndexReader, IndexState, read_state
-from cruxgate.reference.index.state import CURRENT, LIVE_REF, MANIFEST, STATE_DIR, read_small_text
+from cruxgate.reference.index.state import LIVE_REF, MANIFEST, STATE_DIR, BadPointer, read_current
 from cruxgate.reference.protocol.errors import ToolError
 from cruxgate.reference.protocol.metadata import build_metadata, canonical_status
 from cruxgate.reference.query.engine import QueryEngine
@@ -37,6 +38,7 @@ class Snapshot:
     manifest_mtime_ns: int
     key: tuple[Any, ...]
     state: IndexState  # what was read: the generation the manifest came from
+    reason: str = ""  # why the index is not ready (the state's reason, or the damage found in it)
 
     @property
     def ref(self) -> str:
@@ -61,18 +63,22 @@ class Runtime:
         self._engine: QueryEngine | None = None
         self._engine_key: tuple[Any, ...] | None = None
         self._is_stale = StalenessCheck()
+        self._damaged: dict[tuple[Any, ...], str] = {}  # snapshot key -> damage found in that generation
         self.jobs = JobRunner(self.workspace, index or self._index, after=self._after_job)
         self.on_index_changed: list[Any] = []  # callbacks (prewarm) after a completed job
         self.checks: dict[tuple[Any, ...], dict[str, Any]] = {}  # health checks of the live generation
         self.prewarm: Any = None  # set by the app (reference.server.prewarm.Prewarm)
+        self.query_threads: Any = None  # the query tools' thread limiter (the app makes it in its event loop)
 
     # -- index state -------------------------------------------------------
     def _state_key(self) -> tuple[Any, ...]:
         """Cheap identity of the live index: CURRENT's content and the manifest's stat."""
         state = os.path.join(self.workspace, STATE_DIR)
         try:
-            current = read_small_text(os.path.join(state, CURRENT)).strip()
-        except OSError:
+            current = read_current(self.workspace)
+        except BadPointer as err:
+            return (f"bad: {err}",)  # read_state classifies it (one element: no generation to name)
+        if current is None:
             return ("none",)
         try:
             info = os.stat(os.path.join(state, current, MANIFEST))
@@ -107,15 +113,53 @@ class Runtime:
             manifest_mtime_ns=key[3] if len(key) == 4 else 0,
             key=key,
             state=state,
+            reason=state.reason,
         )
+        damage = self._damaged.get(key)
+        if damage is not None and snap.status == "ready":
+            snap = replace(snap, status="corrupt_manifest", reason=damage)
         self._snapshot = snap
         return snap
+
+    def mark_damaged(self, snap: Snapshot, reason: str) -> Snapshot:
+        """Record that `snap`'s generation is damaged: until the index changes, it reads as corrupt, not ready."""
+        damaged = replace(snap, status="corrupt_manifest", reason=reason)
+        with self._lock:
+            self._damaged = {snap.key: reason}  # only the live generation's damage matters
+            if self._snapshot is None or self._snapshot.key == snap.key:
+                self._snapshot = damaged
+            if self._engine_key == snap.key:
+                self._engine, self._engine_key = None, None
+            self.checks = {}
+        return damaged
+
+    def damage_error(self, snap: Snapshot | None, exc: Exception) -> ToolError | None:
+        """The registry error for a query that failed on a damaged index (None when the index is sound).
+
+        Runs where the query ran (a worker thread): the deep check reads the whole database file.
+        """
+        if snap is None or snap.status != "ready":
+            return None
+        engine = self._engine if self._engine_key == snap.key else None
+        reason = engine.reader.damage(deep=True) if engine is not None else None
+        if reason is None and isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
+            reason = f"{type(exc).__name__}: {exc}"  # SQLite's own word for a damaged file (malformed, not a db)
+        if reason is None:
+            return None
+        try:
+            self.require_ready(self.mark_damaged(snap, reason))
+        except ToolError as error:
+            return error
+        return None
 
     def startup_index_check(self) -> dict[str, Any]:
         """`startup_checks.index`: status and the two schema versions."""
         snap = self.snapshot()
-        return {"status": snap.status, "current_schema_version": snap.current_schema_version,
-                "required_schema_version": snap.required_schema_version}
+        check = {"status": snap.status, "current_schema_version": snap.current_schema_version,
+                 "required_schema_version": snap.required_schema_version}
+        if snap.status != "ready" and snap.reason:
+            check["reason"] = snap.reason
+        return check
 
     def require_ready(self, snap: Snapshot) -> None:
         """Raise the registry error for an index that cannot answer queries."""
@@ -125,8 +169,12 @@ class Runtime:
             code = "index_in_progress" if self.jobs.active() else "index_not_ready"
             raise ToolError(code, "the workspace has no index yet",
                             {"remediation": _remediation(self.workspace, False), "index_status": snap.status})
-        reason = ("the index was built with another schema version" if snap.status == "reindex_required"
-                  else "the index manifest is unreadable or inconsistent")
+        if snap.status == "reindex_required":
+            reason = "the index was built with another schema version"
+        elif snap.reason:
+            reason = f"the index is damaged or inconsistent ({snap.reason})"
+        else:
+            reason = "the index manifest is unreadable or inconsistent"
         raise ToolError("index_incompatible", f"{reason}; rebuild it", {
             "remediation": _remediation(self.workspace, True),
             "index_status": snap.status,
@@ -148,6 +196,10 @@ class Runtime:
             if self._engine is not None and self._engine_key == snap.key:
                 return self._engine
             reader = IndexReader(self.workspace, snap.state)
+            damage = reader.damage()
+            if damage is not None:
+                reader.close()
+                self.require_ready(self.mark_damaged(snap, damage))
             engine = QueryEngine(reader, semantic=channel_for(self.config.semantic, reader.generation))
             latest = self._snapshot
             if self._engine is None or latest is None or latest.key == snap.key:
@@ -169,8 +221,22 @@ class Runtime:
                                exact=policy == "strict")
         if not stale:
             return "syncing" if self.jobs.active() else "fresh"
+        return self._stale(policy, "the index is older than the workspace")
+
+    def files_changed(self, freshness: str, policy: str, changed: set[str] | frozenset[str]) -> str:
+        """A call's freshness once it has read files: one that differs from the index makes the call stale.
+
+        The tree check above sees HEAD or mtimes only; a file edited, swapped for a link or a FIFO, or
+        removed since indexing is caught when a call reads it, and treated as a stale tree is.
+        """
+        if not changed or freshness == "stale":
+            return freshness
+        return self._stale(policy, f"{min(changed)} changed since it was indexed")
+
+    def _stale(self, policy: str, why: str) -> str:
+        """The policy's answer to a stale index: strict raises index_stale, balanced starts a sync."""
         if policy == "strict":
-            raise ToolError("index_stale", "the index is older than the workspace and freshness_policy is strict",
+            raise ToolError("index_stale", f"{why} and freshness_policy is strict",
                             {"remediation": "call sync_repo (or `cruxgate index`) and retry, or use "
                                             "freshness_policy=balanced", "freshness_policy": "strict"})
         if policy == "balanced":

@@ -6,6 +6,7 @@ Against the fake server and the test spec, or the bundled reference for the CI r
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -58,8 +59,9 @@ def write_profile(directory: Path, relocatable: bool = True, **timeouts: float) 
 
 
 def run_gate(directory: Path, *args: str, flaw: str | None = None, tools: str | None = None,
-             profile: Path | None = None, anchor: str | None = None) -> GateRun:
-    """Run `pytest conformance/suite.yaml` with the test spec against the fake server (--server-cmd swaps a flaw in)."""
+             profile: Path | None = None, anchor: str | None = None, env: dict[str, str] | None = None) -> GateRun:
+    """Run `pytest conformance/suite.yaml` with the test spec against the fake server (--server-cmd swaps a flaw in);
+    `env`: variables added to the runner's environment (its servers inherit them)."""
     directory.mkdir(parents=True, exist_ok=True)
     profile = profile or write_profile(directory)
     out = directory / "out"
@@ -71,7 +73,8 @@ def run_gate(directory: Path, *args: str, flaw: str | None = None, tools: str | 
     if flaw or tools:
         command += ["--server-cmd",
                     SERVE + (f" --flaw {flaw}" if flaw else "") + (f" --tools {tools}" if tools else "")]
-    done = subprocess.run(command, cwd=directory, capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    done = subprocess.run(command, cwd=directory, capture_output=True, text=True, timeout=RUN_TIMEOUT,
+                          env={**os.environ, **env} if env else None)
     read = lambda name: (out / name).read_text(encoding="utf-8") if (out / name).exists() else None  # noqa: E731
     results = read("results.json")
     junit = read("junit.xml")

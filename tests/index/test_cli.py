@@ -113,28 +113,28 @@ def test_corrupt_index_segment_breaks_the_symbols_index_only(workspace: Path) ->
 def test_files_that_could_not_be_read_or_parsed_are_named_on_stderr(tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch,
                                                                     capsys: pytest.CaptureFixture) -> None:
-    import builtins
+    import os
 
     from cruxgate.reference.index import command
 
     (tmp_path / "ok.py").write_text("A = 1\n", encoding="utf-8")
     (tmp_path / "broken.py").write_text("def bad(:\n", encoding="utf-8")
     (tmp_path / "locked.py").write_text("B = 1\n", encoding="utf-8")
-    real_open = builtins.open
+    real_open = os.open
 
     def guarded(file, *args, **kwargs):
         if str(file).endswith("locked.py"):
             raise PermissionError(13, "Permission denied", str(file))
         return real_open(file, *args, **kwargs)
 
-    monkeypatch.setattr(builtins, "open", guarded)
+    monkeypatch.setattr(os, "open", guarded)
     assert command.run(argparse.Namespace(workspace=tmp_path, force=False, quiet=True)) == 0
     monkeypatch.undo()
     captured = capsys.readouterr()
     warnings = captured.err.splitlines()
     assert warnings == [
         "cruxgate index: warning: broken.py: 1 syntax error(s), indexed as far as it parses",
-        "cruxgate index: warning: locked.py: not indexed, unreadable (PermissionError: Permission denied)",
+        "cruxgate index: warning: locked.py: not indexed, unreadable (Permission denied)",
     ]
     assert "1 with parse errors, 1 skipped" in captured.out
 

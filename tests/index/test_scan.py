@@ -47,28 +47,31 @@ def test_symlinks_never_leave_the_workspace(tmp_path: Path) -> None:
     (ws / "real.py").write_text("REAL = 1\n", encoding="utf-8")
     os.symlink(outside / "secret.py", ws / "link.py")
     os.symlink(outside, ws / "linkdir")
-    os.symlink(ws / "real.py", ws / "alias.py")  # inside: fine
-    assert [c.path for c in scan(ws).files] == ["alias.py", "real.py"]
+    os.symlink(ws / "real.py", ws / "alias.py")  # inside, but a link too: its target is indexed under its own path
+    report = scan(ws)
+    assert [c.path for c in report.files] == ["real.py"]
+    assert report.problems == ["alias.py: not indexed, a symbolic link (links are not followed)",
+                               "link.py: not indexed, a symbolic link (links are not followed)"]
     index_workspace(ws)
-    assert indexed_paths(ws) == {"alias.py", "real.py"}
+    assert indexed_paths(ws) == {"real.py"}
 
 
 def test_unreadable_file_is_skipped_not_fatal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The read fails (as for a file without read permission), the run goes on without it."""
     (tmp_path / "ok.py").write_text("A = 1\n", encoding="utf-8")
     (tmp_path / "locked.py").write_text("B = 1\n", encoding="utf-8")
-    import builtins
-    real_open = builtins.open
+    real_open = os.open
 
     def guarded(file, *args, **kwargs):
         if str(file).endswith("locked.py"):
             raise PermissionError(13, "Permission denied", str(file))
         return real_open(file, *args, **kwargs)
 
-    monkeypatch.setattr(builtins, "open", guarded)
+    monkeypatch.setattr(os, "open", guarded)
     summary = index_workspace(tmp_path)
     monkeypatch.undo()
     assert indexed_paths(tmp_path) == {"ok.py"} and summary.skipped_files == 1
+    assert summary.problems == ("locked.py: not indexed, unreadable (Permission denied)",)
 
 
 def test_a_file_that_does_not_parse_is_indexed_as_far_as_possible(tmp_path: Path) -> None:

@@ -145,3 +145,15 @@ def test_search_preview_is_search_with_the_flags_and_its_own_defaults() -> None:
     assert parse_arguments("search_preview", {"query": "q", "limit": 3, "min_score": 0.2}).as_search() == \
         ScoredSearchParams(query="q", limit=3, include_scores=True, preview_mode=True, min_score=0.2,
                            include_context=True)
+
+
+@pytest.mark.parametrize(("tool", "args", "field"), [
+    ("get_file_outline", {"path": "caf\udce9.py"}, "path"),
+    ("search", {"query": "a\udce9"}, "query"),
+    ("find_references", {"name": "\udce9"}, "name"),
+])
+def test_a_lone_surrogate_is_invalid_input(tool: str, args: dict[str, str], field: str) -> None:
+    """No path, query or name holds one (SQLite and JSON could not carry it): rejected before any read."""
+    with pytest.raises(ToolError) as info:
+        parse_arguments(tool, args)
+    assert info.value.code == "invalid_input" and info.value.data == {"field": field}

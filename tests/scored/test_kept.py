@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from cruxgate.reference.query.scored import files as scored_files
+from cruxgate.reference.query import workspace_files as scored_files
 from cruxgate.reference.query.scored.facts import FactsStore, SymbolRow
-from cruxgate.reference.query.scored.files import WorkspaceFiles
+from cruxgate.reference.query.workspace_files import WorkspaceFiles
 
 
 def settled(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from cruxgate.reference.index.extract import content_hash
 from cruxgate.reference.protocol.arguments import parse_arguments
 from cruxgate.reference.query.scored.search import MIN_POOL, ScoredSearch
 
@@ -78,6 +79,7 @@ def scored(tmp_path: Path) -> ScoredSearch:
         CREATE TABLE symbol_relations(symbol_id INTEGER PRIMARY KEY, parent_symbol_id INTEGER);
         CREATE TABLE symbol_edges(edge_id INTEGER PRIMARY KEY, repo TEXT, "ref" TEXT, from_symbol_id INTEGER,
             from_path TEXT, line INTEGER, edge_type TEXT, to_symbol_id INTEGER, to_name TEXT);
+        CREATE TABLE files(file_id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, content_hash TEXT);
         INSERT INTO symbols VALUES (1, 'a', 1, 'auth.py', 'python', 'TokenValidator', 'TokenValidator', 'class',
             4, 10, NULL, NULL, 'Checks bearer tokens with validate_token.');
         INSERT INTO symbols VALUES (2, 'b', 1, 'auth.py', 'python', 'validate_token', 'TokenValidator.validate_token',
@@ -88,6 +90,7 @@ def scored(tmp_path: Path) -> ScoredSearch:
         INSERT INTO symbol_edges VALUES (1, 'r', 'live', NULL, 'auth.py', 1, 'import', NULL, 'hashlib');
         """
     )
+    conn.execute("INSERT INTO files VALUES (1, 'auth.py', ?)", (content_hash(SOURCE.encode()),))
     return ScoredSearch(FakeEngine(list(HITS)), conn, tmp_path)
 
 
@@ -185,3 +188,19 @@ def test_content_follows_the_file_as_it_is_now(tmp_path: Path, scored: ScoredSea
                       encoding="utf-8")
     after = run(scored)["results"][0]["content"]
     assert "digest" in before and "hashed = hashlib.sha256(raw)" in after and "digest" not in after
+
+
+def test_a_file_changed_since_indexing_is_named_not_an_error(scored: ScoredSearch, tmp_path: Path) -> None:
+    run(scored, include_scores=True)
+    assert scored.changed == frozenset()
+    (tmp_path / "auth.py").write_text("x\n", encoding="utf-8")  # shrunk below the indexed lines
+    out = run(scored, include_scores=True, include_context=True)
+    assert scored.changed == frozenset({"auth.py"}) and out["results"]
+
+
+def test_results_stop_once_past_the_budget(scored: ScoredSearch) -> None:
+    whole = run(scored)
+    assert whole["total_results"] > 1
+    first = len(whole["results"][0]["content"])
+    cut = scored.run(parse_arguments("search", {"query": "validate_token"}), budget=first - 1)
+    assert cut["results"] == whole["results"][:1]  # the first result is past the budget: nothing more is built

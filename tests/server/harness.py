@@ -43,9 +43,8 @@ class Connection:
     def __init__(self, transport: str, argv: list[str], cwd: Path, url: str | None = None) -> None:
         self._portal_cm = anyio.from_thread.start_blocking_portal()
         self.portal = self._portal_cm.__enter__()
-        log = cwd.parent / f"server-{transport}-{free_port()}.log"
         try:
-            self.wire = WireConnection(self.portal, transport, argv=argv, url=url, cwd=cwd, log_path=log,
+            self.wire = WireConnection(self.portal, transport, argv=argv, url=url, cwd=cwd,
                                        timeouts=TIMEOUTS).open()
         except BaseException:
             self._portal_cm.__exit__(None, None, None)

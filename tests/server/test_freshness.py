@@ -159,5 +159,12 @@ def test_read_small_text_reads_whole_files_and_raises_oserror(tmp_path: Path) ->
     big = "ä" * 70_000  # more than one read's worth of bytes
     (tmp_path / "big").write_text(big, encoding="utf-8")
     assert read_small_text(str(tmp_path / "big")) == big
-    with pytest.raises(FileNotFoundError):
+    with pytest.raises(OSError, match="No such file"):
         read_small_text(str(tmp_path / "missing"))
+    # .git/HEAD is the workspace's: a FIFO there must not block the per-call freshness check.
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "latin1").write_bytes(b"caf\xe9\n")
+    os.symlink("/etc/hostname", tmp_path / "link")
+    for hostile, why in (("fifo", "FIFO"), ("latin1", "not UTF-8"), ("link", "symbolic link")):
+        with pytest.raises(OSError, match=why):
+            read_small_text(str(tmp_path / hostile))

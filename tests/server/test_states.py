@@ -190,6 +190,8 @@ def test_git_workspace_freshness_follows_head(tmp_path: Path) -> None:
 
 
 def test_broken_segment_prewarm_error_queries_still_answered(fresh_workspace: Callable[[], Path]) -> None:
+    """A damaged index is found when it is opened: health says error with diagnostics, every query is answered
+    with index_incompatible and remediation (never a crash, never an answer from half an index)."""
     workspace = fresh_workspace()
     generation = workspace / ".cruxgate" / (workspace / ".cruxgate" / "CURRENT").read_text().strip()
     for meta in (generation / "tantivy" / "symbols").glob("meta.json"):
@@ -197,11 +199,11 @@ def test_broken_segment_prewarm_error_queries_still_answered(fresh_workspace: Ca
     conn = connect_stdio(workspace)
     try:
         health = wait_for(conn, "health_check", {}, lambda p: p["prewarm"]["status"] not in ("pending", "warming"))
-        assert health["prewarm"]["status"] == "error" and health["prewarm"]["diagnostics"]["error"], health
-        assert health["status"] == "error", health
-        broken, is_error = conn.payload("search_code", {"query": "Config"})
-        assert is_error and broken["error"]["code"] == "internal_error", broken  # answered, not crashed
-        outline, is_error = conn.payload("get_file_outline", {"path": "src/auth/tokens.py"})
-        assert not is_error and outline["symbols"], outline  # SQLite-only tools keep working
+        assert health["prewarm"]["diagnostics"]["code"] == "index_incompatible", health
+        assert health["status"] == "error" and health["startup_checks"]["index"]["reason"], health
+        for tool, args in (("search_code", {"query": "Config"}), ("get_file_outline", {"path": "src/auth/tokens.py"})):
+            broken, is_error = conn.payload(tool, args)
+            assert is_error and broken["error"]["code"] == "index_incompatible", broken  # answered, not crashed
+            assert "--force" in broken["error"]["data"]["remediation"]
     finally:
         conn.close()

@@ -148,8 +148,9 @@ _ATTRIBUTE = re.compile(r"^\s*(#\[|@\w)")
 
 def leading_doc(file_lines: Sequence[str], line_start: int) -> str | None:
     """The comment block right above line `line_start` (1-based), attributes skipped: a def's doc in the
-    languages whose docs the index does not store (`///`, `//`, `/** */` above Rust/Go/TS/JS defs)."""
-    i = line_start - 2
+    languages whose docs the index does not store (`///`, `//`, `/** */` above Rust/Go/TS/JS defs).
+    The file may have shrunk since it was indexed: lines past its end are not there to read."""
+    i = min(line_start - 2, len(file_lines) - 1)
     while i >= 0 and _ATTRIBUTE.match(file_lines[i]):
         i -= 1
     block: list[str] = []

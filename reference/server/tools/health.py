@@ -48,6 +48,8 @@ def index_status(rt: Runtime, params: NoParams) -> dict[str, Any]:
     snap = rt.snapshot()
     manifest = snap.manifest or {}
     payload: dict[str, Any] = {"status": snap.status, "workspace": str(rt.workspace), "ref": snap.ref}
+    if snap.status != "ready" and snap.reason:
+        payload["reason"] = snap.reason
     for key in ("file_count", "symbol_count", "indexed_at", "git_head", "tool_version"):
         if manifest.get(key) is not None:
             payload[key] = manifest[key]

@@ -20,6 +20,9 @@ def _respond(rt: Runtime, tool: str, params: SearchCodeParams | LocateSymbolPara
     hits = list(result.hits)
     detail = params.detail_level or rt.config.default_detail_level
     results = [shape_hit(hit, detail, params.compact) for hit in hits]
+    if hits:  # the page's files read for its fields (body previews), and whether they still match the index
+        freshness = rt.files_changed(freshness, params.freshness_policy or rt.config.freshness_policy,
+                                     hits[0].details.changed)
     meta = rt.metadata(snap, freshness=freshness)
     if tool == "search_code":  # the engine's channel reports every semantic field (mode off included)
         meta.update(result.semantic)

@@ -7,6 +7,7 @@ import weakref
 from typing import Any
 
 from cruxgate.reference.protocol.params import SearchPreviewParams
+from cruxgate.reference.query.scored.facts import FactsStore
 from cruxgate.reference.query.scored.search import Kept, ScoredSearch, ScoredSearchParams
 
 from ..runtime import Runtime
@@ -21,14 +22,16 @@ def _scored_search(rt: Runtime, engine: Any) -> ScoredSearch:
     with _kept_lock:
         kept = _kept.get(engine)
         if kept is None:
-            kept = _kept[engine] = Kept.open(engine.db, rt.workspace)
+            kept = _kept[engine] = Kept(FactsStore(engine.db), engine.files)  # the engine's files: one cache
     return ScoredSearch(engine, engine.db, rt.workspace, kept=kept)
 
 
 def search(rt: Runtime, params: ScoredSearchParams) -> dict[str, Any]:
     """Plain search, with scores / reasons / previews / context as the flags ask."""
     snap, engine, freshness = rt.for_query(None)
-    payload = _scored_search(rt, engine).run(params)
+    scored = _scored_search(rt, engine)
+    payload = scored.run(params, budget=rt.config.max_response_bytes)
+    freshness = rt.files_changed(freshness, rt.config.freshness_policy, scored.changed)
     payload["metadata"] = rt.metadata(snap, freshness=freshness)
     return payload
 

@@ -212,7 +212,7 @@ def truncation_without_actions(payload: dict[str, Any], args: dict[str, Any], to
 
 CATALOGUE: tuple[Breaker, ...] = (
     Breaker("no_metadata", "AP-CONFIG-01", "000:115",
-            "runtime explainability mode MUST resolve to canonical `full`", no_metadata, sample=True),
+            "runtime explainability mode MUST resolve to canonical `full`", no_metadata),
     Breaker("compact_drops_stable_id", "AP-COMPACT-01", "000:43",
             "`compact` MUST preserve identity/location/score fields", compact_drops_stable_id, sample=True),
     Breaker("truncation_not_prefix", "AP-SAFETY-03", "000:72",

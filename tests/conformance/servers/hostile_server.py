@@ -9,6 +9,12 @@ Modes (stdio, newline-delimited JSON-RPC, no SDK import so each starts in millis
 - garbage: answers every line with a line that is not JSON-RPC
 - wrong_id: answers `initialize` with an id the client never sent
 - huge_payload: a normal handshake and tools/list, then every tools/call answers a 50 MB payload
+- invalid_utf8: a normal handshake and tools/list, then every tools/call answer holds a byte that is not UTF-8
+- slow: every answer comes SLOW_SECONDS (20 s; HOSTILE_DELAY overrides) after its request
+- orphan: forks a child that calls setsid() and sleeps an hour holding stdout open; the server itself answers the
+  handshake and tools/list, then exits on its first tools/call
+- stderr_flood: writes HOSTILE_FLOOD_MB (default 256) MB to stderr as fast as it can from its start, answers the
+  handshake and tools/list meanwhile, and exits on its first tools/call once the flood is written
 
 Extra arguments are ignored, so a target profile's placeholders ({workspace},
 {config}) can follow the mode unchanged.
@@ -17,19 +23,47 @@ Extra arguments are ignored, so a target profile's placeholders ({workspace},
 from __future__ import annotations
 
 import json
+import os
 import sys
+import threading
+import time
 from typing import Any
 
 HUGE_BYTES = 50 * 1024 * 1024
+SLOW_SECONDS = float(os.environ.get("HOSTILE_DELAY", "20"))
+FLOOD_BYTES = int(float(os.environ.get("HOSTILE_FLOOD_MB", "256")) * 1024 * 1024)
 TOOLS = [{"name": "health_check", "description": "Report the index health.",
           "inputSchema": {"type": "object", "properties": {}}},
          {"name": "search_code", "description": "Search code by text.",
           "inputSchema": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}}]
 
 
-def write(message: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
+def write(message: dict[str, Any], raw: bytes = b"") -> None:
+    """One message on stdout; `raw` replaces the text payload's marker with bytes that may be invalid UTF-8."""
+    data = json.dumps(message).encode("utf-8")
+    if raw:
+        data = data.replace(b"RAW", raw)
+    sys.stdout.buffer.write(data + b"\n")
+    sys.stdout.buffer.flush()
+
+
+def flood() -> None:
+    """Write FLOOD_BYTES to stderr in 1 MB chunks, as fast as the reader takes them."""
+    chunk = b"E" * 1023 + b"\n"
+    block = chunk * 1024
+    with open(sys.stderr.fileno(), "wb", closefd=False) as err:
+        for _ in range(FLOOD_BYTES // len(block)):
+            err.write(block)
+            err.flush()
+        err.write(b"FLOOD-END\n")
+
+
+def orphan() -> None:
+    """Fork a child in a session of its own that outlives this process, holding stdout (and stdin) open."""
+    if os.fork() == 0:
+        os.setsid()
+        time.sleep(3600)
+        os._exit(0)
 
 
 def initialize_result(params: dict[str, Any]) -> dict[str, Any]:
@@ -38,6 +72,11 @@ def initialize_result(params: dict[str, Any]) -> dict[str, Any]:
 
 
 def serve(mode: str) -> None:
+    if mode == "orphan":
+        orphan()
+    flooding = threading.Thread(target=flood, daemon=True)
+    if mode == "stderr_flood":
+        flooding.start()
     for line in sys.stdin:
         if not line.strip():
             continue
@@ -51,6 +90,8 @@ def serve(mode: str) -> None:
         method, message_id, params = message.get("method"), message.get("id"), message.get("params") or {}
         if message_id is None:
             continue
+        if mode == "slow":
+            time.sleep(SLOW_SECONDS)
         if method == "initialize":
             if mode == "wrong_id":
                 write({"jsonrpc": "2.0", "id": f"not-{message_id}", "result": initialize_result(params)})
@@ -60,6 +101,20 @@ def serve(mode: str) -> None:
                 sys.exit(0)
         elif method == "tools/list":
             write({"jsonrpc": "2.0", "id": message_id, "result": {"tools": TOOLS}})
+        elif method == "tools/call" and mode == "orphan":
+            sys.exit(3)
+        elif method == "tools/call" and mode == "stderr_flood":
+            flooding.join()
+            sys.exit(4)
+        elif method == "tools/call" and mode == "invalid_utf8":
+            # Latin-1 where UTF-8 is due: a JSON-RPC answer with its id, unreadable as UTF-8.
+            listing: dict[str, Any] = {"results": [{"path": "RAW.py"}]}
+            write({"jsonrpc": "2.0", "id": message_id,
+                   "result": {"content": [{"type": "text", "text": json.dumps(listing)}], "isError": False}},
+                  raw=b"caf\xe9")
+        elif method == "tools/call" and mode == "slow":
+            write({"jsonrpc": "2.0", "id": message_id,
+                   "result": {"content": [{"type": "text", "text": json.dumps({"results": []})}], "isError": False}})
         elif method == "tools/call":
             # A valid JSON object, so the verdict is about its size and shape, not about parsing.
             payload = {"results": [], "padding": "x" * HUGE_BYTES}

@@ -1,0 +1,145 @@
+"""Hostile trees: links, FIFOs, device nodes, non-UTF-8 names and files that change while the run reads them.
+
+Every case must end in a finished run that names what it left out; nothing outside the workspace is indexed.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from cruxgate.reference.index import IndexReader, index_workspace
+from cruxgate.reference.index import build as build_module
+from cruxgate.reference.index.reading import MAX_FILE_BYTES
+from cruxgate.reference.index.scan import ScanReport, scan
+
+SECRET = "OUTSIDE_SECRET_TOKEN"
+
+
+def indexed(workspace: Path) -> dict[str, str]:
+    """path -> content hash of every indexed file."""
+    reader = IndexReader.open(workspace)
+    try:
+        return dict(reader.db.execute("SELECT path, content_hash FROM files"))
+    finally:
+        reader.close()
+
+
+def cli_index(workspace: Path, *extra: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """`cruxgate index` in a child process, bounded: a run that hangs fails the test instead of the suite."""
+    return subprocess.run([sys.executable, "-m", "cruxgate", "index", str(workspace), "--quiet", *extra],
+                          capture_output=True, text=True, timeout=timeout, check=False)
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    """A small workspace with one ordinary file, and a secret file beside it (outside)."""
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "secret.py").write_text(f"{SECRET} = 1\n", encoding="utf-8")
+    root = tmp_path / "ws"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "ok.py").write_text("def ok():\n    return 1\n", encoding="utf-8")
+    return root
+
+
+def test_a_fifo_in_the_tree_never_blocks_the_run(ws: Path) -> None:
+    os.mkfifo(ws / "src" / "pipe.py")
+    done = cli_index(ws)
+    assert done.returncode == 0, done.stderr
+    assert set(indexed(ws)) == {"src/ok.py"}
+    assert "src/pipe.py: not indexed, not a regular file (FIFO)" in done.stderr
+
+
+def test_a_device_node_is_skipped(ws: Path) -> None:
+    try:
+        os.mknod(ws / "src" / "zero.py", 0o644 | stat.S_IFCHR, os.makedev(1, 5))  # /dev/zero's numbers
+    except (PermissionError, OSError) as err:
+        pytest.skip(f"cannot create a device node here ({err.strerror}): needs root or CAP_MKNOD")
+    done = cli_index(ws)
+    assert done.returncode == 0, done.stderr
+    assert set(indexed(ws)) == {"src/ok.py"}
+    assert "src/zero.py: not indexed, not a regular file (character device)" in done.stderr
+
+
+@pytest.mark.parametrize("target", ["/etc/passwd", "/dev/zero", "outside"])
+def test_links_are_not_followed(ws: Path, target: str) -> None:
+    os.symlink(ws.parent / "outside" / "secret.py" if target == "outside" else target, ws / "src" / "link.py")
+    done = cli_index(ws)
+    assert done.returncode == 0, done.stderr
+    assert set(indexed(ws)) == {"src/ok.py"}
+    assert "src/link.py: not indexed, a symbolic link (links are not followed)" in done.stderr
+
+
+def _swap_after_scan(monkeypatch: pytest.MonkeyPatch, change: Callable[[], None]) -> None:
+    """Run `change` right after the scan listed the files, before any of them is read."""
+    def scan_then_change(root: Path) -> ScanReport:
+        report = scan(root)
+        change()
+        return report
+    monkeypatch.setattr(build_module, "scan", scan_then_change)
+
+
+def test_a_file_swapped_for_a_link_mid_run_is_not_read(ws: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    victim = ws / "src" / "victim.py"
+    victim.write_text("def victim():\n    pass\n", encoding="utf-8")
+
+    def swap() -> None:
+        victim.unlink()
+        os.symlink(ws.parent / "outside" / "secret.py", victim)
+    _swap_after_scan(monkeypatch, swap)
+    summary = index_workspace(ws)
+    assert set(indexed(ws)) == {"src/ok.py"}
+    assert any(p.startswith("src/victim.py: not indexed, a symbolic link") for p in summary.problems)
+    reader = IndexReader.open(ws)
+    try:
+        assert reader.db.execute("SELECT COUNT(*) FROM symbols WHERE name = ?", (SECRET,)).fetchone()[0] == 0
+    finally:
+        reader.close()
+
+
+def test_a_directory_swapped_for_a_link_mid_run_is_not_read(ws: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (ws / "pkg").mkdir()
+    (ws / "pkg" / "secret.py").write_text("def inside():\n    pass\n", encoding="utf-8")
+
+    def swap() -> None:
+        (ws / "pkg" / "secret.py").unlink()
+        (ws / "pkg").rmdir()
+        os.symlink(ws.parent / "outside", ws / "pkg")
+    _swap_after_scan(monkeypatch, swap)
+    summary = index_workspace(ws)
+    assert set(indexed(ws)) == {"src/ok.py"}
+    assert any(p.startswith("pkg/secret.py: not indexed, outside the workspace") for p in summary.problems)
+
+
+def test_a_file_that_grows_past_the_limit_mid_run_is_not_indexed(ws: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    grows = ws / "src" / "grows.py"
+    grows.write_text("def small():\n    pass\n", encoding="utf-8")
+
+    def grow() -> None:
+        with open(grows, "a", encoding="utf-8") as fh:
+            fh.write("x = 1\n" * (MAX_FILE_BYTES // 6 + 10))
+    _swap_after_scan(monkeypatch, grow)
+    summary = index_workspace(ws)
+    assert set(indexed(ws)) == {"src/ok.py"}
+    assert any(p.startswith("src/grows.py: not indexed, larger than") for p in summary.problems)
+
+
+def test_non_utf8_names_are_skipped_with_a_warning(ws: Path) -> None:
+    root = os.fsencode(ws)
+    with open(os.path.join(root, b"src", b"caf\xe9.py"), "wb") as fh:
+        fh.write(b"def cafe():\n    pass\n")
+    os.mkdir(os.path.join(root, b"d\xe9j\xe0"))
+    with open(os.path.join(root, b"d\xe9j\xe0", b"inner.py"), "wb") as fh:
+        fh.write(b"def inner():\n    pass\n")
+    done = cli_index(ws)
+    assert done.returncode == 0, done.stderr
+    assert set(indexed(ws)) == {"src/ok.py"}
+    assert "src/caf\\xe9.py: not indexed, its name is not valid UTF-8" in done.stderr
+    assert "d\\xe9j\\xe0: not indexed, its name is not valid UTF-8" in done.stderr
