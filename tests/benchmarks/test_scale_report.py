@@ -19,7 +19,8 @@ TOOLS = scale_report.TOOLS
 def rows() -> list[dict]:
     def row(files: int, full: float, p95: float) -> dict:
         return {"size": files, "files": files, "bytes": files * 15_000, "symbols": files * 40, "full_s": full,
-                "reindex_s": full / 20, "indexer_rss_mb": 300.0, "index_mb": files / 10, "server_rss_mb": 120.0,
+                "reindex_s": full / 20, "edit_s": full / 10, "indexer_rss_mb": 300.0, "index_mb": files / 10,
+                "server_rss_mb": 120.0,
                 "latency": {t: {"p50": p95 / 2, "p95": p95, "count": 200} for t in TOOLS}}
 
     return [row(1_000, 5.0, 10.0), row(5_000, 25.0, 12.0), row(20_000, 110.0, 15.0)]
@@ -38,7 +39,9 @@ def test_table_has_one_row_per_size_with_rates_and_ratios() -> None:
     text = scale_report.table(rows())
     lines = text.splitlines()
     assert len(lines) == 2 + 3
-    assert lines[2].startswith("| 1,000 | 15.0 | 40,000 | 5.0 | 200 | 0.25 (5.0%) |")
+    assert lines[2].startswith("| 1,000 | 15.0 | 40,000 | 5.0 | 200 | 0.25 (5.0%) | 0.50 (10.0%) |")
+    older = [{key: value for key, value in row.items() if key != "edit_s"} for row in rows()]
+    assert "| 0.25 (5.0%) | - |" in scale_report.table(older)  # a record from before edits were timed
     assert "| 5.0 / 10.0 |" in lines[2] and lines[4].endswith("| 7.5 / 15.0 |")
 
 
