@@ -190,7 +190,8 @@ class GatePlugin:
                 basis = finding["basis"]
                 # issue 17: a fuzz item's finding (and the wire scenario's) has no step
                 step = f" step {finding['step']}" if finding["step"] is not None else ""
-                terminalreporter.write_line(f"  {finding['id']} [{basis['kind']} {basis['level']}]"
+                level = basis["kind"] if basis["kind"] == basis["level"] else f"{basis['kind']} {basis['level']}"
+                terminalreporter.write_line(f"  {finding['id']} [{level}]"
                                             f"{step}: {finding['message'].splitlines()[0][:200]}")
         if self.readings:
             terminalreporter.write_sep("-", f"cruxgate: the target departs from {len(self.readings)} reading(s) "

@@ -100,7 +100,8 @@ class ReportPlugin:
             for finding in warned:
                 basis = finding["basis"]
                 step = finding["step"] if finding["step"] is not None else "-"  # the wire scenario's, a fuzz item's
-                lines.append(f"| {finding['id']} | {step} | {basis['kind']} {basis['level']}: "
+                level = basis["kind"] if basis["kind"] == basis["level"] else f"{basis['kind']} {basis['level']}"
+                lines.append(f"| {finding['id']} | {step} | {level}: "
                              f"{_cell(basis['ref'], 120)} | {_cell(finding['message'])} |")
         unjudged = [(row["id"], note) for row in rows for note in row.get("not_judged", [])]
         if unjudged:
