@@ -244,6 +244,8 @@ def break_result(result: dict[str, Any], breaker: str, args: dict[str, Any], too
         if breaker not in BREAKERS and "error" not in payload:  # a catalogue rewrite turned a failure into an answer
             result.pop("isError", None)
         texts[0]["text"] = json.dumps(payload)
+        if "structuredContent" in result:  # the client reads this form first: both carry the broken answer
+            result["structuredContent"] = payload
     return result
 
 
@@ -273,7 +275,7 @@ def rewrite_result(result: dict[str, Any], chosen: set[str]) -> dict[str, Any]:
         if name in chosen and not (budgeted and name in GROWING):
             function(payload)
     texts[0]["text"] = json.dumps(payload)
-    if "structured_and_text" in chosen:
+    if "structured_and_text" in chosen or "structuredContent" in result:
         result["structuredContent"] = payload  # both forms, carrying the same object
     if "no_is_error" in chosen:
         result.pop("isError", None)  # MCP's flag: the documents never require it
@@ -326,8 +328,13 @@ def main() -> None:
                 message["result"] = (twin_result(result, tool, args, breaker, break_payload) if twin
                                      else break_result(result, breaker, args, tool) if breaker
                                      else rewrite_result(result, chosen))
-            elif method == "tools/list" and twin:
-                twin_listing(result.get("tools") or [])
+            elif method == "tools/list":
+                # The rewritten answers no longer fit the server's own output schemas, which an MCP client
+                # validates: the proxy publishes none (an implementation need not).
+                for listed in result.get("tools") or []:
+                    listed.pop("outputSchema", None)
+                if twin:
+                    twin_listing(result.get("tools") or [])
             line = (json.dumps(message) + "\n").encode("utf-8")
         sys.stdout.buffer.write(line)
         sys.stdout.buffer.flush()
