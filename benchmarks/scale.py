@@ -1,9 +1,10 @@
 """`python3 benchmarks/scale.py`: the scale benchmark, on demand: corpora of 1k, 5k and 20k files, one table and plot.
 
 Set-up first (pip installs the pinned packages into the cache, corpora are copied), then, with nothing
-downloaded, for each size: full index runs, unchanged re-index runs, index size, and the warm latency of
-four tools over stdio. Writes docs/scale.json, docs/scale.svg and the table between the markers in
-docs/benchmarks.md. Not a test: `pytest` and CI's smoke run never collect it.
+downloaded, for each size: full index runs, unchanged re-index runs, re-index runs after a one-line edit of
+one file, index size, and the warm latency of four tools over stdio. Writes docs/scale.json, docs/scale.svg
+and the table between the markers in docs/benchmarks.md. Not a test: `pytest` and CI's smoke run never
+collect it.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ sys.path.insert(0, str(HERE))  # run as a script: its sibling modules import by 
 import scale_corpus  # noqa: E402 - after the path
 import scale_report  # noqa: E402
 import scale_run  # noqa: E402
-from bench_cache import fallback_root  # noqa: E402
+
+from cruxgate.conformance.slo.cache import fallback_root  # noqa: E402
 
 DOCS = ROOT / "docs" / "benchmarks.md"
 DATA = ROOT / "docs" / "scale.json"
@@ -61,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = [{"size": r.size, "files": r.files, "bytes": r.bytes, "symbols": r.symbols, "full_s": round(r.full, 3),
              "full_runs_s": [round(s, 3) for s in r.full_seconds], "reindex_s": round(r.reindex, 3),
              "reindex_runs_s": [round(s, 3) for s in r.reindex_seconds],
+             "edit_s": round(r.edit, 3), "edit_runs_s": [round(s, 3) for s in r.edit_seconds],
              "indexer_rss_mb": round(r.indexer_rss_mb, 1), "index_mb": round(r.index_mb, 1),
              "server_rss_mb": round(r.server_rss_mb, 1),
              "latency": {tool: {"p50": round(f.p50, 3), "p95": round(f.p95, 3), "count": f.count}

@@ -18,12 +18,14 @@ COLOURS = {"search_code": "#1f77b4", "locate_symbol": "#ff7f0e", "find_reference
 def table(rows: list[dict[str, Any]]) -> str:
     """The Markdown table: one row per corpus size, from the JSON rows."""
     head = ["files", "MB", "symbols", "full index s", "files/s", "unchanged re-index s (of full)",
-            "indexer peak RSS MB", "index MB", "server peak RSS MB",
+            "one-file edit re-index s (of full)", "indexer peak RSS MB", "index MB", "server peak RSS MB",
             *(f"{tool} p50 / p95 ms" for tool in TOOLS)]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
+        edit = r.get("edit_s")  # absent from records made before the benchmark timed edits
         cells = [f"{r['files']:,}", f"{r['bytes'] / 1e6:.1f}", f"{r['symbols']:,}", f"{r['full_s']:.1f}",
                  f"{r['files'] / r['full_s']:.0f}", f"{r['reindex_s']:.2f} ({100 * r['reindex_s'] / r['full_s']:.1f}%)",
+                 "-" if edit is None else f"{edit:.2f} ({100 * edit / r['full_s']:.1f}%)",
                  f"{r['indexer_rss_mb']:.0f}", f"{r['index_mb']:.0f}", f"{r['server_rss_mb']:.0f}",
                  *(f"{r['latency'][t]['p50']:.1f} / {r['latency'][t]['p95']:.1f}" for t in TOOLS)]
         lines.append("| " + " | ".join(cells) + " |")
@@ -109,3 +111,9 @@ def information(data: Path) -> list[str]:
     return ["", "## Scale (information, not gated)", "",
             f"From `{data.name}`, recorded {record.get('date', '?')} by `python3 benchmarks/scale.py` "
             "(the reference, not this run's target):", "", table(rows)]
+
+
+def appendix(data: Path) -> tuple[list[str], dict[str, Any]]:
+    """The scale figures as the SLO report's appendix: Markdown lines and the JSON key (empty without a record)."""
+    lines = information(data)
+    return (lines, {"scale_information": json.loads(data.read_text(encoding="utf-8"))}) if lines else ([], {})

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from anyio.from_thread import start_blocking_portal
-from sampling import Figures, timed
 
+from cruxgate.conformance.slo.sampling import Figures, timed
 from cruxgate.conformance.target.profile import DEFAULT_TIMEOUTS
 from cruxgate.conformance.target.wire import Connection
 from cruxgate.reference.index import read_state
@@ -71,6 +71,7 @@ class Result:
     symbols: int
     full_seconds: list[float]
     reindex_seconds: list[float]
+    edit_seconds: list[float]
     indexer_rss_mb: float
     index_mb: float
     server_rss_mb: float
@@ -85,6 +86,11 @@ class Result:
     def reindex(self) -> float:
         """Median unchanged re-index time (s)."""
         return statistics.median(self.reindex_seconds)
+
+    @property
+    def edit(self) -> float:
+        """Median re-index time after a one-line edit of one file (s)."""
+        return statistics.median(self.edit_seconds)
 
 
 def index(root: Path, force: bool) -> IndexRun:
@@ -112,7 +118,7 @@ def index_bytes(root: Path) -> int:
 
 def queries(root: Path, count: int) -> Queries:
     """Names, search queries and outline paths drawn with a fixed seed from `root`'s text."""
-    from corpus import name_queries, search_queries
+    from cruxgate.conformance.slo.corpus import name_queries, search_queries
 
     paths = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.py") if ".cruxgate" not in p.parts)
     return Queries(name_queries(root, count), search_queries(root, count),
@@ -189,7 +195,8 @@ def _time_tool(connection: Connection, plan: Queries, tool: str, rounds: int, wa
 
 def measure(size: int, root: Path, corpus_bytes: int, plan: Queries, repeats: int, rounds: int, warmup: int,
             say: Callable[[str], None]) -> Result:
-    """Every figure of one corpus: `repeats` full and unchanged runs (medians), then the warm latencies."""
+    """Every figure of one corpus: `repeats` full, unchanged and one-file edit runs (medians), then the warm
+    latencies."""
     full = []
     for i in range(repeats):
         full.append(index(root, force=True))
@@ -198,10 +205,23 @@ def measure(size: int, root: Path, corpus_bytes: int, plan: Queries, repeats: in
     for i in range(repeats):
         again.append(index(root, force=False))
         say(f"  {size}: unchanged re-index {i + 1}/{repeats}: {again[-1].seconds:.2f} s")
+    edited = root / plan.paths[0]
+    original = edited.read_bytes()
+    edits = []
+    try:
+        for i in range(repeats):
+            # One line appended to one file, as an agent's edit: a new module-level name, parsed and patched in.
+            edited.write_bytes(original + f"\nscale_benchmark_edit_{i} = {i}\n".encode())
+            edits.append(index(root, force=False))
+            say(f"  {size}: one-file edit re-index {i + 1}/{repeats}: {edits[-1].seconds:.2f} s")
+    finally:
+        edited.write_bytes(original)
+    index(root, force=False)  # the served index is the corpus's own again
     figures, server_rss = serve_and_time(root, plan, rounds, warmup)
     say(f"  {size}: served, peak RSS {server_rss:.0f} MB; "
         + ", ".join(f"{tool} p95 {f.p95:.1f} ms" for tool, f in figures.items()))
     return Result(size=size, files=full[-1].files, bytes=corpus_bytes, symbols=full[-1].symbols,
                   full_seconds=[r.seconds for r in full], reindex_seconds=[r.seconds for r in again],
+                  edit_seconds=[r.seconds for r in edits],
                   indexer_rss_mb=max(r.peak_rss_mb for r in full), index_mb=index_bytes(root) / 1e6,
                   server_rss_mb=server_rss, latency=figures)

@@ -25,7 +25,9 @@ from typing import TYPE_CHECKING
 from cruxgate import __version__
 
 from .extract import FileExtract, content_hash, extract
+from .extracts import ExtractStore
 from .git import git_head
+from .incremental import Patch, PatchUnavailable, copy_generation, worth_patching
 from .languages import language_of
 from .reading import Refused, read_file
 from .resolve import Resolver
@@ -142,39 +144,17 @@ def _generations(state: Path) -> list[tuple[int, Path]]:
 
 
 def _previous_hashes(generation: Path | None) -> dict[str, str]:
-    """path -> content hash of the live generation's files (their extractions are fetched on demand)."""
+    """path -> content hash of the live generation's files (their extractions are in the ExtractStore)."""
     if generation is None:
         return {}
     try:
         db = sqlite3.connect(f"file:{generation / DATABASE}?mode=ro", uri=True)
         try:
-            return dict(db.execute("SELECT path, content_hash FROM file_extracts"))
+            return dict(db.execute("SELECT path, content_hash FROM files"))
         finally:
             db.close()
     except sqlite3.Error:
         return {}
-
-
-class _PayloadCache:
-    """The previous generation's stored extractions, fetched one file at a time."""
-
-    def __init__(self, generation: Path | None) -> None:
-        self.db = None
-        if generation is not None:
-            self.db = sqlite3.connect(f"file:{generation / DATABASE}?mode=ro", uri=True)
-
-    def get(self, path: str) -> bytes | None:
-        if self.db is None:
-            return None
-        try:
-            row = self.db.execute("SELECT payload FROM file_extracts WHERE path = ?", (path,)).fetchone()
-        except sqlite3.Error:
-            return None
-        return row[0] if row else None
-
-    def close(self) -> None:
-        if self.db is not None:
-            self.db.close()
 
 
 def _lock(state: Path):
@@ -231,21 +211,26 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     sealed = None
     if previous is not None and (live.manifest or {}).get("tool_version") == TOOL_VERSION:
         sealed = sealed_files(previous)
-    unchanged = _unchanged(root, report.files, old, progress) if sealed else None
+    tree = _classify(root, report.files, old, progress) if sealed else None
     gens = _generations(state)
     number = (gens[-1][0] + 1) if gens else 1
     name = f"{GENERATION_PREFIX}{number}"  # past every generation there is, a leftover's too: names are never reused
     _remove_leftovers(state, live.generation if live.status != "not_indexed" else None)
     generation = state / name
     generation.mkdir()
+    store = ExtractStore(state, TOOL_VERSION)
     try:
-        if unchanged is not None and sealed is not None and previous is not None \
-                and link_generation(previous, generation, sealed):
-            totals = _linked_totals(generation, unchanged)
-        else:
-            shutil.rmtree(generation)  # a link that failed half-way leaves files behind
+        totals = None
+        if tree is not None and sealed is not None and previous is not None:
+            if tree.unchanged(old):
+                if link_generation(previous, generation, sealed):
+                    totals = _linked_totals(generation, (tree.hashes, tree.binary))
+            elif tree.readable and worth_patching(len(tree.changed) + len(tree.deleted(old)), len(report.files)):
+                totals = _patch(root, previous, tree, old, generation, store)
+        if totals is None:
+            shutil.rmtree(generation)  # a link or patch that stopped half-way leaves files behind
             generation.mkdir()
-            totals = _build(root, previous, report, old, generation, progress, workers)
+            totals = _build(root, previous, report, old, generation, store, progress, workers)
         cursor = _cursor(totals.hashes)
         manifest = {
             "schema_version": SCHEMA_VERSION,
@@ -265,7 +250,10 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
         write_atomic(state / CURRENT, name + "\n")
     except BaseException:
         shutil.rmtree(generation, ignore_errors=True)
+        store.close()
         raise
+    store.prune(totals.hashes)
+    store.close()
     _collect_garbage(state, keep={name, previous.name if previous is not None else "",
                                   live.generation.name if live.generation is not None else ""})
     return IndexSummary(workspace=root, generation=name, file_count=totals.file_count,
@@ -295,7 +283,7 @@ class _Totals:
 
 
 def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str, str], generation: Path,
-           progress: Progress | None, workers: int) -> _Totals:
+           store: ExtractStore, progress: Progress | None, workers: int) -> _Totals:
     """Extract (or reuse) every file and write the database and indices of `generation`."""
     # Here, not at the top: numpy and scipy take a second to import, which an unchanged re-index never needs.
     from .semantic.build import SemanticIndexBuilder
@@ -305,9 +293,9 @@ def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str,
     try:
         # The pool forks on entry, before the writer starts Tantivy's threads.
         with _extraction(tasks, workers) as results:
-            writer = GenerationWriter(generation)
+            writer = GenerationWriter(generation, store)
             semantic = SemanticIndexBuilder()
-            edges, counts, hashes, problems = _write(root, previous, tasks, results, writer, semantic, progress)
+            edges, counts, hashes, problems = _write(root, store, tasks, results, writer, semantic, progress)
         # The workers are done and a core is free: SQLite stores the edges and builds its indices in a thread
         # (outside the GIL) while the semantic index is computed here.
         writer.finish_in_thread(edges)
@@ -322,27 +310,77 @@ def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str,
                    counts["reused"], counts["errors"], counts["skipped"], problems, hashes)
 
 
-def _unchanged(root: Path, files: list[Candidate], old: dict[str, str], progress: Progress | None,
-               ) -> tuple[list[tuple[str, str]], int] | None:
-    """(path, hash) of every text file and the count of binary ones when the tree is exactly what `old` indexed;
-    None at the first file that was added, changed, removed or cannot be read."""
+@dataclass
+class _Tree:
+    """The tree as read now, against the live generation: every text file's hash, and what differs."""
+
+    hashes: list[tuple[str, str]]  # (path, content hash) of every text file, in path order
+    binary: int
+    changed: list[str]  # text files added or edited since the live generation
+    readable: bool  # False when a file could not be read (a full run names it among the problems)
+
+    def deleted(self, old: dict[str, str]) -> list[str]:
+        """Paths the live generation indexed that are no text file now."""
+        now = {path for path, _ in self.hashes}
+        return sorted(path for path in old if path not in now)
+
+    def unchanged(self, old: dict[str, str]) -> bool:
+        """Exactly the files and contents the live generation indexed."""
+        return self.readable and not self.changed and len(self.hashes) == len(old)
+
+
+def _classify(root: Path, files: list[Candidate], old: dict[str, str], progress: Progress | None) -> _Tree:
+    """Read and hash every file: which text files are new or edited against `old` (path -> hash)."""
     hashes: list[tuple[str, str]] = []
+    changed: list[str] = []
     binary = 0
+    readable = True
     for done, candidate in enumerate(files, 1):
         try:
             data = read_file(str(root), candidate.path).data
         except Refused:
-            return None  # the build names it among the problems
+            readable = False  # a full run names it among the problems
+            continue
         if is_binary(data):
             binary += 1
         else:
             digest = content_hash(data)
             if old.get(candidate.path) != digest:
-                return None
+                changed.append(candidate.path)
             hashes.append((candidate.path, digest))
         if progress is not None:
             progress(done, len(files))
-    return (hashes, binary) if len(hashes) == len(old) else None
+    return _Tree(hashes, binary, changed, readable)
+
+
+def _patch(root: Path, previous: Path, tree: _Tree, old: dict[str, str], generation: Path,
+           store: ExtractStore) -> _Totals | None:
+    """The live generation patched for the changed files (`incremental.py`); None when a full run must do it."""
+    from .semantic.build import SemanticIndexBuilder
+    from .semantic.fold import can_fold, fold
+
+    results: list[FileExtract] = []
+    blobs: list[bytes] = []
+    semantic = SemanticIndexBuilder()
+    for path in tree.changed:
+        item = _work((str(root), path, None))
+        if item[0] != "parsed":
+            return None  # turned binary or unreadable since it was hashed: a full run sorts it out
+        result = FileExtract.loads(item[2])
+        semantic.add_file(result.path, result.symbols)
+        results.append(result)
+        blobs.append(item[2])
+    if not can_fold(previous, len(semantic.rows)):
+        return None
+    copy_generation(previous, generation)
+    try:
+        patched = Patch(generation, store).apply(results, blobs, tree.deleted(old))
+    except PatchUnavailable:
+        return None
+    fold(previous, generation, patched.removed_stable_ids, semantic.rows, _cursor(tree.hashes))
+    totals = _linked_totals(generation, (tree.hashes, tree.binary))
+    totals.parsed, totals.reused, totals.linked = len(results), totals.file_count - len(results), False
+    return totals
 
 
 def _linked_totals(generation: Path, unchanged: tuple[list[tuple[str, str]], int]) -> _Totals:
@@ -362,7 +400,7 @@ def _linked_totals(generation: Path, unchanged: tuple[list[tuple[str, str]], int
                    linked=True)
 
 
-def _write(root: Path, previous: Path | None, tasks: list, results: Iterator[tuple], writer: GenerationWriter,
+def _write(root: Path, store: ExtractStore, tasks: list, results: Iterator[tuple], writer: GenerationWriter,
            semantic: SemanticIndexBuilder, progress: Progress | None,
            ) -> tuple[list[tuple], dict[str, int], list[tuple[str, str]], list[str]]:
     """Store each result as it arrives (in path order), then resolve and store the edges."""
@@ -371,41 +409,37 @@ def _write(root: Path, previous: Path | None, tasks: list, results: Iterator[tup
     hashes: list[tuple[str, str]] = []
     parsed = reused = errors = skipped = 0
     problems: list[str] = []
-    cache = _PayloadCache(previous)
-    try:
-        for done, item in enumerate(results, 1):  # in path order, written while workers parse on
-            if progress is not None:
-                progress(done, len(tasks))
-            kind, path = item[0], item[1]
-            if kind == "same":
-                blob = cache.get(path)
-                if blob is None:  # the previous generation lost it: parse now
-                    item = _work((str(root), path, None))
-                    kind = item[0]
-            if kind in ("binary", "error"):
-                skipped += 1
-                if kind == "error":
-                    problems.append(f"{path}: not indexed, {item[2]}")
-                continue
-            if kind == "parsed":
-                blob = item[2]
-            assert blob is not None  # "same" read its blob from the cache or was parsed again above
-            result = FileExtract.loads(blob)
-            if kind == "parsed":
-                parsed += 1
-            else:
-                reused += 1
-            if result.parse_errors:
-                errors += 1
-                problems.append(f"{path}: {result.parse_errors} syntax error(s), indexed as far as it parses")
-            _, first = writer.add(result, blob)
-            semantic.add_file(result.path, result.symbols)
-            resolver.add_file(result, first)
-            result.symbols, result.snippets, result.content_head = [], [], ""
-            stored.append((result, first))
-            hashes.append((result.path, result.content_hash))
-    finally:
-        cache.close()
+    for done, item in enumerate(results, 1):  # in path order, written while workers parse on
+        if progress is not None:
+            progress(done, len(tasks))
+        kind, path = item[0], item[1]
+        if kind == "same":
+            blob = store.get(path, item[2])
+            if blob is None:  # the previous generation lost it: parse now
+                item = _work((str(root), path, None))
+                kind = item[0]
+        if kind in ("binary", "error"):
+            skipped += 1
+            if kind == "error":
+                problems.append(f"{path}: not indexed, {item[2]}")
+            continue
+        if kind == "parsed":
+            blob = item[2]
+        assert blob is not None  # "same" read its blob from the cache or was parsed again above
+        result = FileExtract.loads(blob)
+        if kind == "parsed":
+            parsed += 1
+        else:
+            reused += 1
+        if result.parse_errors:
+            errors += 1
+            problems.append(f"{path}: {result.parse_errors} syntax error(s), indexed as far as it parses")
+        _, first = writer.add(result, blob)
+        semantic.add_file(result.path, result.symbols)
+        resolver.add_file(result, first)
+        result.symbols, result.snippets, result.content_head = [], [], ""
+        stored.append((result, first))
+        hashes.append((result.path, result.content_hash))
     writer.commit_search_indices()  # Tantivy commits in a thread while the edges are resolved
     edges: list[tuple] = []
     for result, first in stored:

@@ -12,6 +12,7 @@ from pathlib import Path
 import tantivy
 
 from .extract import FileExtract
+from .extracts import ExtractStore
 from .names import name_key
 from .state import LIVE_REF
 
@@ -26,8 +27,6 @@ CREATE TABLE symbol_relations(symbol_id INTEGER PRIMARY KEY, parent_symbol_id IN
 CREATE TABLE symbol_edges(edge_id INTEGER PRIMARY KEY, repo TEXT NOT NULL, "ref" TEXT NOT NULL,
                           from_symbol_id INTEGER, from_path TEXT NOT NULL, line INTEGER NOT NULL,
                           edge_type TEXT NOT NULL, to_symbol_id INTEGER, to_name TEXT NOT NULL);
--- The extraction of each file, keyed by content hash: an incremental run re-parses only changed files.
-CREATE TABLE file_extracts(path TEXT PRIMARY KEY, content_hash TEXT NOT NULL, payload BLOB NOT NULL);
 -- The unresolved edges counted by target name, keyed by its last part, lower-cased (names.py): find_references
 -- counts them through an index (a scan of symbol_edges grows with the tree: the name is matched as a suffix).
 CREATE TABLE unresolved_names(name_key TEXT NOT NULL, to_name TEXT NOT NULL, edges INTEGER NOT NULL);
@@ -111,21 +110,36 @@ class _Background:
             raise self.error
 
 
-class GenerationWriter:
-    """Streams extracted files into a new generation's SQLite database and Tantivy indices."""
+INDICES = ("symbols", "snippets", "files")
 
-    def __init__(self, generation: Path) -> None:
+
+class GenerationWriter:
+    """Streams extracted files into a generation's SQLite database and Tantivy indices.
+
+    A new generation starts empty; `last_ids` opens one that holds a copy of the live generation instead
+    (its database copied, its Tantivy segments linked: see `incremental.py`), whose ids continue after
+    (file_id, symbol_id, snippet_id) `last_ids`.
+    """
+
+    def __init__(self, generation: Path, extracts: ExtractStore, last_ids: tuple[int, int, int] | None = None,
+                 ) -> None:
         self.generation = generation
+        self.extract_store = extracts
         # Not bound to this thread: finish_in_thread hands the connection to a thread of its own.
         self.db = sqlite3.connect(generation / "index.db", check_same_thread=False)
-        self.db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + SQL_SCHEMA)
+        if last_ids is None:
+            self.db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + SQL_SCHEMA)
+        else:
+            self.db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;")
         tdir = generation / "tantivy"
         self.indices: dict[str, tantivy.Index] = {}
         self.writers: dict[str, tantivy.IndexWriter] = {}
-        for name, schema in (("symbols", symbols_schema()), ("snippets", snippets_schema()),
-                             ("files", files_schema())):
-            (tdir / name).mkdir(parents=True)
-            self.indices[name] = tantivy.Index(schema, path=str(tdir / name))
+        for name, schema in zip(INDICES, (symbols_schema(), snippets_schema(), files_schema()), strict=True):
+            if last_ids is None:
+                (tdir / name).mkdir(parents=True)
+                self.indices[name] = tantivy.Index(schema, path=str(tdir / name))
+            else:
+                self.indices[name] = tantivy.Index.open(str(tdir / name))
             self.writers[name] = self.indices[name].writer(heap_size=WRITER_HEAP, num_threads=1)
         self._committer: _Background | None = None
         self._finisher: _Background | None = None
@@ -133,9 +147,8 @@ class GenerationWriter:
         self.symbols: list[tuple] = []
         self.relations: list[tuple] = []
         self.extracts: list[tuple] = []
-        self.file_count = 0
-        self.symbol_count = 0
-        self.snippet_count = 0
+        # The last id given so far; for a new generation, also how many files, symbols and snippets it holds.
+        self.file_count, self.symbol_count, self.snippet_count = last_ids or (0, 0, 0)
 
     def add(self, result: FileExtract, payload: bytes) -> tuple[int, int]:
         """Store one file; returns (file_id, symbol_id of its first symbol)."""
@@ -178,12 +191,24 @@ class GenerationWriter:
             self._flush_rows()
         return file_id, first_symbol
 
+    def flush(self) -> None:
+        """Write the rows added so far to SQLite (uncommitted; visible to this writer's connection)."""
+        self._flush_rows()
+
     def _flush_rows(self) -> None:
         self.db.executemany("INSERT INTO files VALUES (?,?,?,?,?,?,?)", self.files)
         self.db.executemany("INSERT INTO symbols VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", self.symbols)
         self.db.executemany("INSERT INTO symbol_relations VALUES (?,?)", self.relations)
-        self.db.executemany("INSERT INTO file_extracts VALUES (?,?,?)", self.extracts)
+        self.extract_store.put(self.extracts)
         self.files, self.symbols, self.relations, self.extracts = [], [], [], []
+
+    def remove(self, file_ids: list[int], symbol_ids: list[int]) -> None:
+        """Delete the Tantivy documents of these files and symbols (their SQLite rows are the caller's)."""
+        for symbol_id in symbol_ids:
+            self.writers["symbols"].delete_documents_by_term("symbol_id", symbol_id)
+        for file_id in file_ids:
+            self.writers["snippets"].delete_documents_by_term("file_id", file_id)
+            self.writers["files"].delete_documents_by_term("file_id", file_id)
 
     def add_edges(self, edges: list[tuple]) -> None:
         """Insert (from_symbol_id, from_path, line, edge_type, to_symbol_id, to_name) rows, and count the unresolved."""
@@ -208,7 +233,9 @@ class GenerationWriter:
         if self._committer is None:
             self.commit_search_indices()
         self._flush_rows()
-        self.db.executescript(SQL_INDICES)
+        self.extract_store.commit()
+        if self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'symbols_file'").fetchone() is None:
+            self.db.executescript(SQL_INDICES)
         self.db.commit()
         self.db.close()
         assert self._committer is not None

@@ -17,6 +17,7 @@ from cruxgate.reference.protocol.arguments import parse_arguments
 from cruxgate.reference.protocol.encoding import to_json, to_json_bytes
 from cruxgate.reference.protocol.errors import ToolError
 from cruxgate.reference.protocol.input_schemas import tool_schemas
+from cruxgate.reference.protocol.output_schemas import tool_output_schemas
 from cruxgate.reference.protocol.safety import apply_safety_limit
 
 from .runtime import Runtime
@@ -34,8 +35,8 @@ def _metadata_or_none(rt: Runtime) -> dict[str, Any] | None:
         return None
 
 
-def _answer(rt: Runtime, name: str, spec: ToolSpec, params: Any) -> str:
-    """The tool's payload as the JSON that is sent, the safety limit applied (runs where the handler runs).
+def _answer(rt: Runtime, name: str, spec: ToolSpec, params: Any) -> tuple[dict[str, Any], str]:
+    """The tool's payload and the JSON that is sent, the safety limit applied (runs where the handler runs).
 
     A query that fails for a reason of its own is checked against the index: a damaged one is answered
     with index_incompatible (and reads as such from then on), anything else stays an internal error.
@@ -54,10 +55,10 @@ def _answer(rt: Runtime, name: str, spec: ToolSpec, params: Any) -> str:
     if spec.list_key and len(encoded) > rt.config.max_response_bytes:
         payload = apply_safety_limit(payload, spec.list_key, rt.config.max_response_bytes, name)
         encoded = to_json_bytes(payload)
-    return encoded.decode("utf-8")
+    return payload, encoded.decode("utf-8")
 
 
-async def _off_the_loop(rt: Runtime, name: str, spec: ToolSpec, params: Any) -> str:
+async def _off_the_loop(rt: Runtime, name: str, spec: ToolSpec, params: Any) -> tuple[dict[str, Any], str]:
     """Run a blocking tool in a worker thread; one with a deadline is answered when it passes, and abandoned.
 
     The event loop only waits here, so a slow call (a huge page, a damaged index) never holds the others:
@@ -82,43 +83,42 @@ def _query_threads(rt: Runtime) -> anyio.CapacityLimiter:
     return limiter
 
 
-async def dispatch(rt: Runtime, name: str, arguments: Any) -> tuple[str, bool]:
-    """Run one tool call -> (its payload's JSON, isError); every failure becomes the envelope, never an exception."""
+async def dispatch(rt: Runtime, name: str, arguments: Any) -> tuple[dict[str, Any], str, bool]:
+    """Run one tool call -> (its payload, the payload's JSON, isError); every failure becomes the envelope."""
     try:
         spec = TOOLS.get(name)
         if spec is None:
             raise ToolError("invalid_input", f"unknown tool {name!r}", {"field": "name", "tools": sorted(TOOLS)})
         params = parse_arguments(name, arguments)
         if spec.blocking:
-            return await _off_the_loop(rt, name, spec, params), False
-        return _answer(rt, name, spec, params), False
+            return (*await _off_the_loop(rt, name, spec, params), False)
+        return (*_answer(rt, name, spec, params), False)
     except ToolError as exc:
         payload = exc.envelope(_metadata_or_none(rt))
     except Exception as exc:  # noqa: BLE001 - a bug must not take the server down: report it as internal_error
         traceback.print_exc(file=sys.stderr)
         error = ToolError("internal_error", f"{name} failed: {type(exc).__name__}: {exc}")
         payload = error.envelope(_metadata_or_none(rt))
-    return to_json(payload), True
+    return payload, to_json(payload), True
 
 
-def call_result(text: str, is_error: bool) -> dict[str, Any]:
-    """The payload once, as the JSON text of the only content item (no structuredContent).
+def call_result(payload: dict[str, Any], text: str, is_error: bool) -> dict[str, Any]:
+    """The payload as `structuredContent` and, the same object, as the JSON of the only text item.
 
-    MCP makes structuredContent optional for a tool without an outputSchema, and the text form is what
-    every client reads. Sent as both, the payload crossed the wire twice and the SDK validated, copied
-    and encoded it on the way out and parsed it as objects on the way in: most of what a 200-symbol
-    outline cost above the no-op round trip (SC-103: floor + 3.0 ms with both, + 1.2 ms with text alone).
-    Built as the CallToolResult's wire mapping, not the pydantic model, which the SDK would dump to this
-    very mapping first (SDK `HandlerResult` allows both).
+    Every tool advertises an outputSchema, and MCP then requires structured results that conform to it;
+    the text item is what MCP asks for older clients, and `text` is the very JSON the safety limit
+    measured. Errors carry the envelope both ways too (the outputSchema covers it). Built as the
+    CallToolResult's wire mapping, not the pydantic model, which the SDK would dump to this very mapping
+    first (SDK `HandlerResult` allows both).
     """
-    return {"content": [{"type": "text", "text": text}], "isError": is_error}
+    return {"content": [{"type": "text", "text": text}], "structuredContent": payload, "isError": is_error}
 
 
 def tool_list() -> list[types.Tool]:
-    """Every tool with its exact input schema."""
-    schemas = tool_schemas()
-    return [types.Tool(name=name, description=spec.description, input_schema=schemas[name])
-            for name, spec in TOOLS.items()]
+    """Every tool with its exact input schema and its output schema (success payload or error envelope)."""
+    inputs, outputs = tool_schemas(), tool_output_schemas()
+    return [types.Tool(name=name, description=spec.description, input_schema=inputs[name],
+                       output_schema=outputs[name]) for name, spec in TOOLS.items()]
 
 
 def build_server(rt: Runtime) -> Server[Any]:

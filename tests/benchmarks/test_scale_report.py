@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 import scale_corpus
 import scale_report
-from slo import REGISTRY, Measurement
-from slo_report import write
+
+from cruxgate.conformance.slo.registry import REGISTRY, Measurement
+from cruxgate.conformance.slo.report import write
 
 TOOLS = scale_report.TOOLS
 
@@ -19,7 +20,8 @@ TOOLS = scale_report.TOOLS
 def rows() -> list[dict]:
     def row(files: int, full: float, p95: float) -> dict:
         return {"size": files, "files": files, "bytes": files * 15_000, "symbols": files * 40, "full_s": full,
-                "reindex_s": full / 20, "indexer_rss_mb": 300.0, "index_mb": files / 10, "server_rss_mb": 120.0,
+                "reindex_s": full / 20, "edit_s": full / 10, "indexer_rss_mb": 300.0, "index_mb": files / 10,
+                "server_rss_mb": 120.0,
                 "latency": {t: {"p50": p95 / 2, "p95": p95, "count": 200} for t in TOOLS}}
 
     return [row(1_000, 5.0, 10.0), row(5_000, 25.0, 12.0), row(20_000, 110.0, 15.0)]
@@ -38,7 +40,9 @@ def test_table_has_one_row_per_size_with_rates_and_ratios() -> None:
     text = scale_report.table(rows())
     lines = text.splitlines()
     assert len(lines) == 2 + 3
-    assert lines[2].startswith("| 1,000 | 15.0 | 40,000 | 5.0 | 200 | 0.25 (5.0%) |")
+    assert lines[2].startswith("| 1,000 | 15.0 | 40,000 | 5.0 | 200 | 0.25 (5.0%) | 0.50 (10.0%) |")
+    older = [{key: value for key, value in row.items() if key != "edit_s"} for row in rows()]
+    assert "| 0.25 (5.0%) | - |" in scale_report.table(older)  # a record from before edits were timed
     assert "| 5.0 / 10.0 |" in lines[2] and lines[4].endswith("| 7.5 / 15.0 |")
 
 
@@ -71,10 +75,11 @@ def test_slo_report_carries_the_scale_figures_as_information_only(tmp_path: Path
     record = tmp_path / "scale.json"
     record.write_text(json.dumps({"date": "2026-11-25 08:00 UTC", "rows": rows()}), encoding="utf-8")
     measurements = [Measurement(REGISTRY["floor"], value=2.0, p50=1.5, p95=2.0, samples=10, corpus="polyglot")]
-    report, twin = write(tmp_path / "slo.md", measurements, {"target": "t"}, scale=record)
+    report, twin = write(tmp_path / "slo.md", measurements, {"target": "t"}, scale_report.appendix(record))
     text = report.read_text(encoding="utf-8")
     assert "## Scale (information, not gated)" in text and "| 20,000 |" in text
     assert json.loads(twin.read_text(encoding="utf-8"))["scale_information"]["rows"][0]["files"] == 1_000
     assert [r["slo"] for r in json.loads(twin.read_text(encoding="utf-8"))["results"]] == ["floor"]
-    bare, _ = write(tmp_path / "bare.md", measurements, {"target": "t"}, scale=tmp_path / "missing.json")
+    bare, _ = write(tmp_path / "bare.md", measurements, {"target": "t"},
+                     scale_report.appendix(tmp_path / "missing.json"))
     assert "Scale" not in bare.read_text(encoding="utf-8")

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from cruxgate.reference.index import IndexReader
+from cruxgate.reference.index import build as build_module
 
 FIXTURE = Path(__file__).resolve().parents[2] / "golden" / "fixtures" / "polyglot"
 
@@ -51,3 +52,16 @@ def symbol_rows(db: sqlite3.Connection, path: str) -> list[tuple]:
            FROM symbols s JOIN symbol_relations r ON r.symbol_id = s.symbol_id
            LEFT JOIN symbols p ON p.symbol_id = r.parent_symbol_id
            WHERE s.path = ? ORDER BY s.line_start, s.line_end DESC, s.symbol_id""", (path,)).fetchall()
+
+
+def built(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The generations the next runs build from the sources (rather than link or patch)."""
+    seen: list[Path] = []
+    real = build_module._build
+
+    def spy(root, previous, report, old, generation, store, progress, workers):
+        seen.append(generation)
+        return real(root, previous, report, old, generation, store, progress, workers)
+
+    monkeypatch.setattr(build_module, "_build", spy)
+    return seen

@@ -142,10 +142,12 @@ def test_files_that_could_not_be_read_or_parsed_are_named_on_stderr(tmp_path: Pa
 def test_progress_starts_over_when_the_unchanged_check_finds_a_deleted_file(workspace: Path,
                                                                             monkeypatch: pytest.MonkeyPatch,
                                                                             capsys: pytest.CaptureFixture) -> None:
+    from cruxgate.reference.index import build as build_module
     from cruxgate.reference.index import command
 
     first = index_workspace(workspace)
     (workspace / "src/web/app.js").unlink()  # every other file unchanged: the check reads them all, then builds
+    monkeypatch.setattr(build_module, "worth_patching", lambda changed, files: False)  # a full run, not a patch
     err = FakeTerminal()
     monkeypatch.setattr(sys, "stderr", err)
     assert command.run(argparse.Namespace(workspace=workspace, force=False, quiet=False)) == 0

@@ -13,24 +13,13 @@ from cruxgate.reference.index.hooks import corrupt_index_segment
 from cruxgate.reference.index.seal import SEAL
 from cruxgate.reference.index.state import DATABASE, MANIFEST
 
+from .conftest import built
+
 
 def live(workspace: Path) -> Path:
     generation = read_state(workspace).generation
     assert generation is not None
     return generation
-
-
-def built(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
-    """The generations the next runs build from the sources (rather than link)."""
-    seen: list[Path] = []
-    real = build_module._build
-
-    def spy(root, previous, report, old, generation, progress, workers):
-        seen.append(generation)
-        return real(root, previous, report, old, generation, progress, workers)
-
-    monkeypatch.setattr(build_module, "_build", spy)
-    return seen
 
 
 def test_an_unchanged_tree_links_the_live_files_and_reports_the_same_figures(workspace: Path,
@@ -55,13 +44,20 @@ def test_an_unchanged_tree_links_the_live_files_and_reports_the_same_figures(wor
     assert reader.searcher("symbols").num_docs == first.symbol_count
 
 
-def test_a_changed_file_rebuilds(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_changed_file_patches_the_live_generation(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     index_workspace(workspace)
+    old = live(workspace)
     builds = built(monkeypatch)
     with open(workspace / "src/auth/tokens.py", "a", encoding="utf-8") as fh:
         fh.write("\n# touched\n")
     summary = index_workspace(workspace)
-    assert builds == [live(workspace)] and summary.parsed_files == 1
+    new = live(workspace)
+    assert builds == [] and new != old and summary.parsed_files == 1
+    # The new generation shares the live one's Tantivy segments (hard links), not its database.
+    segments = [p.name for p in (old / "tantivy" / "symbols").iterdir() if p.suffix == ".idx"]
+    assert segments and all((new / "tantivy" / "symbols" / s).stat().st_ino ==
+                            (old / "tantivy" / "symbols" / s).stat().st_ino for s in segments)
+    assert (new / DATABASE).stat().st_ino != (old / DATABASE).stat().st_ino
 
 
 def test_a_damaged_live_generation_is_rebuilt_not_linked(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:

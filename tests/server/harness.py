@@ -51,10 +51,10 @@ class Connection:
             raise
 
     def payload(self, name: str, arguments: Any = None) -> tuple[dict[str, Any], bool]:
-        """(payload, isError): the payload is the text item's JSON, sent once (no structuredContent); schema holds."""
+        """(payload, isError): structuredContent, equal to the text item's JSON; schemas/ holds."""
         response = self.wire.call_tool(name, {} if arguments is None else arguments)
-        assert response.structured is None and response.text is not None
-        assert response.payload == json.loads(response.text)
+        assert response.structured is not None and response.text is not None
+        assert response.payload == response.structured == json.loads(response.text)
         assert [item["type"] for item in response.raw["content"]] == ["text"]
         check_schema(name, response.payload, response.is_error)
         return response.payload, response.is_error

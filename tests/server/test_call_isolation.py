@@ -53,7 +53,7 @@ def blocked_search(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]
 
 
 def test_health_check_answers_while_a_query_is_blocked(runtime: Runtime, blocked_search: threading.Event) -> None:
-    async def scenario() -> tuple[float, tuple[str, bool]]:
+    async def scenario() -> tuple[float, tuple[dict[str, Any], str, bool]]:
         async with anyio.create_task_group() as tg:
             tg.start_soon(dispatch, runtime, "search", {"query": "x"})
             started = time.perf_counter()
@@ -62,7 +62,7 @@ def test_health_check_answers_while_a_query_is_blocked(runtime: Runtime, blocked
             elapsed = time.perf_counter() - started
             blocked_search.set()
         return elapsed, health
-    elapsed, (text, is_error) = anyio.run(scenario)
+    elapsed, (_, text, is_error) = anyio.run(scenario)
     assert not is_error and json.loads(text)["status"] in ("ready", "warming")
     assert elapsed < HEALTH_BOUND_SECONDS, f"health_check waited {elapsed:.1f}s behind a blocked search"
 
@@ -72,11 +72,11 @@ def test_a_query_past_its_deadline_is_answered_and_abandoned(runtime: Runtime, b
     spec = dataclasses.replace(tools_module.TOOLS["search"], deadline=0.3)
     monkeypatch.setitem(tools_module.TOOLS, "search", spec)
 
-    async def scenario() -> tuple[float, tuple[str, bool]]:
+    async def scenario() -> tuple[float, tuple[dict[str, Any], str, bool]]:
         started = time.perf_counter()
         answer = await dispatch(runtime, "search", {"query": "x"})
         return time.perf_counter() - started, answer
-    elapsed, (text, is_error) = anyio.run(scenario)
+    elapsed, (_, text, is_error) = anyio.run(scenario)
     blocked_search.set()
     error = json.loads(text)["error"]
     assert is_error and error["code"] == "internal_error" and "deadline" in error["message"]

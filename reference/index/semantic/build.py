@@ -17,14 +17,16 @@ import shutil
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
-from threadpoolctl import threadpool_limits
 
 from ..kinds import kinds_of
 from .model import FORMAT, MANIFEST, SEMANTIC_DIR, SemanticIndex, SemanticIndexError
 from .text import Terms
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 # Kinds with a meaning to describe; values (constants, variables, fields) carry too little text.
 INDEXED_KINDS = kinds_of("type", "callable")
@@ -54,6 +56,25 @@ def is_test_path(path: str) -> bool:
     return any(p in probe for p in ("_test.", ".test.", ".spec.", "/test/", "/tests/", "test_"))
 
 
+def term_bag(terms: Terms, name: str, scope: str, doc: str | None, body: str) -> dict[str, float]:
+    """A definition's terms and their weighted counts, in first-seen order."""
+    bag: defaultdict[str, float] = defaultdict(float)
+    for term in terms(name):
+        bag[term] += NAME_WEIGHT
+    for term in terms(scope):
+        bag[term] += 1.0
+    for term in terms(doc or ""):
+        bag[term] += 1.0
+    for term in terms(body):
+        bag[term] += BODY_WEIGHT
+    return bag
+
+
+def term_weight(count: float) -> float:
+    """A term's weight in a row before IDF: log-scaled from its weighted count."""
+    return 1.0 + math.log(count) if count >= 1.0 else count
+
+
 class SemanticIndexBuilder:
     """Keeps each definition's text while the indexer streams files, then builds and writes the index at the end.
 
@@ -75,6 +96,11 @@ class SemanticIndexBuilder:
                 self._rows.append((name, qualified[: len(qualified) - len(name)], doc, content[:BODY_CHARS],
                                    int(stable, 16), prior))
 
+    @property
+    def rows(self) -> list[tuple[str, str, str | None, str, int, float]]:
+        """The definitions added so far: (name, scope, doc, body head, stable id as an int, prior)."""
+        return self._rows
+
     def write(self, generation: Path, source: str = "", previous: Path | None = None) -> dict:
         """Write `generation/semantic/`: linked from `previous` when it was built from the same `source` (the
         index run's cursor), else computed (TF-IDF, LSI); returns its manifest."""
@@ -89,25 +115,21 @@ class SemanticIndexBuilder:
         stable_ids: list[int] = []
         priors: list[float] = []
         for name, scope, doc, body, stable, prior in self._rows:
-            bag: defaultdict[str, float] = defaultdict(float)  # term -> weighted count, in first-seen order
-            for term in terms(name):
-                bag[term] += NAME_WEIGHT
-            for term in terms(scope):
-                bag[term] += 1.0
-            for term in terms(doc or ""):
-                bag[term] += 1.0
-            for term in terms(body):
-                bag[term] += BODY_WEIGHT
+            bag = term_bag(terms, name, scope, doc, body)
             if not bag:
                 continue
             for term, count in bag.items():
                 columns_of.append(vocabulary.setdefault(term, len(vocabulary)))
-                data.append(1.0 + math.log(count) if count >= 1.0 else count)
+                data.append(term_weight(count))
             indptr.append(len(columns_of))
             stable_ids.append(stable)
             priors.append(prior)
         self._rows = []
         rows, columns = len(stable_ids), len(vocabulary)
+        # Here, not at the top: scipy takes most of a second to import, which a patch (semantic/fold.py) never needs.
+        import scipy.sparse as sp
+        from threadpoolctl import threadpool_limits
+
         counts = sp.csr_matrix((np.asarray(data, dtype=np.float32), np.asarray(columns_of, dtype=np.int32),
                                 np.asarray(indptr, dtype=np.int64)), shape=(rows, columns))
         document_frequency = np.bincount(counts.indices, minlength=columns)
@@ -125,21 +147,33 @@ class SemanticIndexBuilder:
             words[column] = term
         manifest = {"format": FORMAT, "rows": rows, "terms": columns, "dimensions": int(term_vectors.shape[1]),
                     "alpha": ALPHA, "test_prior": TEST_PRIOR, "nonzeros": int(csc.nnz), "source": source,
-                    "recipe": RECIPE}
+                    "recipe": RECIPE, "fitted_rows": rows, "folded_rows": 0}
         folder.mkdir()
-        arrays = {"idf": idf, "term_vectors": term_vectors, "doc_vectors": doc_vectors,
-                  "tfidf_indptr": csc.indptr.astype(np.int64), "tfidf_indices": csc.indices.astype(np.int32),
-                  "tfidf_data": csc.data.astype(np.float32),
-                  "stable_ids": np.asarray(stable_ids, dtype=np.uint64),
-                  "priors": np.asarray(priors, dtype=np.float32)}
-        for name, array in arrays.items():
-            np.save(folder / f"{name}.npy", array, allow_pickle=False)
         (folder / "terms.json").write_text(json.dumps(words), encoding="utf-8")
-        # The manifest last: a folder without it reads as missing, never as a half-written index.
-        tmp = folder / f".{MANIFEST}.{os.getpid()}.tmp"
-        tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-        os.replace(tmp, folder / MANIFEST)
+        save_arrays(folder, {"idf": idf, "term_vectors": term_vectors, "doc_vectors": doc_vectors,
+                             **csc_arrays(csc), "stable_ids": np.asarray(stable_ids, dtype=np.uint64),
+                             "priors": np.asarray(priors, dtype=np.float32)}, manifest)
         return manifest
+
+
+def csc_arrays(csc: sp.csc_matrix) -> dict[str, np.ndarray]:
+    """The TF-IDF rows' arrays as stored: the CSC columns (one per term) of the rows x terms matrix."""
+    return stored_columns(csc.indptr, csc.indices, csc.data)
+
+
+def stored_columns(indptr: np.ndarray, indices: np.ndarray, data: np.ndarray) -> dict[str, np.ndarray]:
+    """CSC arrays (column pointers, row of each entry, its value) in the stored dtypes."""
+    return {"tfidf_indptr": indptr.astype(np.int64), "tfidf_indices": indices.astype(np.int32),
+            "tfidf_data": data.astype(np.float32)}
+
+
+def save_arrays(folder: Path, arrays: dict[str, np.ndarray], manifest: dict) -> None:
+    """Write `arrays` as .npy files into `folder`, then the manifest (a folder without it reads as missing)."""
+    for name, array in arrays.items():
+        np.save(folder / f"{name}.npy", array, allow_pickle=False)
+    tmp = folder / f".{MANIFEST}.{os.getpid()}.tmp"
+    tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(tmp, folder / MANIFEST)
 
 
 def _reuse(old: Path, new: Path, source: str) -> bool:
@@ -156,15 +190,16 @@ def _reuse(old: Path, new: Path, source: str) -> bool:
         new.mkdir()
         for path in sorted(old.iterdir()):
             if path.name != MANIFEST and path.is_file():
-                _link(path, new / path.name)
-        _link(old / MANIFEST, new / MANIFEST)  # last, as when built
+                link_file(path, new / path.name)
+        link_file(old / MANIFEST, new / MANIFEST)  # last, as when built
     except OSError:
         shutil.rmtree(new, ignore_errors=True)
         return False
     return True
 
 
-def _link(source: Path, target: Path) -> None:
+def link_file(source: Path, target: Path) -> None:
+    """Hard-link `source` to `target` (a copy where links fail)."""
     try:
         os.link(source, target)
     except OSError:
@@ -173,6 +208,8 @@ def _link(source: Path, target: Path) -> None:
 
 def _unit_rows(matrix: sp.spmatrix) -> sp.csr_matrix:
     """Each row scaled to unit length (empty rows stay empty)."""
+    import scipy.sparse as sp
+
     matrix = sp.csr_matrix(matrix, dtype=np.float32)
     norms = np.sqrt(np.asarray(matrix.multiply(matrix).sum(axis=1)).ravel())
     norms[norms == 0] = 1.0

@@ -1,0 +1,98 @@
+"""The workspace's store of file extractions, `.cruxgate/extracts.db`: a run parses only what it has not seen.
+
+Keyed by (path, content hash) for one `tool_version` (another release's extractions are dropped): the
+extraction of a file depends on its path (qualified names) and its bytes, nothing else. It lives beside
+the generations, not inside one, so that a run that patches the live generation for a few edited files
+neither copies every other file's extraction (most of what a generation's database held) nor loses them.
+Only the index run reads and writes it, under the state directory's lock; any failure to read it is a
+miss (the file is parsed again), never an error, and it is pruned to the live tree after each run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Iterable
+from pathlib import Path
+
+EXTRACTS = "extracts.db"
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS extracts(path TEXT NOT NULL, content_hash TEXT NOT NULL, payload BLOB NOT NULL,
+                                    PRIMARY KEY (path, content_hash)) WITHOUT ROWID;
+"""
+
+
+class ExtractStore:
+    """Stored extractions by (path, content hash); every method swallows SQLite errors as misses."""
+
+    def __init__(self, state: Path, tool_version: str) -> None:
+        """Open (or create) the store under the state directory `state`, for extractions of `tool_version`."""
+        self.db: sqlite3.Connection | None = None
+        try:
+            # Written from the generation writer's finishing thread too; one run at a time holds the lock.
+            db = sqlite3.connect(state / EXTRACTS, check_same_thread=False)
+            db.executescript("PRAGMA synchronous=NORMAL;" + _SCHEMA)
+            row = db.execute("SELECT value FROM meta WHERE key = 'tool_version'").fetchone()
+            if row is None or row[0] != tool_version:
+                db.execute("DELETE FROM extracts")
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('tool_version', ?)", (tool_version,))
+                db.commit()
+            self.db = db
+        except sqlite3.Error:
+            self._drop(state)
+
+    @staticmethod
+    def _drop(state: Path) -> None:
+        """A store that cannot be opened is removed: the next run starts an empty one."""
+        for suffix in ("", "-journal", "-wal", "-shm"):
+            with contextlib.suppress(OSError):
+                (state / (EXTRACTS + suffix)).unlink()
+
+    def get(self, path: str, digest: str) -> bytes | None:
+        """The stored extraction of `path` with content hash `digest`, None when there is none."""
+        if self.db is None:
+            return None
+        try:
+            row = self.db.execute("SELECT payload FROM extracts WHERE path = ? AND content_hash = ?",
+                                  (path, digest)).fetchone()
+        except sqlite3.Error:
+            return None
+        return row[0] if row else None
+
+    def put(self, rows: Iterable[tuple[str, str, bytes]]) -> None:
+        """Store (path, content hash, payload) rows (committed by `commit`)."""
+        if self.db is not None:
+            try:
+                self.db.executemany("INSERT OR REPLACE INTO extracts VALUES (?,?,?)", rows)
+            except sqlite3.Error:
+                self.db.rollback()
+
+    def commit(self) -> None:
+        """Make the stored rows durable."""
+        if self.db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.commit()
+
+    def prune(self, live: Iterable[tuple[str, str]]) -> None:
+        """Keep only the extractions of the live tree's (path, content hash) pairs."""
+        if self.db is None:
+            return
+        try:
+            self.db.execute("CREATE TEMP TABLE IF NOT EXISTS live(path TEXT, content_hash TEXT, "
+                            "PRIMARY KEY (path, content_hash)) WITHOUT ROWID")
+            self.db.execute("DELETE FROM temp.live")
+            self.db.executemany("INSERT OR IGNORE INTO temp.live VALUES (?,?)", live)
+            self.db.execute("DELETE FROM extracts WHERE (path, content_hash) NOT IN (SELECT path, content_hash "
+                            "FROM temp.live)")
+            self.db.commit()
+        except sqlite3.Error:
+            self.db.rollback()
+
+    def close(self) -> None:
+        """Commit and close."""
+        if self.db is not None:
+            self.commit()
+            with contextlib.suppress(sqlite3.Error):
+                self.db.close()
+            self.db = None

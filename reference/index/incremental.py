@@ -1,0 +1,241 @@
+"""A run that patches a copy of the live generation for the files added, changed and deleted since it was built.
+
+The new generation shares what did not change: each Tantivy index's segment files are hard-linked from
+the live generation (a segment is never written again once committed; deletions go to new files), the
+semantic model is linked and only its rows are rewritten, and the SQLite database is copied and edited
+in one transaction. The file extractions live outside the generations (`extracts.py`), so nothing of an
+unchanged file is read, parsed or copied but its row in the database. The generation then flips like any
+other: a reader sees the old generation or the new one, never a mix.
+
+What a patch does, for the files that changed (added, edited, deleted):
+
+- their old rows go (files, symbols, relations, the edges from them) and their Tantivy documents are
+  deleted; their new extractions are added with ids after the live generation's highest ones;
+- edges are resolved again for those files and for every unchanged file whose edges name (as a dotted or
+  `::` part of the target) a symbol name that appeared or disappeared, or point at a symbol that went;
+  a TypeScript/JavaScript file added or deleted re-resolves every such file (relative imports name paths);
+- the unresolved-name counts are adjusted by the edges removed and added.
+
+The result holds the same files, symbols, edges (targets included) and counts as a full run over the same
+tree; ids differ (a changed file's symbols are numbered after the rest: ids name a symbol for the life
+of a generation only). Two figures are not a full run's: Tantivy keeps a deleted document in its BM25
+statistics (document frequencies, average field length) until its segment is merged, so scores drift
+slightly from a full run's; and the semantic channel folds new definitions into the model fitted by the
+last full run (`semantic/fold.py`) until the rows folded in pass a share of it, when a full run refits.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import tantivy
+
+from .extract import FileExtract
+from .extracts import ExtractStore
+from .names import name_key
+from .resolve import Resolver
+from .state import DATABASE
+from .store import INDICES, LIVE_REF, REPO, GenerationWriter
+from .stored_tables import stored_resolver
+
+# A patch is worth it while the changed files are few: past this share of the tree a full run, which
+# reuses every unchanged file's extraction anyway, costs about the same and refits the semantic model.
+MAX_CHANGED_SHARE = 0.10
+MIN_CHANGED_LIMIT = 32
+_LOCKS = (".tantivy-meta.lock", ".tantivy-writer.lock")
+_JS_LANGUAGES = frozenset(("typescript", "javascript"))
+
+
+def worth_patching(changed: int, files: int) -> bool:
+    """Whether `changed` added, edited and deleted files out of `files` are few enough to patch."""
+    return 0 < changed <= max(MIN_CHANGED_LIMIT, int(files * MAX_CHANGED_SHARE))
+
+
+@dataclass
+class PatchResult:
+    """What a patch did (the generation's totals are read from its database, as for a linked one)."""
+
+    reresolved_files: int  # unchanged files whose edges were resolved again
+    removed_stable_ids: list[int]  # the symbols of the changed and deleted files before the patch
+
+
+def copy_generation(previous: Path, generation: Path) -> None:
+    """The live generation's database copied and its Tantivy files linked into the empty `generation`."""
+    shutil.copyfile(previous / DATABASE, generation / DATABASE)
+    for name in INDICES:
+        source, target = previous / "tantivy" / name, generation / "tantivy" / name
+        target.mkdir(parents=True)
+        for entry in os.scandir(source):
+            if entry.name in _LOCKS or not entry.is_file(follow_symlinks=False):
+                continue
+            if entry.name.endswith(".json"):  # meta.json and .managed.json are rewritten by the commit
+                shutil.copyfile(entry.path, target / entry.name)
+            else:
+                os.link(entry.path, target / entry.name)
+
+
+class PatchUnavailable(Exception):
+    """The live generation lacks what a patch needs (an unchanged file's stored extraction): run in full."""
+
+
+def _last_ids(db: sqlite3.Connection, generation: Path) -> tuple[int, int, int]:
+    """The highest file, symbol and snippet id the copied generation holds."""
+    files, symbols = db.execute("SELECT (SELECT COALESCE(MAX(file_id), 0) FROM files), "
+                                "(SELECT COALESCE(MAX(symbol_id), 0) FROM symbols)").fetchone()
+    searcher = tantivy.Index.open(str(generation / "tantivy" / "snippets")).searcher()
+    hits = searcher.search(tantivy.Query.all_query(), limit=1, order_by_field="snippet_id").hits
+    snippets = searcher.doc(hits[0][1])["snippet_id"][0] if hits else 0
+    return files, symbols, snippets
+
+
+def _chunks(items: list, size: int = 500) -> Iterable[list]:
+    """`items` in slices of at most `size` (SQLite bounds the parameters of one statement)."""
+    return (items[start:start + size] for start in range(0, len(items), size))
+
+
+def _parts(to_name: str) -> list[str]:
+    """The names a target text is made of: `a.b::c` -> a, b, c."""
+    return to_name.replace("::", ".").split(".")
+
+
+class Patch:
+    """One patch of the generation `generation`, a copy of the live one (`copy_generation`)."""
+
+    def __init__(self, generation: Path, store: ExtractStore) -> None:
+        self.generation = generation
+        self.store = store
+        self.db = sqlite3.connect(generation / DATABASE)
+        self.db.execute("PRAGMA journal_mode=OFF")
+        self.db.execute("PRAGMA synchronous=OFF")
+
+    def apply(self, changed: list[FileExtract], blobs: list[bytes], deleted: Iterable[str]) -> PatchResult:
+        """Replace the files of `changed` (new and edited, with their stored `blobs`) and drop `deleted`."""
+        db = self.db
+        deleted = set(deleted)
+        gone_paths = sorted({*deleted, *(result.path for result in changed)})
+        old_files = self._rows("SELECT file_id, path, language FROM files WHERE path IN ({})", gone_paths)
+        file_ids = [f[0] for f in old_files]
+        old_symbols = {stable: (sid, name) for sid, name, stable in self._rows(
+            "SELECT symbol_id, name, symbol_stable_id FROM symbols WHERE file_id IN ({})", file_ids)}
+        new_symbols = {symbol[9]: symbol[0] for result in changed for symbol in result.symbols}
+        # A symbol with the same stable id is the same definition (language, path, kind, qualified name): it
+        # keeps every key the resolver looks it up by, so an edge into it only follows its new id. Edges that
+        # name a symbol that appeared or went may resolve otherwise now.
+        affected = {old_symbols[s][1] for s in old_symbols.keys() - new_symbols.keys()}
+        affected.update(new_symbols[s] for s in new_symbols.keys() - old_symbols.keys())
+        gone_ids = [old_symbols[s][0] for s in old_symbols.keys() - new_symbols.keys()]
+        # A TypeScript/JavaScript path that appears or goes can change what a relative import names.
+        old_paths = {path: language for _, path, language in old_files}
+        moved = [language for path, language in old_paths.items() if path in deleted]
+        moved += [r.language for r in changed if r.path not in old_paths]
+        js_moved = not _JS_LANGUAGES.isdisjoint(moved)
+
+        writer: GenerationWriter | None = None
+        try:
+            last_ids = _last_ids(db, self.generation)
+            rerun = sorted(self._affected_files(db, affected, gone_ids, js_moved) - set(gone_paths))
+            db.close()
+            writer = GenerationWriter(self.generation, self.store, last_ids)
+            wdb = writer.db
+            removed_edges = self._edge_names(wdb, [*gone_paths, *rerun])
+            for keys, sql in ((file_ids, "DELETE FROM symbol_relations WHERE symbol_id IN "
+                                         "(SELECT symbol_id FROM symbols WHERE file_id IN ({}))"),
+                              (file_ids, "DELETE FROM symbols WHERE file_id IN ({})"),
+                              (file_ids, "DELETE FROM files WHERE file_id IN ({})"),
+                              ([*gone_paths, *rerun], "DELETE FROM symbol_edges WHERE from_path IN ({})")):
+                for chunk in _chunks(keys):
+                    wdb.execute(sql.format(",".join("?" * len(chunk))), chunk)
+            writer.remove(file_ids, [sid for sid, _ in old_symbols.values()])
+            firsts = [writer.add(result, blob)[1] for result, blob in zip(changed, blobs, strict=True)]
+            writer.commit_search_indices()
+            writer.flush()  # the new symbols must be in the tables the resolver reads
+            renumbered = [(first + i, old_symbols[symbol[9]][0]) for result, first in zip(changed, firsts, strict=True)
+                          for i, symbol in enumerate(result.symbols) if symbol[9] in old_symbols]
+            wdb.executemany("UPDATE symbol_edges SET to_symbol_id = ? WHERE to_symbol_id = ?", renumbered)
+            resolver = stored_resolver(wdb)
+            edges: list[tuple] = []
+            for result, first in zip(changed, firsts, strict=True):
+                edges.extend(resolver.edges(result, first))
+            for path in rerun:
+                edges.extend(self._reresolve(wdb, resolver, path))
+            wdb.executemany(
+                "INSERT INTO symbol_edges(repo, \"ref\", from_symbol_id, from_path, line, edge_type, to_symbol_id, "
+                f"to_name) VALUES ('{REPO}', '{LIVE_REF}', ?, ?, ?, ?, ?, ?)", edges)
+            self._count_unresolved(wdb, removed_edges, Counter(e[5] for e in edges if e[4] is None))
+            writer.finish()
+            writer = None
+        except BaseException:
+            if writer is not None:
+                writer.abort()
+            raise
+        return PatchResult(len(rerun), [int(stable, 16) for stable in old_symbols])
+
+    def _rows(self, sql: str, keys: list) -> list[tuple]:
+        if not keys:
+            return []
+        return self.db.execute(sql.format(",".join("?" * len(keys))), keys).fetchall()
+
+    @staticmethod
+    def _affected_files(db: sqlite3.Connection, names: set[str], gone_ids: list[int], js_moved: bool) -> set[str]:
+        """Files with an edge whose target text names one of `names` (as a dotted or `::` part), or whose
+        target is among `gone_ids`; with `js_moved`, every TypeScript/JavaScript file."""
+        paths: set[str] = set()
+        ordered = sorted(names)
+        for chunk in _chunks(ordered, 16):  # a substring test in SQL first, the exact part test on its few hits
+            test = " OR ".join(["instr(to_name, ?) > 0"] * len(chunk))
+            wanted = set(chunk)
+            paths.update(path for path, to_name in db.execute(
+                f"SELECT DISTINCT from_path, to_name FROM symbol_edges WHERE {test}", chunk)
+                if not wanted.isdisjoint(_parts(to_name)))
+        for chunk in _chunks(gone_ids):
+            paths.update(p for (p,) in db.execute(
+                f"SELECT DISTINCT from_path FROM symbol_edges WHERE to_symbol_id IN ({','.join('?' * len(chunk))})",
+                chunk))
+        if js_moved:
+            paths.update(p for (p,) in db.execute(
+                "SELECT path FROM files WHERE language IN ('typescript', 'javascript')"))
+        return paths
+
+    @staticmethod
+    def _edge_names(db: sqlite3.Connection, paths: list[str]) -> Counter[str]:
+        """The unresolved target names of the edges from `paths`, counted (they are about to go)."""
+        counts: Counter[str] = Counter()
+        for chunk in _chunks(paths):
+            counts.update(dict(db.execute(
+                f"SELECT to_name, COUNT(*) FROM symbol_edges WHERE to_symbol_id IS NULL AND from_path IN "
+                f"({','.join('?' * len(chunk))}) GROUP BY to_name", chunk)))
+        return counts
+
+    @staticmethod
+    def _count_unresolved(db: sqlite3.Connection, removed: Counter[str], added: Counter[str]) -> None:
+        """Apply the change of unresolved edges per target name to `unresolved_names`."""
+        delta = Counter(added)
+        delta.subtract(removed)
+        for to_name, change in delta.items():
+            if change == 0:
+                continue
+            key = name_key(to_name)
+            row = db.execute("SELECT rowid, edges FROM unresolved_names WHERE name_key = ? AND to_name = ?",
+                             (key, to_name)).fetchone()
+            count = (row[1] if row else 0) + change
+            if row is None:
+                db.execute("INSERT INTO unresolved_names VALUES (?,?,?)", (key, to_name, count))
+            elif count > 0:
+                db.execute("UPDATE unresolved_names SET edges = ? WHERE rowid = ?", (count, row[0]))
+            else:
+                db.execute("DELETE FROM unresolved_names WHERE rowid = ?", (row[0],))
+
+    def _reresolve(self, db: sqlite3.Connection, resolver: Resolver, path: str) -> list[tuple]:
+        """The edges of an unchanged file, resolved against the patched tables."""
+        file_id, digest = db.execute("SELECT file_id, content_hash FROM files WHERE path = ?", (path,)).fetchone()
+        blob = self.store.get(path, digest)
+        if blob is None:
+            raise PatchUnavailable(f"{path}: no stored extraction")
+        first = db.execute("SELECT MIN(symbol_id) FROM symbols WHERE file_id = ?", (file_id,)).fetchone()[0]
+        return resolver.edges(FileExtract.loads(blob), first or 0)

@@ -1,0 +1,97 @@
+"""Fold changed definitions into the live generation's semantic model instead of fitting it again.
+
+A patch (`index/incremental.py`) keeps the model the last full run fitted (vocabulary, IDF, the LSI term
+vectors: linked, not copied) and rewrites only the rows: the rows of the changed files' old definitions
+go, their new definitions are weighted with the kept IDF (a term the vocabulary lacks weighs nothing) and
+projected on the kept term vectors, exactly as a full run computes a row from its own model. What drifts
+is the model: it no longer reflects the folded rows' vocabulary. A full run refits it once the rows folded
+in since the fit pass `MAX_FOLDED_SHARE` of the rows it was fitted on (`can_fold` says no).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+
+from .build import RECIPE, link_file, save_arrays, stored_columns, term_bag, term_weight
+from .model import FORMAT, SEMANTIC_DIR, SemanticIndex, SemanticIndexError
+from .text import Terms
+
+MAX_FOLDED_SHARE = 0.10
+_MODEL = ("terms.json", "idf.npy", "term_vectors.npy")
+
+
+def can_fold(previous: Path, new_rows: int) -> bool:
+    """Whether `previous`'s semantic index is whole, by this recipe, and has room for `new_rows` more folded rows."""
+    try:
+        manifest = SemanticIndex.open(previous).manifest
+    except SemanticIndexError:
+        return False
+    if manifest.get("recipe") != RECIPE or manifest.get("format") != FORMAT or "fitted_rows" not in manifest:
+        return False
+    return int(manifest["folded_rows"]) + new_rows <= MAX_FOLDED_SHARE * max(int(manifest["fitted_rows"]), 1)
+
+
+def fold(previous: Path, generation: Path, removed: Iterable[int],
+         rows: list[tuple[str, str, str | None, str, int, float]], source: str) -> dict:
+    """Write `generation`'s semantic index: `previous`'s without the rows of stable ids `removed`, plus `rows`
+    (SemanticIndexBuilder rows); returns its manifest."""
+    old = SemanticIndex.open(previous)
+    folder = generation / SEMANTIC_DIR
+    folder.mkdir()
+    for name in _MODEL:
+        link_file(previous / SEMANTIC_DIR / name, folder / name)
+    keep = ~np.isin(np.asarray(old.stable_ids), np.fromiter(removed, dtype=np.uint64))
+    idf = np.asarray(old.idf)
+    # The new rows' TF-IDF entries (row, column, value), each row scaled to unit length as a full run does.
+    terms = Terms()
+    entry_rows: list[int] = []
+    entry_columns: list[int] = []
+    values: list[float] = []
+    stable_ids: list[int] = []
+    priors: list[float] = []
+    for name, scope, doc, body, stable, prior in rows:
+        bag = term_bag(terms, name, scope, doc, body)
+        if not bag:
+            continue  # as a full run: a definition without terms is no row
+        for term, count in bag.items():
+            column = old.columns.get(term)
+            if column is not None:
+                entry_rows.append(len(stable_ids))
+                entry_columns.append(column)
+                values.append(term_weight(count) * float(idf[column]))
+        stable_ids.append(stable)
+        priors.append(prior)
+    new_rows = np.asarray(entry_rows, dtype=np.int64)
+    new_columns = np.asarray(entry_columns, dtype=np.int64)
+    new_values = np.asarray(values, dtype=np.float32)
+    norms = np.sqrt(np.bincount(new_rows, weights=new_values.astype(np.float64) ** 2, minlength=len(stable_ids)))
+    norms[norms == 0] = 1.0
+    new_values = (new_values / norms[new_rows]).astype(np.float32)
+    vectors = np.zeros((len(stable_ids), old.term_vectors.shape[1]), dtype=np.float32)
+    np.add.at(vectors, new_rows, new_values[:, None] * np.asarray(old.term_vectors)[new_columns])
+    lengths = np.linalg.norm(vectors, axis=1)
+    lengths[lengths == 0] = 1.0
+    vectors /= lengths[:, None]
+    # The kept rows' entries, renumbered, then the new rows' after them: within a column the rows stay in order.
+    indptr = np.asarray(old.tfidf_indptr)
+    columns = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))
+    kept = keep[np.asarray(old.tfidf_indices)]
+    renumber = np.cumsum(keep) - 1
+    base = int(keep.sum())
+    all_columns = np.concatenate([columns[kept], new_columns])
+    order = np.argsort(all_columns, kind="stable")
+    entries = np.concatenate([renumber[np.asarray(old.tfidf_indices)[kept]], new_rows + base])[order]
+    data = np.concatenate([np.asarray(old.tfidf_data)[kept], new_values])[order]
+    pointers = np.concatenate([[0], np.cumsum(np.bincount(all_columns, minlength=len(indptr) - 1))])
+    doc_vectors = np.ascontiguousarray(np.vstack([np.asarray(old.doc_vectors)[keep], vectors]), dtype=np.float32)
+    manifest = {**old.manifest, "rows": int(doc_vectors.shape[0]), "nonzeros": int(data.shape[0]), "source": source,
+                "folded_rows": int(old.manifest["folded_rows"]) + len(stable_ids)}
+    save_arrays(folder, {"doc_vectors": doc_vectors, **stored_columns(pointers, entries, data),
+                         "stable_ids": np.concatenate([np.asarray(old.stable_ids)[keep],
+                                                       np.asarray(stable_ids, dtype=np.uint64)]),
+                         "priors": np.concatenate([np.asarray(old.priors)[keep],
+                                                   np.asarray(priors, dtype=np.float32)])}, manifest)
+    return manifest

@@ -1,0 +1,87 @@
+"""The resolver's symbol tables answered from a generation's database, for a patch that resolves a few files.
+
+`Resolver` builds its tables from every file's symbols, which a full run has in hand; a patch has the
+symbols only in SQLite, and resolving a few files' edges needs a few keys of each table. Each table here
+answers `get(key)` exactly as `Resolver`'s dict would (the one symbol id of the key, AMBIGUOUS when the key
+names more than one symbol, None when none) with one indexed query, so a file's edges resolve to what a full
+run over the same tree resolves them to.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from typing import Any
+
+from .resolve import AMBIGUOUS, CALLABLE_TARGETS, CONTAINERS, Resolver
+
+_JOINED = "FROM symbols s JOIN symbol_relations r USING (symbol_id)"
+
+
+def _marks(kinds: frozenset[str]) -> str:
+    return ",".join(f"'{kind}'" for kind in sorted(kinds))  # the kinds are the index's own words, never input
+
+
+class _Table:
+    """A resolver table: `get(key)` -> symbol id | AMBIGUOUS | None, from `sql` with the key's parts bound."""
+
+    def __init__(self, db: sqlite3.Connection, sql: str, bind: Callable[[tuple], tuple] = tuple) -> None:
+        self.db, self.sql, self.bind = db, sql + " LIMIT 2", bind
+
+    def get(self, key: tuple) -> int | None:
+        rows = self.db.execute(self.sql, self.bind(key)).fetchall()
+        if not rows:
+            return None
+        return rows[0][0] if len(rows) == 1 else AMBIGUOUS
+
+
+class _ById:
+    """`kinds[sid]` / `parents[sid]` and `len()` over the symbols table (ids may have gaps after a patch)."""
+
+    def __init__(self, db: sqlite3.Connection, column: str) -> None:
+        self.db, self.column = db, column
+        self.size = (db.execute("SELECT COALESCE(MAX(symbol_id), 0) FROM symbols").fetchone()[0] or 0) + 1
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, sid: int) -> Any:
+        row = self.db.execute(f"SELECT {self.column} {_JOINED} WHERE symbol_id = ?", (sid,)).fetchone()
+        return row[0] if row else None
+
+
+class _Paths:
+    """`path in paths`: the indexed files."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __contains__(self, path: object) -> bool:
+        return self.db.execute("SELECT 1 FROM files WHERE path = ?", (path,)).fetchone() is not None
+
+
+def stored_resolver(db: sqlite3.Connection) -> Resolver:
+    """A Resolver whose tables are the generation in `db` (its uncommitted rows included)."""
+    callables, containers = _marks(CALLABLE_TARGETS), _marks(CONTAINERS)
+    resolver = Resolver()
+    resolver.by_qualified = _Table(db, "SELECT symbol_id FROM symbols WHERE language = ? AND qualified_name = ?")  # type: ignore[assignment]
+    resolver.by_name = _Table(  # type: ignore[assignment]
+        db, f"SELECT symbol_id FROM symbols WHERE language = ? AND name = ? AND kind IN ({callables})")
+    resolver.by_file_name = _Table(  # type: ignore[assignment]
+        db, f"SELECT symbol_id FROM symbols WHERE path = ? AND name = ? AND kind IN ({callables})")
+    # A file directly in the directory: no `/` in the path (the root), or `dir/` and no `/` after it.
+    resolver.by_dir_name = _Table(  # type: ignore[assignment]
+        db, f"SELECT symbol_id FROM symbols WHERE name = ? AND kind IN ({callables}) "
+            "AND ((? = '' AND instr(path, '/') = 0) OR (substr(path, 1, length(?) + 1) = ? || '/' "
+            "AND instr(substr(path, length(?) + 2), '/') = 0))",
+        lambda key: (key[1], key[0], key[0], key[0], key[0]))
+    resolver.top_level = _Table(  # type: ignore[assignment]
+        db, f"SELECT symbol_id {_JOINED} WHERE s.path = ? AND s.name = ? AND r.parent_symbol_id IS NULL")
+    resolver.children = _Table(  # type: ignore[assignment]
+        db, f"SELECT symbol_id {_JOINED} WHERE r.parent_symbol_id = ? AND s.name = ?")
+    resolver.containers = _Table(  # type: ignore[assignment]
+        db, f"SELECT symbol_id FROM symbols WHERE language = ? AND name = ? AND kind IN ({containers})")
+    resolver.kind = _ById(db, "s.kind")  # type: ignore[assignment]
+    resolver.parent = _ById(db, "r.parent_symbol_id")  # type: ignore[assignment]
+    resolver.paths = _Paths(db)  # type: ignore[assignment]
+    return resolver
