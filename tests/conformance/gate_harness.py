@@ -111,6 +111,25 @@ def run_suite(directory: Path, profile: Path, *args: str) -> tuple[subprocess.Co
     return done, json.loads(out.read_text(encoding="utf-8"))
 
 
+def owner_runs(base: Path, owners: dict[str, str], profile_for: Any) -> dict[str, dict[str, Any]]:
+    """One run per breaker of the scenario owning its rule, two at a time (they mostly wait on servers)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def run(breaker: str) -> dict[str, Any]:
+        directory = base / breaker
+        return run_suite(directory, profile_for(directory, breaker), "-k", owners[breaker])[1]
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return dict(zip(owners, pool.map(run, owners), strict=True))
+
+
+def assert_owner_failed(results: dict[str, Any], scenario: str) -> None:
+    """The run failed, and it failed the scenario that owns the broken rule."""
+    outcomes = {record["id"]: record["outcome"] for record in results["scenarios"]}
+    assert outcomes[scenario] == "failed", results["scenarios"]
+    assert results["exit_status"] == 1
+
+
 # Scenarios the reference answers from a shared, unchanged workspace: one server start.
 RECIPE_SUBSET = "RC-ENUMS-01 or AP-COMPACT-01"
 

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import json
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 
-from gate_harness import PROXY, proxied_profile, run_suite
+from gate_harness import PROXY, assert_owner_failed, owner_runs, proxied_profile, run_suite
 
 sys.path.insert(0, str(PROXY.parent))
 from allowed_rewrites_proxy import BREAKERS, ENVELOPE_REWRITES, REWRITES, rewrite_result
@@ -25,7 +24,7 @@ OWNERS = {
     "wrong_error_code": "AP-EXPLAIN-05", "compact_keeps_body": "AP-COMPACT-02", "compact_reorders": "AP-COMPACT-01",
     "duplicates": "AP-DEDUP-01", "unresolved_missing": "AP-REFS-02", "location_extra": "FR-102-01",
     "module_weight": "AP-KIND-04", "safety_silent": "AP-SAFETY-01",
-    "outline_ignores_schema": "FR-123-01",
+    "outline_ignores_schema": "FR-123-01", "legacy_flag_overrides_off": "RC-PRECEDENCE-02",
 }
 
 
@@ -58,14 +57,7 @@ def test_the_reference_rewritten_in_every_allowed_way_passes_the_whole_suite(tmp
 @pytest.fixture(scope="module")
 def broken_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     """One run per breaker, of the scenario that owns its rule (two at a time: they mostly wait on servers)."""
-    base = tmp_path_factory.mktemp("breakers")
-
-    def run(breaker: str) -> dict:
-        directory = base / breaker
-        return run_suite(directory, proxied_profile(directory, breaker), "-k", OWNERS[breaker])[1]
-
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(OWNERS, pool.map(run, OWNERS), strict=True))
+    return owner_runs(tmp_path_factory.mktemp("breakers"), OWNERS, proxied_profile)
 
 
 def test_every_breaker_has_an_owner():
@@ -74,7 +66,4 @@ def test_every_breaker_has_an_owner():
 
 @pytest.mark.parametrize("breaker", sorted(OWNERS))
 def test_a_one_rule_breakage_fails_the_scenario_that_owns_the_rule(broken_runs, breaker):
-    results = broken_runs[breaker]
-    outcomes = {record["id"]: record["outcome"] for record in results["scenarios"]}
-    assert outcomes[OWNERS[breaker]] == "failed", results["scenarios"]
-    assert results["exit_status"] == 1
+    assert_owner_failed(broken_runs[breaker], OWNERS[breaker])

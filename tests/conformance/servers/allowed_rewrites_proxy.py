@@ -215,12 +215,21 @@ def break_outline_ignores_schema(payload: dict[str, Any], args: dict[str, Any]) 
         payload.update({"file_path": args["path"], "language": "", "symbols": []})
 
 
+def break_legacy_flag_overrides_off(payload: dict[str, Any], args: dict[str, Any]) -> None:
+    """Reasons on a call without an explain argument (upstream turns the legacy flag into full over config off)."""
+    if "results" in payload and "ranking_explain_level" not in args and isinstance(payload.get("metadata"), dict):
+        payload["metadata"]["ranking_reasons"] = [
+            {"result_index": index, "exact_match_boost": 0, "qualified_name_boost": 0, "path_affinity": 0,
+             "definition_boost": 0, "kind_match": 0, "bm25_score": 1.0, "final_score": 1.0}
+            for index, _ in enumerate(payload["results"])]
+
+
 BREAKERS: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
     function.__name__.removeprefix("break_"): function for function in (
         break_legacy_idle, break_reasons_when_off, break_wrong_error_code,
         break_compact_keeps_body, break_compact_reorders, break_duplicates, break_unresolved_missing,
         break_location_extra, break_module_weight, break_safety_silent,
-        break_outline_ignores_schema)}
+        break_outline_ignores_schema, break_legacy_flag_overrides_off)}
 
 
 def break_result(result: dict[str, Any], breaker: str, args: dict[str, Any], tool: str = "") -> dict[str, Any]:
