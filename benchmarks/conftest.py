@@ -1,109 +1,41 @@
-"""The benchmarks' corpora and running targets; the SLO options, gate and report come from slo_plugin.py.
+"""The benchmarks' plugin: the SLO harness's (shipped in the package) plus the reference in process.
 
-The target options are the conformance runner's (--target, --target-profile, --server-cmd,
---server-url, --fixtures-dir: the `conformance.plugin` entry point defines them); a target is
-prepared and started by conformance's own lifecycle, so a benchmark sees exactly the server a
-conformance run would gate.
+The SLO options, targets, gate and report are `cruxgate.conformance.slo.plugin`'s, re-exported here so
+`python3 -m pytest benchmarks/test_slo.py` runs the same harness `cruxgate slo` does; the checkout adds
+the scale benchmark's last record (docs/scale.json) to the SLO report as information.
 """
 
 from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from bench_cache import cache_dir
-from bench_server import BenchServer
-from bench_settings import Settings
-from corpus import copy_stdlib
-from slo_plugin import RECORDER_KEY, pytest_addoption, pytest_configure, record, settings  # noqa: F401  (hooks, fixtures)
+from scale_report import appendix
 
-from cruxgate.conformance.spec.paths import fixtures_dir
-from cruxgate.conformance.target.profile import ProfileError, Target, resolve
+from cruxgate.conformance.slo import plugin
+from cruxgate.conformance.slo.cache import cache_dir
+from cruxgate.conformance.slo.corpus import copy_stdlib
+from cruxgate.conformance.slo.plugin import (  # noqa: F401  (hooks and fixtures pytest finds by name)
+    RECORDER_KEY,
+    bench_target,
+    corpus_server,
+    fixture_server,
+    lexical_server,
+    pytest_addoption,
+    record,
+    settings,
+    stdlib_source,
+)
 
-FIXTURE = "polyglot"
-# The source system's name for the semantic channel's mode; a target that does not know it ignores it.
-SEMANTIC_OFF = {"search": {"semantic": {"mode": "off"}}}
-
-
-# ------------------------------------------------------------------ targets over the wire
-
-
-@pytest.fixture(scope="session")
-def bench_target(pytestconfig: pytest.Config) -> Target:
-    """The target the conformance options name (default: the bundled reference over stdio)."""
-    try:
-        return resolve(pytestconfig.getoption("target"), pytestconfig.getoption("target_profile"),
-                       pytestconfig.getoption("server_cmd"), pytestconfig.getoption("server_url"))
-    except ProfileError as exc:
-        raise pytest.UsageError(str(exc)) from None
+SCALE_RECORD = Path(__file__).resolve().parents[1] / "docs" / "scale.json"
 
 
-def _started(pytestconfig: pytest.Config, target: Target, root: Path, corpus: str,
-             config: dict[str, Any] | None = None) -> BenchServer:
-    """A BenchServer on `root/corpus`, warm (prewarm finished) before any figure is taken."""
-    server = BenchServer(target, pytestconfig.getoption("target"), root, corpus, config)
-    recorder = pytestconfig.stash[RECORDER_KEY]
-    info = server.server_info() or {}
-    recorder.header["target"] = f"{target.name} ({info.get('name', '?')} {info.get('version', '')})".strip()
-    server.wait_ready(target.timeouts["start"])
-    return server
-
-
-@pytest.fixture(scope="session")
-def fixture_server(pytestconfig: pytest.Config, bench_target: Target) -> Iterator[BenchServer]:
-    """The target serving the polyglot golden fixture (outline file, labeled match reasons)."""
-    option = pytestconfig.getoption("fixtures_dir")
-    server = _started(pytestconfig, bench_target, Path(option) if option else fixtures_dir(), FIXTURE)
-    yield server
-    server.close()
-
-
-@pytest.fixture(scope="session")
-def stdlib_source(pytestconfig: pytest.Config) -> Path:
-    """The stdlib's sources, copied once into the cache (unindexed: each target indexes its own copy)."""
-    version = f"{sys.version_info.major}.{sys.version_info.minor}"
-    source = cache_dir(pytestconfig, "cruxgate-corpus") / f"stdlib-py{version}"
-    marker = source.parent / f"{source.name}.complete"
-    if not marker.exists():
-        started = time.perf_counter()
-        files = copy_stdlib(source)
-        marker.write_text(str(files), encoding="utf-8")
-        print(f"\n[stdlib corpus] copied {files} files in {time.perf_counter() - started:.1f} s into {source}")
-    return source
-
-
-@pytest.fixture(scope="session")
-def corpus_server(pytestconfig: pytest.Config, bench_target: Target, settings: Settings,
-                  request: pytest.FixtureRequest) -> Iterator[BenchServer]:
-    """The target serving the real corpus (the stdlib); in smoke mode, or with --server-url, the fixture's server."""
-    if settings.smoke or bench_target.fixed_url:
-        yield request.getfixturevalue("fixture_server")
-        return
-    source = request.getfixturevalue("stdlib_source")
-    server = _started(pytestconfig, bench_target, source.parent, source.name)
-    yield server
-    server.close()
-
-
-@pytest.fixture(scope="session")
-def lexical_server(pytestconfig: pytest.Config, bench_target: Target, settings: Settings,
-                   request: pytest.FixtureRequest) -> Iterator[BenchServer]:
-    """The corpus server's twin with the semantic channel off (`search.semantic.mode = "off"`)."""
-    if bench_target.fixed_url:
-        pytest.skip("a running server (--server-url) cannot be started a second time with another config")
-    if settings.smoke:
-        option = pytestconfig.getoption("fixtures_dir")
-        server = _started(pytestconfig, bench_target, Path(option) if option else fixtures_dir(), FIXTURE,
-                          SEMANTIC_OFF)
-    else:
-        source = request.getfixturevalue("stdlib_source")
-        server = _started(pytestconfig, bench_target, source.parent, source.name, SEMANTIC_OFF)
-    yield server
-    server.close()
+def pytest_configure(config: pytest.Config) -> None:
+    plugin.pytest_configure(config)
+    config.stash[RECORDER_KEY].appendix = lambda: appendix(SCALE_RECORD)
 
 
 # ------------------------------------------------------------------ the reference in process

@@ -18,13 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))  # run as a script: its sibling modules import by bare name, as under pytest
-
-from corpus import copy_stdlib, name_queries, search_queries  # noqa: E402 - after the path
-
-from cruxgate.reference.index import IndexReader, index_workspace  # noqa: E402
-from cruxgate.reference.query.engine import QueryEngine  # noqa: E402
+from cruxgate.conformance.slo.corpus import copy_stdlib, name_queries, search_queries
+from cruxgate.reference.index import IndexReader, index_workspace
+from cruxgate.reference.query.engine import QueryEngine
 
 SEED = 20261125
 

@@ -23,7 +23,8 @@ sys.path.insert(0, str(HERE))  # run as a script: its sibling modules import by 
 import scale_corpus  # noqa: E402 - after the path
 import scale_report  # noqa: E402
 import scale_run  # noqa: E402
-from bench_cache import fallback_root  # noqa: E402
+
+from cruxgate.conformance.slo.cache import fallback_root  # noqa: E402
 
 DOCS = ROOT / "docs" / "benchmarks.md"
 DATA = ROOT / "docs" / "scale.json"

@@ -111,3 +111,9 @@ def information(data: Path) -> list[str]:
     return ["", "## Scale (information, not gated)", "",
             f"From `{data.name}`, recorded {record.get('date', '?')} by `python3 benchmarks/scale.py` "
             "(the reference, not this run's target):", "", table(rows)]
+
+
+def appendix(data: Path) -> tuple[list[str], dict[str, Any]]:
+    """The scale figures as the SLO report's appendix: Markdown lines and the JSON key (empty without a record)."""
+    lines = information(data)
+    return (lines, {"scale_information": json.loads(data.read_text(encoding="utf-8"))}) if lines else ([], {})

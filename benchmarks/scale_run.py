@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from anyio.from_thread import start_blocking_portal
-from sampling import Figures, timed
 
+from cruxgate.conformance.slo.sampling import Figures, timed
 from cruxgate.conformance.target.profile import DEFAULT_TIMEOUTS
 from cruxgate.conformance.target.wire import Connection
 from cruxgate.reference.index import read_state
@@ -118,7 +118,7 @@ def index_bytes(root: Path) -> int:
 
 def queries(root: Path, count: int) -> Queries:
     """Names, search queries and outline paths drawn with a fixed seed from `root`'s text."""
-    from corpus import name_queries, search_queries
+    from cruxgate.conformance.slo.corpus import name_queries, search_queries
 
     paths = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.py") if ".cruxgate" not in p.parts)
     return Queries(name_queries(root, count), search_queries(root, count),

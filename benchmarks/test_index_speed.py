@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from corpus import copy_stdlib  # the same corpus as the query benchmarks
 
+from cruxgate.conformance.slo.corpus import copy_stdlib  # the same corpus as the query benchmarks
 from cruxgate.reference.index import index_workspace
 from cruxgate.reference.index.build import worker_count
 

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sampling import nearest_rank
 
+from cruxgate.conformance.slo.sampling import nearest_rank
 from cruxgate.reference.index import IndexReader, index_workspace
 from cruxgate.reference.query.engine import QueryEngine
 

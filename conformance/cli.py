@@ -11,6 +11,10 @@ COMMANDS = {
     "spec": ("cruxgate.conformance.spec.command", "Inspect spec/: coverage and traceability report."),
     "surface": ("cruxgate.conformance.surface.command", "Snapshot and diff a server's tool surface."),
     "fuzz": ("cruxgate.conformance.fuzz.command", "Fuzz every tool of a server from its schemas; replay one call."),
+    "slo": ("cruxgate.conformance.slo.command",
+            "Measure every SLO of the spec (p95 latencies, tokens, bytes) against a target; gate and report."),
+    "report": ("cruxgate.conformance.report.command",
+               "Render saved results (--conformance-json) side by side as HTML pages, one per target."),
 }
 
 

@@ -16,8 +16,8 @@ from cruxgate.conformance.checks.judge import recorded_findings
 from cruxgate.conformance.fuzz import (
     plugin as fuzz_plugin,  # issue 17: the fuzz phase (--fuzz), its own options and hooks
 )
-from cruxgate.conformance.report import baseline, results_json
-from cruxgate.conformance.report.markdown import ReportPlugin
+from cruxgate.conformance.report import baseline, digest, html_report, markdown, results_json
+from cruxgate.conformance.report.transcript import CALLS
 from cruxgate.conformance.runner.collect import (
     LIFECYCLE_KEY,
     SCENARIO,
@@ -64,7 +64,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--fixtures-dir", metavar="DIR", default=None,
                     help="fixture repositories (default: the bundled golden/fixtures/)")
     group.addoption("--conformance-report", metavar="FILE", default=None,
-                    help="write a Markdown report: requirement x scenario x outcome, counts by level")
+                    help="write a Markdown report: counts by level, requirement x scenario x outcome, "
+                         "every failure in full (its calls and answers), skips grouped by cause")
+    group.addoption("--conformance-html", metavar="FILE", default=None,
+                    help="write the same as one self-contained HTML page: filterable, each failure expandable")
     baseline.add_options(parser)
     results_json.add_options(parser)
     fuzz_plugin.add_options(parser)
@@ -79,12 +82,8 @@ def pytest_configure(config: pytest.Config) -> None:
     gate = GatePlugin(config)
     config.pluginmanager.register(gate, "cruxgate-gate")
     baseline.register(config)
-    results_json.register(config)
+    results_json.register(config, {"conformance_report": markdown.render, "conformance_html": html_report.render})
     fuzz_plugin.register(config)
-    report_path = config.getoption("conformance_report")
-    if report_path and not hasattr(config, "workerinput"):
-        config.pluginmanager.register(ReportPlugin(config, report_path, lambda: describe_target(config)),
-                                      "cruxgate-report")
 
 
 def _ini_strict(config: pytest.Config) -> bool:
@@ -92,14 +91,6 @@ def _ini_strict(config: pytest.Config) -> bool:
         return bool(config.getini("strict"))
     except (ValueError, KeyError):  # a pytest without the strict ini option
         return False
-
-
-def describe_target(config: pytest.Config) -> dict[str, Any]:
-    """Name, transport and serverInfo of the target, for the reports."""
-    target = config.stash.get(TARGET_KEY, None)
-    info = config.stash.get(results_json.SERVER_INFO_KEY, None)
-    return {"name": target.name if target else "(none)", "transport": config.getoption("target"),
-            "server": f"{info.get('name')} {info.get('version', '')}".strip() if info else None}
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
@@ -112,6 +103,16 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Col
     if is_suite_anchor(file_path):
         return SuiteFile.from_parent(parent, path=file_path)
     return None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
+    """A scenario's calls ride on its call-phase report (records, dropped), as its findings ride on properties."""
+    report = yield
+    transcript = getattr(item, "transcript", None)
+    if call.when == "call" and isinstance(item, ScenarioItem) and transcript is not None:
+        setattr(report, CALLS, (transcript.records, transcript.dropped))
+    return report
 
 
 LOOKAHEAD = 8  # items scanned for environments to prepare ahead
@@ -190,8 +191,7 @@ class GatePlugin:
                 basis = finding["basis"]
                 # issue 17: a fuzz item's finding (and the wire scenario's) has no step
                 step = f" step {finding['step']}" if finding["step"] is not None else ""
-                level = basis["kind"] if basis["kind"] == basis["level"] else f"{basis['kind']} {basis['level']}"
-                terminalreporter.write_line(f"  {finding['id']} [{level}]"
+                terminalreporter.write_line(f"  {finding['id']} [{digest.basis_label(basis)}]"
                                             f"{step}: {finding['message'].splitlines()[0][:200]}")
         if self.readings:
             terminalreporter.write_sep("-", f"cruxgate: the target departs from {len(self.readings)} reading(s) "
@@ -206,9 +206,10 @@ class GatePlugin:
         note = reaper.subreaper_note()
         if note and LIFECYCLE_KEY in self.config.stash:
             terminalreporter.write_line(f"cruxgate: process groups only: {note}")
-        report = self.config.getoption("conformance_report", None)
-        if report and TARGET_KEY in self.config.stash:
-            terminalreporter.write_line(f"cruxgate: Markdown report written to {report}")
+        for option, kind in (("conformance_report", "Markdown"), ("conformance_html", "HTML")):
+            report = self.config.getoption(option, None)
+            if report and TARGET_KEY in self.config.stash:
+                terminalreporter.write_line(f"cruxgate: {kind} report written to {report}")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

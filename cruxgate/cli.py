@@ -7,7 +7,7 @@ import sys
 # Sub-commands of the reference server and of the conformance side; each part keeps
 # its own argument parsing, so this router never grows logic of its own.
 REFERENCE_COMMANDS = ("index", "serve-mcp", "search", "locate", "hook")
-CONFORMANCE_COMMANDS = ("spec", "surface", "fuzz")
+CONFORMANCE_COMMANDS = ("spec", "surface", "fuzz", "report", "slo")
 
 USAGE = f"""usage: cruxgate COMMAND [ARGS...]
 

@@ -15,7 +15,7 @@ REFERENCE_LAYERS = ["config", "index", "query", "protocol", "server", "cli"]
 
 # Sub-packages of the conformance runner, in the order a run flows: each may import only those before it.
 # The spec model is the floor (it knows no server); the pytest plugin and the CLI sit above them all.
-CONFORMANCE_FLOORS = ["spec", "surface", "target", "checks", "report", "runner", "fuzz"]
+CONFORMANCE_FLOORS = ["spec", "surface", "target", "checks", "report", "runner", "fuzz", "slo"]
 
 
 def module_name(path: Path) -> str:

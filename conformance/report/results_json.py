@@ -1,6 +1,8 @@
 """--conformance-json: one machine-readable record per scenario, plus a header naming the run.
 
-The shape is pinned by schemas/conformance-results.schema.json. The runner
+The shape is pinned by schemas/conformance-results.schema.json. The same document feeds the
+other reports (--conformance-report, --conformance-html, `cruxgate report`): one collector
+builds it, and each output renders it. The runner
 fills three stash keys when it knows them (``SERVER_INFO_KEY`` with the
 server's ``serverInfo`` from the MCP initialize answer, ``TARGET_PROFILE_KEY``
 with the profile's name, ``TRANSPORT_KEY`` with the default transport); an
@@ -12,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -20,6 +23,9 @@ import pytest
 
 from cruxgate.conformance.checks.judge import recorded_findings, recorded_not_judged
 from cruxgate.conformance.report.baseline import EXPECTED_FAILURE, baseline_outcome, scenario_id
+from cruxgate.conformance.report.transcript import CALLS, trimmed_calls
+
+Renderer = Callable[[dict[str, Any]], str]  # a results document -> the text of one report
 
 FORMAT_VERSION = 1
 SERVER_INFO_KEY = pytest.StashKey[dict[str, Any]]()
@@ -68,6 +74,7 @@ def _requirement_id(item: pytest.Item) -> str | None:
 
 def _record_base(item: pytest.Item, default_transport: str | None) -> dict[str, Any]:
     scenario = getattr(item, "scenario", None) or {}
+    requirement = getattr(item, "requirement", None)
     tools = scenario.get("tools")
     if tools is None:
         tools = [m.args[0] for m in item.iter_markers("tool") if m.args]
@@ -76,6 +83,9 @@ def _record_base(item: pytest.Item, default_transport: str | None) -> dict[str, 
         "requirement": _requirement_id(item),
         "document": _marker_arg(item, "document"),
         "title": scenario.get("title"),
+        "requirement_title": requirement.get("title") if isinstance(requirement, dict) else None,
+        "when": scenario.get("when"),
+        "then": scenario.get("then"),
         "source": scenario.get("source"),
         "level": scenario.get("level") or _marker_arg(item, "level"),
         "coverage": scenario.get("coverage"),
@@ -89,6 +99,7 @@ def _record_base(item: pytest.Item, default_transport: str | None) -> dict[str, 
         "findings": [],
         "not_judged": [],
         "duration": 0.0,
+        "calls": [],
     }
 
 
@@ -99,12 +110,17 @@ def _skip_reason(report: pytest.TestReport) -> str:
     return report.longreprtext
 
 
-class ResultsJsonPlugin:
-    """Collects one record per scenario item and writes them at session end."""
+def json_text(document: dict[str, Any]) -> str:
+    """The results document as the --conformance-json file holds it."""
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
-    def __init__(self, config: pytest.Config, path: str) -> None:
+
+class ResultsJsonPlugin:
+    """Collects one record per scenario item and writes the results document's outputs at session end."""
+
+    def __init__(self, config: pytest.Config, outputs: dict[Path, Renderer]) -> None:
         self.config = config
-        self.path = Path(path)
+        self.outputs = outputs
         self.records: dict[str, dict[str, Any]] = {}
         self.started = time.time()
 
@@ -116,6 +132,7 @@ class ResultsJsonPlugin:
         if report.when == "call":
             record["findings"] = recorded_findings(report.user_properties)
             record["not_judged"] = recorded_not_judged(report.user_properties)
+            record["calls"], record["calls_dropped"] = getattr(report, CALLS, None) or ([], 0)
         if baseline_outcome(report) == EXPECTED_FAILURE:
             record["outcome"] = EXPECTED_FAILURE
             record["baseline_reason"] = report.wasxfail.removeprefix(f"{EXPECTED_FAILURE}: ")
@@ -136,8 +153,12 @@ class ResultsJsonPlugin:
         self.records = {item.nodeid: _record_base(item, transport) for item in items}
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.path.write_text(json.dumps(self.document(int(session.exitstatus)), indent=2) + "\n", encoding="utf-8")
+        document = self.document(int(session.exitstatus))
+        for path, render in self.outputs.items():
+            # A run that collected no scenario leaves no report for people; the JSON says so for machines.
+            if render is json_text or document["scenarios"]:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(render(document), encoding="utf-8")
 
     def document(self, exitstatus: int) -> dict[str, Any]:
         """The whole results document: header, summary counts and the scenario records."""
@@ -151,6 +172,10 @@ class ResultsJsonPlugin:
         summary: dict[str, int] = {}
         for record in scenarios:
             summary[record["outcome"]] = summary.get(record["outcome"], 0) + 1
+            # A pass needs only enough of each answer to recognise it; any other outcome tells the whole story.
+            record["calls"] = trimmed_calls(record["calls"], record["outcome"] == "passed")
+            if not record.get("calls_dropped"):
+                record.pop("calls_dropped", None)
         return {
             "format_version": FORMAT_VERSION,
             "cruxgate_version": cruxgate.__version__,
@@ -159,13 +184,20 @@ class ResultsJsonPlugin:
             "server_info": self.config.stash.get(SERVER_INFO_KEY, None),
             "started_at": datetime.fromtimestamp(self.started, UTC).isoformat(),
             "exit_status": int(exitstatus),
+            "transport": self.config.stash.get(TRANSPORT_KEY, None),
+            "strict": bool(self.config.getoption("strict", False)),
             "summary": summary,
             "scenarios": scenarios,
         }
 
 
-def register(config: pytest.Config) -> None:
-    """Register the JSON results plugin when --conformance-json is given."""
-    path = config.getoption("conformance_json", None)
-    if path and not hasattr(config, "workerinput"):
-        config.pluginmanager.register(ResultsJsonPlugin(config, path), "cruxgate-results-json")
+def register(config: pytest.Config, reports: dict[str, Renderer] | None = None) -> None:
+    """Register the collector when --conformance-json or a report option (`reports`: option -> renderer) is given."""
+    if hasattr(config, "workerinput"):
+        return
+    outputs: dict[Path, Renderer] = {}
+    for option, render in {"conformance_json": json_text, **(reports or {})}.items():
+        if path := config.getoption(option, None):
+            outputs[Path(path)] = render
+    if outputs:
+        config.pluginmanager.register(ResultsJsonPlugin(config, outputs), "cruxgate-results-json")

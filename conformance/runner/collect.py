@@ -12,6 +12,7 @@ import pytest
 
 from cruxgate.conformance.checks.judge import FINDING, NOT_JUDGED, Judge
 from cruxgate.conformance.report import results_json
+from cruxgate.conformance.report.transcript import Transcript
 from cruxgate.conformance.runner.scenario import ScenarioRun
 from cruxgate.conformance.spec import paths
 from cruxgate.conformance.spec.loader import DEFAULT_FIXTURE, SpecError, load_documents, scenarios, tool_rules
@@ -100,6 +101,7 @@ class ScenarioItem(pytest.Item):
     """One spec scenario: skipped with a reason, or executed step by step against the target."""
 
     spec: Scenario
+    transcript: Transcript | None = None  # the calls of its run, for the reports
 
     @classmethod
     def build(cls, parent: SuiteFile, scenario: Scenario) -> ScenarioItem:
@@ -122,7 +124,7 @@ class ScenarioItem(pytest.Item):
         """The scenario as the report plugins read it (the same fields any runner's items may carry)."""
         spec = self.spec
         return {"id": spec.id, "title": spec.title, "source": spec.source, "level": spec.level,
-                "coverage": spec.coverage, "tools": list(spec.tools)}
+                "coverage": spec.coverage, "tools": list(spec.tools), "when": spec.when, "then": spec.then}
 
     @property
     def requirement(self) -> dict[str, Any]:
@@ -207,7 +209,8 @@ class ScenarioItem(pytest.Item):
                     pytest.skip(blocked)
                 if lease.error is not None:
                     raise lease.error
-                ScenarioRun(lease, main, judge).run(self.spec)
+                self.transcript = Transcript()
+                ScenarioRun(lease, main, judge, self.transcript).run(self.spec)
             judge.conclude(self.spec.basis)
         except Exception:
             runner.note_failure(self.name)

@@ -8,6 +8,7 @@ from typing import Any, NoReturn
 import pytest
 
 from cruxgate.conformance.checks.judge import ExpectationFailed, Judge, canonical_numbers, resolve
+from cruxgate.conformance.report.transcript import Transcript
 from cruxgate.conformance.spec.model import Check, Expect, Scenario, run_steps
 from cruxgate.conformance.target.lifecycle import Lease
 from cruxgate.conformance.target.names import NameMap
@@ -18,10 +19,11 @@ from cruxgate.conformance.target.workspace import Workspace
 class ScenarioRun:
     """The state of one scenario being executed: its lease, transport, captures and findings."""
 
-    def __init__(self, lease: Lease, transport: str, judge: Judge) -> None:
+    def __init__(self, lease: Lease, transport: str, judge: Judge, transcript: Transcript | None = None) -> None:
         self.lease = lease
         self.transport = transport
         self.judge_ = judge
+        self.transcript = transcript or Transcript()
         self.captures: dict[str, Any] = {}
         self.names = NameMap(lease.target.names)
 
@@ -48,13 +50,18 @@ class ScenarioRun:
 
     def call(self, tool: str, args: dict[str, Any], transport: str | None) -> Response:
         """Call a tool with the target's argument names; the answer in our field names, numbers canonical."""
-        response = self.server(transport).call_tool(tool, self.names.arguments(tool, args))
-        response.payload = canonical_numbers(self.names.fields(tool, response.payload))
+        with self.transcript.call(self.judge_.step, "tools/call", tool, args, transport or self.transport) as record:
+            response = self.server(transport).call_tool(tool, self.names.arguments(tool, args))
+            response.payload = canonical_numbers(self.names.fields(tool, response.payload))
+            self.transcript.answered(record, response.payload, response.is_error)
         return response
 
     def list_tools(self, transport: str | None) -> list[dict[str, Any]]:
         """tools/list, with the target's argument names turned back into ours."""
-        return self.names.tools(self.server(transport).list_tools())
+        with self.transcript.call(self.judge_.step, "tools/list", None, None, transport or self.transport) as record:
+            tools = self.names.tools(self.server(transport).list_tools())
+            self.transcript.answered(record, {"tools": tools}, False)
+        return tools
 
     def judge(self, expect: Expect, response: Any) -> None:
         """Judge one answer against an expect block."""

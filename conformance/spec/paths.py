@@ -37,6 +37,16 @@ def fixtures_dir() -> Path:
     return _locate("golden/fixtures", "fixtures")
 
 
+def semantic_dir() -> Path:
+    """The labeled questions in words (stdlib-queries.yaml) the SLO harness and the quality benchmark ask."""
+    return _locate("golden/semantic", "semantic")
+
+
+def scored_search_dir() -> Path:
+    """The labeled match-reason cases (match-reasons.yaml) of SS-REASONS-04."""
+    return _locate("golden/scored-search", "scored-search")
+
+
 def profiles_dir() -> Path:
     """The folder of bundled target profiles (the reference's is the default)."""
     return _PACKAGE / "profiles"

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bench_cache import cache_dir, fallback_root
+
+from cruxgate.conformance.slo.cache import cache_dir, fallback_root
 
 pytest_plugins = ["pytester"]
 
@@ -45,7 +46,7 @@ def test_a_fixture_using_it_runs_under_no_cacheprovider(pytester: pytest.Pyteste
     pytester.makepyfile(test_inner_bench_cache_dir=f"""
 import sys
 sys.path.insert(0, {str(Path(__file__).resolve().parents[2] / "benchmarks")!r})
-from bench_cache import cache_dir
+from cruxgate.conformance.slo.cache import cache_dir
 
 def test_inner(pytestconfig):
     assert cache_dir(pytestconfig, "corpus").is_dir()

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 import scale_corpus
 import scale_report
-from slo import REGISTRY, Measurement
-from slo_report import write
+
+from cruxgate.conformance.slo.registry import REGISTRY, Measurement
+from cruxgate.conformance.slo.report import write
 
 TOOLS = scale_report.TOOLS
 
@@ -74,10 +75,11 @@ def test_slo_report_carries_the_scale_figures_as_information_only(tmp_path: Path
     record = tmp_path / "scale.json"
     record.write_text(json.dumps({"date": "2026-11-25 08:00 UTC", "rows": rows()}), encoding="utf-8")
     measurements = [Measurement(REGISTRY["floor"], value=2.0, p50=1.5, p95=2.0, samples=10, corpus="polyglot")]
-    report, twin = write(tmp_path / "slo.md", measurements, {"target": "t"}, scale=record)
+    report, twin = write(tmp_path / "slo.md", measurements, {"target": "t"}, scale_report.appendix(record))
     text = report.read_text(encoding="utf-8")
     assert "## Scale (information, not gated)" in text and "| 20,000 |" in text
     assert json.loads(twin.read_text(encoding="utf-8"))["scale_information"]["rows"][0]["files"] == 1_000
     assert [r["slo"] for r in json.loads(twin.read_text(encoding="utf-8"))["results"]] == ["floor"]
-    bare, _ = write(tmp_path / "bare.md", measurements, {"target": "t"}, scale=tmp_path / "missing.json")
+    bare, _ = write(tmp_path / "bare.md", measurements, {"target": "t"},
+                     scale_report.appendix(tmp_path / "missing.json"))
     assert "Scale" not in bare.read_text(encoding="utf-8")

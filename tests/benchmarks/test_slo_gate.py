@@ -9,7 +9,7 @@ import pytest
 pytest_plugins = ["pytester"]
 
 OVER_BAR = """
-from slo import REGISTRY, Measurement
+from cruxgate.conformance.slo.registry import REGISTRY, Measurement
 
 def test_health(record):
     record(Measurement(REGISTRY["SC-105"], value=4.0, p50=3.0, p95=4.0, floor_p95=2.0, samples=3, corpus="c"))
@@ -21,7 +21,8 @@ def test_floor(record):
 
 @pytest.fixture
 def bench_dir(pytester: pytest.Pytester) -> pytest.Pytester:
-    pytester.makeconftest("from slo_plugin import pytest_addoption, pytest_configure, record, settings  # noqa: F401\n")
+    pytester.makeconftest("from cruxgate.conformance.slo.plugin import (  # noqa: F401\n"
+                          "    pytest_addoption, pytest_configure, record, settings)\n")
     pytester.makepyfile(test_fake_slo=OVER_BAR)
     return pytester
 

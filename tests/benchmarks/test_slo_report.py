@@ -1,12 +1,12 @@
-"""The SLO report: a Markdown table and its JSON twin carrying the same figures."""
+"""The SLO report: a Markdown table, its JSON twin and its HTML page carrying the same figures."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from slo import REGISTRY, Measurement
-from slo_report import json_path, write
+from cruxgate.conformance.slo.registry import REGISTRY, Measurement
+from cruxgate.conformance.slo.report import html_path, json_path, write
 
 
 def test_report_writes_markdown_table_and_json_twin(tmp_path: Path) -> None:
@@ -30,9 +30,15 @@ def test_report_writes_markdown_table_and_json_twin(tmp_path: Path) -> None:
     health = next(r for r in data["results"] if r["slo"] == "SC-105")
     assert health == {**health, "p95_ms": 4.0, "floor_p95_ms": 2.0, "ratio_to_floor": 2.0, "verdict": "over our bar",
                       "our_bar": "<= 1.5x floor", "spec_limit": "< 10 ms", "test": "test_sc105_health_check_p95"}
+    page = html_path(markdown_path).read_text(encoding="utf-8")  # the HTML report's SLO section, alone
+    assert '<section id="slo">' in page and "default-src 'none'" in page
+    assert "<td>SC-105</td><td>4.00 ms</td><td>&lt;= 1.5x floor</td><td>&lt; 10 ms</td><td>3.00</td>" in page
+    assert "<b>SC-101</b>: a | pipe" in page
 
 
 def test_json_twin_never_overwrites_the_markdown() -> None:
     assert json_path(Path("r/slo.md")) == Path("r/slo.json")
     assert json_path(Path("r/slo")) == Path("r/slo.json")
     assert json_path(Path("r/slo.json")) == Path("r/slo.json.json")
+    assert html_path(Path("r/slo.md")) == Path("r/slo.html")
+    assert html_path(Path("r/slo.html")) == Path("r/slo.html.html")

@@ -6,7 +6,8 @@ import gc
 import itertools
 
 import pytest
-from sampling import Figures, counterbalanced, interleave, nearest_rank
+
+from cruxgate.conformance.slo.sampling import Figures, counterbalanced, interleave, nearest_rank
 
 
 def test_nearest_rank_is_a_measured_value_never_an_interpolation() -> None:

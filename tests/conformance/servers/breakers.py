@@ -226,7 +226,7 @@ CATALOGUE: tuple[Breaker, ...] = (
             "Hard-code a default (64 KB) for now", over_budget),
     Breaker("no_prewarm_status", "FR-110-01", "001:51",
             "MUST report Tantivy health, SQLite integrity, grammar availability, active job status, prewarm status",
-            no_prewarm_status, sample=True),
+            no_prewarm_status),
     Breaker("no_startup_checks", "FR-122-01", "001:52",
             "MUST include startup compatibility payload with `index.status`, `current_schema_version`, "
             "`required_schema_version`", no_startup_checks),

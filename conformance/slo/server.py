@@ -96,7 +96,8 @@ class BenchServer:
         response = self.connection.call_tool(tool, arguments)
         if response.is_error:
             raise ToolFailure(f"{tool} {arguments} answered a tool error: {response.payload}")
-        return response.payload
+        payload: dict[str, Any] = response.payload
+        return payload
 
     def text_bytes(self, tool: str, arguments: dict[str, Any]) -> int:
         """UTF-8 bytes of the answer's JSON payload as the wire carries it in the text item."""

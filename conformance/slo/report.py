@@ -1,4 +1,8 @@
-"""The SLO report: a Markdown table for people and its JSON twin (same path, `.json`) for machines."""
+"""The SLO report: a Markdown table for people, its JSON twin (same path, `.json`) for machines, and an HTML page.
+
+The HTML page (same path, `.html`) is the HTML report's SLO section alone; `cruxgate report --slo`
+puts the same figures beside a target's conformance results.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +10,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from scale_report import information
-from slo import Measurement, verdict
+from cruxgate.conformance.report.html_report import render_slo
+from cruxgate.conformance.slo.registry import Measurement, verdict
 
 COLUMNS = ("SLO", "measured", "our bar", "spec limit", "p50 ms", "p95 ms", "floor p95 ms", "ratio to floor",
            "verdict", "corpus", "samples")
@@ -57,19 +61,23 @@ def json_path(path: Path) -> Path:
     return path.with_suffix(".json") if path.suffix != ".json" else path.with_suffix(".json.json")
 
 
-def write(path: Path, measurements: list[Measurement], header: dict[str, Any],
-          scale: Path | None = None) -> tuple[Path, Path]:
-    """Write the Markdown report at `path` and its JSON twin; return both paths.
+def html_path(path: Path) -> Path:
+    """Where the HTML page of a Markdown report goes: the same path with the suffix `.html`."""
+    return path.with_suffix(".html") if path.suffix != ".html" else path.with_suffix(".html.html")
 
-    `scale`: the scale benchmark's record (docs/scale.json), appended to both as information: its figures
-    come from another command and another run, and never gate this one.
+
+def write(path: Path, measurements: list[Measurement], header: dict[str, Any],
+          appendix: tuple[list[str], dict[str, Any]] = ([], {})) -> tuple[Path, Path]:
+    """Write the Markdown report at `path`, its JSON twin and its HTML page; return the first two paths.
+
+    `appendix`: Markdown lines and JSON keys appended as information (the checkout's scale figures, which come
+    from another command and another run, and never gate this one).
     """
+    lines, extra = appendix
     path.parent.mkdir(parents=True, exist_ok=True)
-    extra = information(scale) if scale is not None else []
-    path.write_text(markdown(measurements, header) + "".join(f"{line}\n" for line in extra), encoding="utf-8")
+    path.write_text(markdown(measurements, header) + "".join(f"{line}\n" for line in lines), encoding="utf-8")
     twin = json_path(path)
-    record: dict[str, Any] = {**header, "results": [row(m) for m in measurements]}
-    if extra and scale is not None:
-        record["scale_information"] = json.loads(scale.read_text(encoding="utf-8"))
+    record: dict[str, Any] = {**header, "results": [row(m) for m in measurements], **extra}
     twin.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    html_path(path).write_text(render_slo(record), encoding="utf-8")
     return path, twin

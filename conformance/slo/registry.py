@@ -43,7 +43,7 @@ class Limit:
 
     def holds(self, measurement: Measurement) -> bool:
         """Whether the measurement is within this limit."""
-        return OPERATORS[self.op](self.figure(measurement), self.value)
+        return bool(OPERATORS[self.op](self.figure(measurement), self.value))
 
     def describe(self, unit: str) -> str:
         """The limit as a reader writes it: `< 50 ms`, `<= 1.5x floor`, `<= floor + 3 ms`."""

@@ -29,7 +29,7 @@ def cache_dir(config: pytest.Config, name: str) -> Path:
     """The folder `name`, created if needed: in pytest's cache when it is on, else under `fallback_root()`."""
     cache = getattr(config, "cache", None)
     if cache is not None:
-        return cache.mkdir(name)
+        return Path(cache.mkdir(name))
     path = fallback_root() / "benchmarks" / name
     path.mkdir(parents=True, exist_ok=True)
     return path

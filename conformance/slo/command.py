@@ -1,0 +1,77 @@
+"""`cruxgate slo`: the p95 SLO harness against any target, from any install (pytest on the packaged harness).
+
+    cruxgate slo [--target-profile FILE | --server-cmd CMD | --server-url URL] [--gate] [--report PATH]
+                 [--smoke] [--rounds N] [-- PYTEST_ARGS]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+OPTIONS = {  # ours -> the harness's pytest option
+    "target": "--target", "target_profile": "--target-profile", "server_cmd": "--server-cmd",
+    "server_url": "--server-url", "fixtures_dir": "--fixtures-dir", "report": "--slo-report",
+    "rounds": "--slo-rounds", "match_reasons": "--slo-match-reasons",
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
+    """The target options of the conformance runner, plus the harness's gate, report and sizes."""
+    parser.add_argument("pytest_args", nargs="*", metavar="PYTEST_ARGS", help="after `--`: passed to pytest as is")
+    parser.add_argument("--target", choices=("stdio", "http"), default=None, help="transport (default stdio)")
+    parser.add_argument("--target-profile", metavar="FILE", default=None,
+                        help="target profile (default: the bundled reference)")
+    parser.add_argument("--server-cmd", metavar="CMD", default=None,
+                        help="replace the profile's launch command ({workspace}, {config}, {port} placeholders)")
+    parser.add_argument("--server-url", metavar="URL", default=None,
+                        help="measure a running Streamable HTTP server (with --target http); it must serve the "
+                             "polyglot fixture, and fresh-start figures are skipped")
+    parser.add_argument("--fixtures-dir", metavar="DIR", default=None, help="fixture repositories (default: bundled)")
+    parser.add_argument("--gate", action="store_true", default=False,
+                        help="fail when a figure is over our bar (exit 1); default: record and report only")
+    parser.add_argument("--report", metavar="PATH", default=None,
+                        help="write the Markdown report at PATH, its JSON (PATH.json) and HTML (PATH.html) twins")
+    parser.add_argument("--smoke", action="store_true", default=False,
+                        help="a few rounds on the fixture only, never gating: proves the harness runs (seconds)")
+    parser.add_argument("--rounds", metavar="N", type=int, default=None,
+                        help="timed calls per variant of each latency figure (default 200; smoke 10)")
+    parser.add_argument("--match-reasons", metavar="FILE", default=None,
+                        help="labeled match-reason cases for SS-REASONS-04 (default: the bundled set)")
+    parser.add_argument("-k", metavar="EXPR", dest="keyword", default=None,
+                        help="only the figures whose test matches (pytest's -k, e.g. sc105)")
+    parser.epilog = ("Exit status: 0 when every figure was taken (and, with --gate, within our bar), 1 when one "
+                     "failed, 2 on a usage error. Arguments after `--` go to pytest as they are.")
+
+
+def pytest_arguments(args: argparse.Namespace) -> list[str]:
+    """The pytest command line `cruxgate slo` stands for."""
+    spec = importlib.util.find_spec("cruxgate.conformance.slo.harness")
+    assert spec is not None and spec.origin is not None, "the packaged SLO harness is missing"
+    # The harness module by its path (pytest collects a file it is given whatever its name), with its plugin;
+    # no pytest cache beside the user's files: kept corpora go to the user's cache (slo/cache.py).
+    words = [str(Path(spec.origin)), "-p", "cruxgate.conformance.slo.plugin", "-p", "no:cacheprovider",
+             "--rootdir", str(Path.cwd())]
+    for name, option in OPTIONS.items():
+        value = getattr(args, name)
+        if value is not None:
+            words += [option, str(value)]
+    if args.gate:
+        words.append("--slo-gate")
+    if args.smoke:
+        words.append("--slo-smoke")
+    if args.keyword:
+        words += ["-k", args.keyword]
+    return words
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the harness under pytest, in a fresh interpreter; its exit status.
+
+    A fresh one, because this process has imported cruxgate already: pytest could no longer rewrite the
+    asserts of its plugins, and says so in a warning on every run.
+    """
+    return subprocess.call([sys.executable, "-m", "pytest", *pytest_arguments(args), *args.pytest_args])
