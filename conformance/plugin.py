@@ -16,7 +16,7 @@ from cruxgate.conformance.checks.judge import recorded_findings
 from cruxgate.conformance.fuzz import (
     plugin as fuzz_plugin,  # issue 17: the fuzz phase (--fuzz), its own options and hooks
 )
-from cruxgate.conformance.report import baseline, html_report, markdown, results_json
+from cruxgate.conformance.report import baseline, digest, html_report, markdown, results_json
 from cruxgate.conformance.report.transcript import CALLS
 from cruxgate.conformance.runner.collect import (
     BLOCKED,
@@ -31,6 +31,7 @@ from cruxgate.conformance.runner.collect import (
     lifecycle_for,
     raise_deferred_usage_error,
 )
+from cruxgate.conformance.spec.model import WIRE_SCENARIO_ID
 from cruxgate.conformance.spec.paths import SUITE_PACKAGE, packaged_data_dir
 from cruxgate.conformance.target import deadline, reaper
 
@@ -186,9 +187,10 @@ class GatePlugin:
         self.executed = 0
         self.warnings: list[tuple[str, dict[str, Any]]] = []
         self.blocked: dict[str, list[str]] = {}  # missing tool -> scenarios it blocked
+        self.readings: dict[str, set[str]] = {}  # reading id -> the scenarios whose answers depart from it
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        if not session.config.option.collectonly:
+        if not session.config.option.collectonly:  # the wire scenario judges no requirement: it is not a run
             self.collected = sum(1 for item in session.items if isinstance(item, ScenarioItem))
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -200,9 +202,13 @@ class GatePlugin:
         findings = recorded_findings(report.user_properties)
         if report.passed:  # a scenario's warnings, or a fuzz item's (issue 17)
             self.warnings += [(report.nodeid, finding) for finding in findings]
+        for finding in findings:  # passed with warnings, or failed on one under --strict
+            if finding["basis"].get("reading"):
+                self.readings.setdefault(finding["basis"]["reading"], set()).add(finding["id"].split("/", 1)[0])
         if not any(name == SCENARIO for name, _ in report.user_properties):
             return
-        if report.passed or report.failed or hasattr(report, "wasxfail"):
+        if (report.passed or report.failed or hasattr(report, "wasxfail")) and \
+                not any(name == SCENARIO and value == WIRE_SCENARIO_ID for name, value in report.user_properties):
             self.executed += 1
 
     @pytest.hookimpl(wrapper=True)
@@ -211,7 +217,7 @@ class GatePlugin:
         # so every plugin (ours, junitxml, a user's) sees the same verdict whatever the hook order.
         result = yield
         if self.collected and not self.executed:
-            raise session.Failed("cruxgate: no scenario was executed against the target")
+            raise session.Failed("cruxgate: no scenario of the spec was executed against the target")
         return result
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
@@ -222,16 +228,23 @@ class GatePlugin:
                 basis = finding["basis"]
                 # issue 17: a fuzz item's finding (and the wire scenario's) has no step
                 step = f" step {finding['step']}" if finding["step"] is not None else ""
-                terminalreporter.write_line(f"  {finding['id']} [{basis['kind']} {basis['level']}]"
+                terminalreporter.write_line(f"  {finding['id']} [{digest.basis_label(basis)}]"
                                             f"{step}: {finding['message'].splitlines()[0][:200]}")
         if self.blocked:
             terminalreporter.write_sep("-", f"cruxgate: {sum(map(len, self.blocked.values()))} scenario(s) blocked "
                                             "by a tool the target does not list (tools/list)")
             for tool, scenarios in sorted(self.blocked.items()):
                 terminalreporter.write_line(f"  {tool}: {', '.join(scenarios)}")
+        if self.readings:
+            terminalreporter.write_sep("-", f"cruxgate: the target departs from {len(self.readings)} reading(s) "
+                                            "of docs/readings.md")
+            for reading in sorted(self.readings, key=lambda r: int(r[1:])):
+                scenarios = sorted(self.readings[reading])
+                terminalreporter.write_line(f"  {reading}: {', '.join(scenarios)}")
         if self.collected and not self.executed:
-            terminalreporter.write_sep("!", "cruxgate: no scenario was executed against the target, so it is not "
-                                            "judged conformant (every scenario was skipped; see the reasons)")
+            terminalreporter.write_sep("!", "cruxgate: no scenario of the spec was executed against the target, so "
+                                            "it is not judged conformant (every scenario was skipped or only the "
+                                            "wire scenario ran; see the reasons)")
         note = reaper.subreaper_note()
         if note and LIFECYCLE_KEY in self.config.stash:
             terminalreporter.write_line(f"cruxgate: process groups only: {note}")

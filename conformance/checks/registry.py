@@ -1,33 +1,133 @@
 """The registry of named checks: relations JSON Schema cannot express, each a small function.
 
-A check receives its arguments already resolved: an operand argument
-(``path``, ``a``, ``b``, ``total``, ``parts``) arrives as the value its
-``$capture`` or JMESPath expression selects, a literal (``value``,
-``pattern``, ``allowed``, ``n``, ``limit``, ``tolerance``) as written, and a
-parameter named ``response`` as the whole tool answer (see
-conformance/expect.py). A check returns nothing and raises ``CheckFailed``
-with a message that says what was required and what came back.
+The vocabulary is declared here once: ``ARGUMENTS`` says what each argument
+name is (an operand: a ``$capture`` or a JMESPath expression, resolved before
+the check runs; or a literal, passed as written) and which values the spec
+format accepts for it; a check's own arguments are its function's parameters
+(required when they have no default), and ``named_check(empty_ok=...)`` names
+the operands that may select nothing (null or an empty list) and still be
+judged. A parameter named ``response`` receives the whole tool answer. The
+spec format's check part (schemas/spec-format.schema.json) and the table in
+docs/spec.md are generated from this module (``vocabulary``). A check returns
+nothing and raises ``CheckFailed`` with a message that says what was required
+and what came back.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 import re
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, overload
+
+from cruxgate.conformance.spec.model import OPERAND_ARGS
+
+
+@dataclass(frozen=True, slots=True)
+class Argument:
+    """One argument name of the check vocabulary: operand or literal, the values the spec accepts, what it is."""
+
+    name: str
+    operand: bool
+    schema: dict[str, Any]
+    doc: str
+
+
+_OPERAND = {"$ref": "#/$defs/operand"}
+ARGUMENTS: dict[str, Argument] = {argument.name: argument for argument in (
+    Argument("path", True, _OPERAND, "the values judged"),
+    Argument("a", True, _OPERAND, "the first value"),
+    Argument("b", True, _OPERAND, "the second value"),
+    Argument("total", True, _OPERAND, "the sum"),
+    Argument("parts", True, {"type": "array", "minItems": 1,
+                             "items": {"oneOf": [_OPERAND, {"type": "number"}]}},
+             "operands or number literals, summed"),
+    Argument("limit", False, {"type": "number", "exclusiveMinimum": 0}, "a positive number"),
+    Argument("pattern", False, {"type": "string", "format": "regex"}, "a regular expression"),
+    Argument("allowed", False, {"type": "array", "minItems": 1}, "a list of literals"),
+    Argument("n", False, {"type": "integer", "minimum": 0}, "a count or a byte size"),
+    Argument("value", False, {}, "a literal"),
+    Argument("tolerance", False, {"type": "number", "minimum": 0}, "an absolute tolerance"),
+    Argument("fields", False, {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}},
+             "field names"),
+)}
+assert {name for name, argument in ARGUMENTS.items() if argument.operand} == {*OPERAND_ARGS, "parts"}
+
+
+@dataclass(frozen=True, slots=True)
+class CheckRule:
+    """A registered check: its function, its arguments (required ones first) and the operands that may be empty."""
+
+    name: str
+    function: Callable[..., None]
+    required: tuple[str, ...]
+    optional: tuple[str, ...]
+    empty_ok: tuple[str, ...]
+    takes_response: bool
+
+    @property
+    def arguments(self) -> tuple[str, ...]:
+        """Every argument the spec may give the check."""
+        return self.required + self.optional
+
+    @property
+    def operands(self) -> tuple[str, ...]:
+        """The arguments resolved against the answer or the captures."""
+        return tuple(name for name in self.arguments if ARGUMENTS[name].operand)
+
+    @property
+    def summary(self) -> str:
+        """What the check requires, from its docstring (the first paragraph, joined)."""
+        return " ".join((self.function.__doc__ or "").strip().split("\n\n")[0].split())
+
 
 CHECKS: dict[str, Callable[..., None]] = {}
+RULES: dict[str, CheckRule] = {}
 
 
 class CheckFailed(AssertionError):
     """A named check that does not hold; the message says why."""
 
 
-def named_check(function: Callable[..., None]) -> Callable[..., None]:
-    """Register `function` under its own name."""
-    CHECKS[function.__name__] = function
-    return function
+def _rule(function: Callable[..., None], empty_ok: tuple[str, ...]) -> CheckRule:
+    required: list[str] = []
+    optional: list[str] = []
+    takes_response = False
+    for name, parameter in inspect.signature(function).parameters.items():
+        if name == "response":
+            takes_response = True
+            continue
+        if name not in ARGUMENTS:
+            raise TypeError(f"check {function.__name__}: argument {name!r} is not in the vocabulary (ARGUMENTS)")
+        (required if parameter.default is inspect.Parameter.empty else optional).append(name)
+    unknown = set(empty_ok) - set(required + optional)
+    if unknown:
+        raise TypeError(f"check {function.__name__}: empty_ok names no argument of it: {sorted(unknown)}")
+    return CheckRule(function.__name__, function, tuple(required), tuple(optional), empty_ok, takes_response)
+
+
+Check = Callable[..., None]
+
+
+@overload
+def named_check(function: Check, *, empty_ok: tuple[str, ...] = ()) -> Check: ...
+
+
+@overload
+def named_check(function: None = None, *, empty_ok: tuple[str, ...] = ()) -> Callable[[Check], Check]: ...
+
+
+def named_check(function: Check | None = None, *,
+                empty_ok: tuple[str, ...] = ()) -> Check | Callable[[Check], Check]:
+    """Register a check under its own name; `empty_ok` names operands that may select nothing and still judge."""
+    def register(check: Check) -> Check:
+        RULES[check.__name__] = _rule(check, empty_ok)
+        CHECKS[check.__name__] = check
+        return check
+    return register(function) if function is not None else register
 
 
 def _short(value: Any, limit: int = 160) -> str:
@@ -54,7 +154,7 @@ def byte_size(value: Any) -> int:
 
 @named_check
 def sorted_descending(path: Any) -> None:
-    """The selected values never increase."""
+    """The list at `path` is non-increasing (a one-item list passes)."""
     values = _as_list(path, "sorted_descending")
     for index in range(1, len(values)):
         if values[index] > values[index - 1]:
@@ -66,7 +166,7 @@ def sorted_descending(path: Any) -> None:
 
 @named_check
 def same_sequence(a: Any, b: Any) -> None:
-    """Two lists hold the same items in the same order."""
+    """`a` and `b` are lists with the same items in the same order."""
     first, second = _as_list(a, "same_sequence a"), _as_list(b, "same_sequence b")
     if first == second:
         return
@@ -79,23 +179,25 @@ def same_sequence(a: Any, b: Any) -> None:
 
 @named_check
 def equal(a: Any, b: Any) -> None:
-    """Two values are equal."""
+    """The two values are equal (exact JSON equality)."""
     if a != b:
         raise CheckFailed(f"equal: {_short(a)} != {_short(b)}")
 
 
 @named_check
 def not_equal(a: Any, b: Any) -> None:
-    """Two values differ."""
+    """The two values differ."""
     if a == b:
         raise CheckFailed(f"not_equal: both are {_short(a)}")
 
 
 @named_check
 def sum_equals(total: Any, parts: list[Any], tolerance: float = 1e-6) -> None:
-    """`total` equals the sum of `parts` (each a number or a list of numbers) within `tolerance`.
+    """`total` (a number) equals the sum of all `parts`, a part being a number or a list of numbers
+    (summed), within `tolerance` (default 1e-6, growing with the magnitude at 7 significant digits).
 
-    The tolerance grows with the magnitude (7 significant digits), so a server that adds in 32-bit floats passes.
+    The tolerance grows with the magnitude, so a server that adds in 32-bit floats passes. Per-result sums are
+    written per index (`metadata.ranking_reasons[0].final_score`) or over all results with JMESPath `sum(...)`.
     """
     flat: list[float] = []
     for part in parts:
@@ -110,7 +212,7 @@ def sum_equals(total: Any, parts: list[Any], tolerance: float = 1e-6) -> None:
 
 @named_check
 def ratio_at_most(a: Any, b: Any, limit: float) -> None:
-    """a / b is at most `limit`."""
+    """`a / b <= limit` (numbers; `b > 0`)."""
     numerator, denominator = _number(a, "ratio_at_most a"), _number(b, "ratio_at_most b")
     if denominator == 0:
         raise CheckFailed("ratio_at_most: b is 0, the ratio is undefined")
@@ -121,7 +223,8 @@ def ratio_at_most(a: Any, b: Any, limit: float) -> None:
 
 @named_check
 def byte_ratio_at_most(a: Any, b: Any, limit: float) -> None:
-    """The JSON size of a over that of b is at most `limit`."""
+    """`bytes(a) / bytes(b) <= limit`, bytes being the UTF-8 length of compact, key-sorted JSON
+    (`json.dumps(v, separators=(",", ":"), ensure_ascii=False, sort_keys=True)`)."""
     size_a, size_b = byte_size(a), byte_size(b)
     if size_b == 0:
         raise CheckFailed("byte_ratio_at_most: b is empty, the ratio is undefined")
@@ -132,7 +235,7 @@ def byte_ratio_at_most(a: Any, b: Any, limit: float) -> None:
 
 @named_check
 def unique(path: Any) -> None:
-    """The selected values hold no duplicates."""
+    """The list at `path` has no repeated item."""
     seen: list[Any] = []
     for value in _as_list(path, "unique"):
         if value in seen:
@@ -142,7 +245,7 @@ def unique(path: Any) -> None:
 
 @named_check
 def all_match(path: Any, pattern: str) -> None:
-    """Every selected value is a string that the regular expression matches (search semantics, like JSON Schema)."""
+    """Every item of the list at `path` is a string the regular expression matches (`re.search`, like JSON Schema)."""
     regex = re.compile(pattern)
     for index, value in enumerate(_as_list(path, "all_match")):
         if not isinstance(value, str) or not regex.search(value):
@@ -151,15 +254,15 @@ def all_match(path: Any, pattern: str) -> None:
 
 @named_check
 def each_in(path: Any, allowed: list[Any]) -> None:
-    """Every selected value is one of `allowed`."""
+    """Every item of the list at `path` is in `allowed`."""
     for index, value in enumerate(_as_list(path, "each_in")):
         if value not in allowed:
             raise CheckFailed(f"each_in: value {index} {_short(value)} is not one of {_short(allowed)}")
 
 
-@named_check
+@named_check(empty_ok=("path",))
 def count_equals(path: Any, n: int) -> None:
-    """The expression selects exactly `n` values (nothing selected counts as 0)."""
+    """The list at `path` has exactly `n` items (nothing selected counts as 0)."""
     values = [] if path is None else _as_list(path, "count_equals")
     if len(values) != n:
         raise CheckFailed(f"count_equals: {len(values)} value(s) where {n} were required: {_short(values)}")
@@ -167,7 +270,7 @@ def count_equals(path: Any, n: int) -> None:
 
 @named_check
 def payload_bytes_at_most(response: Any, n: int) -> None:
-    """The answer's payload is at most `n` bytes (compact, key-sorted JSON)."""
+    """bytes(payload) <= `n` (the same byte rule)."""
     size = byte_size(response.payload)
     if size > n:
         raise CheckFailed(f"payload_bytes_at_most: the payload is {size} bytes, more than {n}")
@@ -175,7 +278,7 @@ def payload_bytes_at_most(response: Any, n: int) -> None:
 
 @named_check
 def structured_matches_text(response: Any) -> None:
-    """structuredContent and the JSON of the first text item carry the same object."""
+    """When both are present, `structuredContent` equals the JSON object parsed from the first `text` content item."""
     if response.structured is None or response.text is None:
         return
     try:
@@ -191,8 +294,45 @@ def structured_matches_text(response: Any) -> None:
 
 
 @named_check
+def prefix_of(a: Any, b: Any) -> None:
+    """`a` is a non-empty list whose items are the first items of the list `b`, in the same order."""
+    first, second = _as_list(a, "prefix_of a"), _as_list(b, "prefix_of b")
+    if not first:
+        raise CheckFailed("prefix_of: a is empty, so it is no evidence of a prefix")
+    if len(first) > len(second):
+        raise CheckFailed(f"prefix_of: a has {len(first)} items, b only {len(second)}")
+    for index, (x, y) in enumerate(zip(first, second, strict=False)):
+        if x != y:
+            raise CheckFailed(f"prefix_of: item {index} is {_short(x)}, the full list has {_short(y)} there")
+
+
+@named_check
+def keeps_fields(a: Any, b: Any, fields: list[str]) -> None:
+    """`a` and `b` are lists of objects of one length, and every field of `fields` that item i of `a`
+    carries, item i of `b` carries with the same value (at least one such field must be there to judge).
+    """
+    first, second = _as_list(a, "keeps_fields a"), _as_list(b, "keeps_fields b")
+    if len(first) != len(second):
+        raise CheckFailed(f"keeps_fields: lengths differ ({len(first)} vs {len(second)})")
+    judged = 0
+    for index, (x, y) in enumerate(zip(first, second, strict=True)):
+        if not isinstance(x, dict) or not isinstance(y, dict):
+            raise CheckFailed(f"keeps_fields: item {index} is not an object: {_short(x)} / {_short(y)}")
+        for name in fields:
+            if name not in x:
+                continue
+            judged += 1
+            if name not in y:
+                raise CheckFailed(f"keeps_fields: item {index} dropped {name!r} ({_short(x[name])}): {_short(y)}")
+            if y[name] != x[name]:
+                raise CheckFailed(f"keeps_fields: item {index} {name!r} is {_short(y[name])}, was {_short(x[name])}")
+    if not judged:
+        raise CheckFailed(f"keeps_fields: no item of a carries any of {fields}: nothing to compare")
+
+
+@named_check
 def first_equals(path: Any, value: Any) -> None:
-    """The first selected value equals `value`."""
+    """The list at `path` is non-empty and its first item equals `value`."""
     values = _as_list(path, "first_equals")
     if not values:
         raise CheckFailed(f"first_equals: nothing selected, expected the first value to be {_short(value)}")
@@ -210,24 +350,25 @@ def _holds(container: Any, value: Any) -> bool:
 
 @named_check
 def contains(path: Any, value: Any) -> None:
-    """The selected list (or object keys, or string) holds `value`."""
+    """The list (or object's keys) at `path` holds `value` as an item; a string holds it as a substring."""
     if not _holds(path, value):
         raise CheckFailed(f"contains: {_short(value)} not found in {_short(path)}")
 
 
-@named_check
+@named_check(empty_ok=("path",))
 def not_contains(path: Any, value: Any) -> None:
-    """The selected list (or object keys, or string) does not hold `value`; nothing selected passes."""
+    """The opposite of `contains`; nothing selected (null) passes."""
     if path is not None and _holds(path, value):
         raise CheckFailed(f"not_contains: {_short(value)} found in {_short(path)}")
 
 
 @named_check
 def tool_surface_conforms(response: Any, value: Any = None) -> None:
-    """A tools/list answer matches the spec's tool input schemas (conformance/surface.py lint).
+    """In a `list_tools` step: each tool `value` names (a name or a list; else every tool the spec's
+    input schemas name) is listed with a description and an input schema that is valid JSON Schema
+    2020-12 and matches the spec's (docs/gate.md, the tool surface).
 
-    `value` names the tool (or list of tools) to lint, each required; without it every
-    tool the spec's input schemas name is required and every listed tool is linted.
+    Without `value`, every listed tool is linted (conformance/surface/lint.py).
     """
     from cruxgate.conformance.surface import lint
 

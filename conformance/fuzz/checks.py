@@ -24,24 +24,25 @@ from cruxgate.conformance.spec.model import (
     MCP_IS_ERROR,
     MCP_STDIO,
     MCP_STRUCTURED_TEXT,
-    READING,
     REGISTRY,
     REGISTRY_ENVELOPE,
     Basis,
+    Quote,
+    reading,
 )
 from cruxgate.conformance.spec.schemas import validator_for
 
 ENVELOPE_ID = "https://cruxgate.dev/schemas/error-envelope.json"
 INVALID_PARAMS = -32602  # JSON-RPC "Invalid params": MCP's answer to arguments that break the input schema
 AP_ERRORS = "000 > Requirement: Protocol error registry conformance is transport-consistent"
-AP_ERRORS_SCENARIO = "000 > Scenario: Equivalent invalid input maps to same protocol error code"
 
 # The bases of the checks (docs/conformance.md, "The fuzz phase"; the readings are R22 in docs/readings.md).
-NO_ENVELOPE = Basis(DOCUMENT, f"{AP_ERRORS}: all MCP tool failures MUST emit the canonical error envelope "
-                    "(a crash, a hang or a JSON-RPC error in place of the tool result emits none)", "MUST")
+NO_ENVELOPE = Basis(DOCUMENT, f"{AP_ERRORS}: a crash, a hang or a JSON-RPC error in place of the tool result "
+                    "emits no envelope", "MUST",
+                    Quote("000", 86, "All MCP tool failures MUST emit the canonical error envelope"))
 READABLE = Basis(REGISTRY, "error registry: a tool answers its payload or, on a hard failure, the envelope "
                  "{error: {code, message, data?}} (seeds/README.md, 'Referenced but not provided'); an answer "
-                 "the client cannot read as either is neither", "MUST")
+                 "the client cannot read as either is neither", "MUST", REGISTRY_ENVELOPE.quote)
 OUTPUT_CONTRACT = Basis(DOCUMENT, "the document that defines the tool (spec/*.yaml tools); its payload contract "
                         "is schemas/<tool>.output.schema.json", "MUST")
 MCP_OUTPUT_SCHEMA = Basis(MCP, "MCP specification, tools: a tool that declares an outputSchema MUST return "
@@ -49,12 +50,11 @@ MCP_OUTPUT_SCHEMA = Basis(MCP, "MCP specification, tools: a tool that declares a
 MCP_VALIDATE = Basis(MCP, "MCP specification, tools, security: servers MUST validate all tool inputs", "MUST")
 MCP_ACCESS = Basis(MCP, "MCP specification, tools, security: servers MUST implement proper access controls "
                    "(a path outside the workspace gets an error, never file content)", "MUST")
-NO_INTERNAL_ERROR = Basis(READING, "internal_error reports a fault of the server, which no input may trigger "
-                          "(Schemathesis' not_a_server_error); a bad input is invalid_input (R22)", "MUST")
-INVALID_INPUT_CODE = Basis(READING, f"the registry's validation code for bad arguments is invalid_input; "
-                           f"{AP_ERRORS_SCENARIO} asks only for one canonical code (R22)", "SHOULD")
-RECOVERS = Basis(READING, "one bad input must not poison the server for the next call (docs/server.md: the "
-                 "server keeps serving) (R22)", "MUST")
+# Readings of R22 (spec/readings.yaml): internal_error reports a fault of the server, which no input may trigger;
+# the registry's validation code for bad arguments is invalid_input (000's scenario 'Equivalent invalid input
+# maps to same protocol error code' asks only for one canonical code); one bad input must not poison the server
+# for the next call.
+NO_INTERNAL_ERROR = INVALID_INPUT_CODE = RECOVERS = reading("R22")
 
 
 @dataclass(frozen=True)

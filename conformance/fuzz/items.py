@@ -165,7 +165,7 @@ class FuzzItem(pytest.Item):
         if self.outcome.lost is None:
             database.record(target, tool.name, [finding.arguments for finding in self.outcome.findings])
         self.config.stash.setdefault(OUTCOMES_KEY, {})[self.nodeid] = self.outcome
-        # Every finding as a scenario records one (conformance/expect.py): the reports read them alike.
+        # Every finding as a scenario records one (conformance/checks/judge.py): the reports read them alike.
         for finding in [*self.outcome.findings, *self.outcome.warnings.values()]:
             self.user_properties.append((FINDING, json.dumps(finding_record(finding, self.name), sort_keys=True)))
         for finding in self.outcome.warnings.values():

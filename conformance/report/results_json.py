@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from cruxgate.conformance.checks.judge import recorded_findings
+from cruxgate.conformance.checks.judge import recorded_findings, recorded_not_judged
 from cruxgate.conformance.report.baseline import EXPECTED_FAILURE, baseline_outcome, scenario_id
 from cruxgate.conformance.report.transcript import CALLS, trimmed_calls
 
@@ -97,6 +97,7 @@ def _record_base(item: pytest.Item, default_transport: str | None) -> dict[str, 
         "failure_message": None,
         "baseline_reason": None,
         "findings": [],
+        "not_judged": [],
         "duration": 0.0,
         "calls": [],
     }
@@ -130,6 +131,7 @@ class ResultsJsonPlugin:
         record["duration"] = round(record["duration"] + report.duration, 6)
         if report.when == "call":
             record["findings"] = recorded_findings(report.user_properties)
+            record["not_judged"] = recorded_not_judged(report.user_properties)
             record["calls"], record["calls_dropped"] = getattr(report, CALLS, None) or ([], 0)
         if baseline_outcome(report) == EXPECTED_FAILURE:
             record["outcome"] = EXPECTED_FAILURE

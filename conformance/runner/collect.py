@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from cruxgate.conformance.checks.judge import FINDING, Judge
+from cruxgate.conformance.checks.judge import FINDING, NOT_JUDGED, Judge
 from cruxgate.conformance.report import results_json
 from cruxgate.conformance.report.transcript import Transcript
 from cruxgate.conformance.runner.scenario import ScenarioRun
@@ -20,6 +20,7 @@ from cruxgate.conformance.spec.loader import DEFAULT_FIXTURE, SpecError, load_do
 from cruxgate.conformance.spec.model import (
     JSONRPC_NOTIFICATION,
     MCP_STDIO,
+    WIRE_SCENARIO_ID,
     ListTools,
     Requirement,
     Scenario,
@@ -28,7 +29,7 @@ from cruxgate.conformance.spec.model import (
 )
 from cruxgate.conformance.target.lifecycle import FAIL_FAST_PREFIX, Lifecycle
 from cruxgate.conformance.target.names import NameMap
-from cruxgate.conformance.target.profile import ProfileError, Target, resolve
+from cruxgate.conformance.target.profile import BUDGET_KEY, ProfileError, Target, resolve
 from cruxgate.conformance.target.wire import ServerFailure
 from cruxgate.conformance.target.workspace import WorkspaceError
 
@@ -41,6 +42,13 @@ CAUSES_KEY = pytest.StashKey[dict[str, str]]()  # first line of a preparation or
 SCENARIO = "cruxgate_scenario"  # user property: the scenario id (marks the reports of scenario items)
 BLOCKED = "cruxgate_blocked"  # user property: the missing tool that blocked the scenario
 SUITE_ANCHOR = "suite.yaml"
+
+
+def _sets_budget(scenario: Scenario) -> bool:
+    """Whether the scenario (or a restart step of it) sets a payload budget."""
+    section, _, name = BUDGET_KEY.partition(".")
+    configs = [scenario.config, *(getattr(step, "config", None) or {} for step in scenario.steps)]
+    return any(name in (config.get(section) or {}) for config in configs if isinstance(config, dict))
 
 
 class CruxgateWarning(UserWarning):
@@ -106,6 +114,9 @@ class SuiteFile(pytest.File):
                 documents = load_documents(spec_dir)
             except SpecError as exc:
                 raise pytest.UsageError(f"cruxgate: the spec does not load: {exc}") from None
+            if not documents:  # the wire scenario alone judges no requirement: an empty spec is no run
+                folder = spec_dir or paths.spec_dir()
+                raise pytest.UsageError(f"cruxgate: no spec document (*.yaml) in {folder}: there is nothing to gate")
             self.config.stash[TOOL_RULES_KEY] = tool_rules(documents)
             for scenario in scenarios(documents):
                 yield ScenarioItem.build(self, scenario)
@@ -171,6 +182,9 @@ class ScenarioItem(pytest.Item):
         missing_hooks = [hook for hook in spec.hooks if hook not in target.hooks]
         if missing_hooks:
             return f"target {target.name} has no hook {', '.join(missing_hooks)}"
+        if target.budget_fixed and _sets_budget(spec):
+            return (f"target {target.name} cannot set its payload budget ({target.budget_fixed}); the scenario needs "
+                    f"a smaller one ({BUDGET_KEY}; reading R34)")
         if target.fixed_url and spec.mutates():
             return "target is a running server (--server-url): the runner cannot change its workspace or restart it"
         if target.fixed_url and spec.config:
@@ -232,6 +246,7 @@ class ScenarioItem(pytest.Item):
                     raise lease.error
                 self.transcript = Transcript()
                 ScenarioRun(lease, main, judge, self.transcript).run(self.spec)
+            judge.conclude(self.spec.basis)
         except Exception:
             runner.note_failure(self.name)
             raise
@@ -274,6 +289,8 @@ class ScenarioItem(pytest.Item):
     def _record(self, judge: Judge) -> None:
         for finding in judge.findings:
             self.user_properties.append((FINDING, json.dumps(finding.as_record(self.name), sort_keys=True)))
+        for note in judge.not_judged:
+            self.user_properties.append((NOT_JUDGED, json.dumps(note.as_record(), sort_keys=True)))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         exc = excinfo.value
@@ -294,7 +311,7 @@ WIRE_REQUIREMENT = Requirement(
     level="MUST", coverage="scenarios", document="mcp",
     statement="A server writes only valid JSON-RPC messages to stdout and never answers a notification.")
 WIRE_SCENARIO = Scenario(
-    id="MCP-WIRE-01", title="stdout holds only JSON-RPC answers to requests", source=WIRE_REQUIREMENT.source,
+    id=WIRE_SCENARIO_ID, title="stdout holds only JSON-RPC answers to requests", source=WIRE_REQUIREMENT.source,
     level="MUST", when="the runner talks to the target over stdio for the whole run",
     then="no line on stdout is anything but a JSON-RPC message, and no notification gets a reply",
     coverage="executable", requirement=WIRE_REQUIREMENT, steps=(ListTools(),))

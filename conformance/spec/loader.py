@@ -13,14 +13,18 @@ from jsonschema.exceptions import best_match
 from cruxgate.conformance.spec.model import (
     CAPTURE_REF,
     DOCUMENT,
+    READING,
     STEP_KINDS,
     Basis,
+    Quote,
     Requirement,
     Scenario,
     Step,
     ToolRule,
+    parse_basis,
 )
 from cruxgate.conformance.spec.paths import spec_dir as default_spec_dir
+from cruxgate.conformance.spec.readings import READINGS_FILE, ReadingsError, load_readings
 from cruxgate.conformance.spec.schemas import validator_for
 
 FORMAT_SCHEMA_ID = "https://cruxgate.dev/schemas/spec-format.json"
@@ -55,13 +59,28 @@ def _check_expression(file: Path, where: str, expression: str) -> None:
         raise SpecError(file, where, f"not a JMESPath expression: {expression!r} ({exc})") from None
 
 
-def _check_steps(file: Path, where: str, scenario: dict[str, Any], level: str) -> None:
-    """Captures exist before use, expressions compile, and every tool, hook and transport a step names is listed."""
+def _check_basis(file: Path, at: str, basis: Basis, readings: set[str]) -> None:
+    """A reading names an entry of readings.yaml; a document MUST quotes words that can gate."""
+    if basis.kind == READING and basis.ref not in readings:
+        raise SpecError(file, at, f"reading {basis.ref} is not in spec/{READINGS_FILE}")
+    if basis.kind == DOCUMENT and basis.level == "MUST":
+        if basis.quote is None:
+            raise SpecError(file, at, f"a check that can fail the run ({basis.ref}) quotes the sentence it enforces "
+                                      "(quote: {file, line, text}); without one it is a reading (basis: reading R<n>)")
+        if not basis.quote.normative:
+            raise SpecError(file, at, f"the quote {basis.quote} holds no MUST, MUST NOT, 'only' or number: "
+                                      "it cannot gate; make the check a reading")
+
+
+def _check_steps(file: Path, where: str, scenario: dict[str, Any], level: str, readings: set[str]) -> None:
+    """Captures exist before use, expressions compile, every basis holds, every tool, hook and transport is listed."""
     captured: set[str] = set()
     tools = set(scenario.get("tools", []))
     hooks = set(scenario.get("hooks", []))
     for index, step in enumerate(build_steps(scenario, level)):
         at = f"{where}.steps[{index}]"
+        for basis in step.bases():
+            _check_basis(file, at, basis, readings)
         for called in step.tools():
             if called not in tools:
                 raise SpecError(file, f"{at}.{step.kind}", f"tool {called!r} is not listed in the scenario's tools")
@@ -84,7 +103,7 @@ def _check_steps(file: Path, where: str, scenario: dict[str, Any], level: str) -
             raise SpecError(file, where, f"hook step(s) {sorted(missing)} not listed in the scenario's hooks")
 
 
-def _check_document(file: Path, document: dict[str, Any], seen_ids: dict[str, str]) -> None:
+def _check_document(file: Path, document: dict[str, Any], seen_ids: dict[str, str], readings: set[str]) -> None:
     """Semantic rules: file stem, unique ids, scenario ids under their requirement, steps well-formed."""
     if document["document"] != file.stem:
         raise SpecError(file, "document", f"{document['document']!r} must equal the file stem {file.stem!r}")
@@ -108,11 +127,11 @@ def _check_document(file: Path, document: dict[str, Any], seen_ids: dict[str, st
             if not scenario["id"].startswith(requirement["id"] + "-"):
                 raise SpecError(file, f"{at}.id",
                                 f"{scenario['id']} must start with its requirement's id {requirement['id']}-")
-            _check_steps(file, at, scenario, scenario_level(requirement, scenario))
+            _check_steps(file, at, scenario, scenario_level(requirement, scenario), readings)
 
 
-def load_file(file: Path, seen_ids: dict[str, str] | None = None) -> dict[str, Any]:
-    """One spec document, validated; raises SpecError naming the file and the path."""
+def load_file(file: Path, seen_ids: dict[str, str] | None = None, readings: set[str] | None = None) -> dict[str, Any]:
+    """One spec document, validated (readings: the ids a `reading R<n>` basis may name; default its folder's)."""
     try:
         document = yaml.safe_load(file.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
@@ -120,15 +139,27 @@ def load_file(file: Path, seen_ids: dict[str, str] | None = None) -> dict[str, A
     error = best_match(validator_for(FORMAT_SCHEMA_ID).iter_errors(document))
     if error is not None:
         raise SpecError(file, _json_path(error.absolute_path), f"{error.message} (keyword {error.validator})")
-    _check_document(file, document, {} if seen_ids is None else seen_ids)
+    if readings is None:
+        readings = reading_ids(file.parent)
+    _check_document(file, document, {} if seen_ids is None else seen_ids, readings)
     return cast("dict[str, Any]", document)  # the format schema makes a document an object
 
 
+def reading_ids(folder: Path) -> set[str]:
+    """The reading ids of `folder`/readings.yaml; a broken file is a SpecError."""
+    try:
+        return set(load_readings(folder).readings)
+    except ReadingsError as exc:
+        raise SpecError(folder / READINGS_FILE, "", str(exc)) from None
+
+
 def load_documents(spec_dir: Path | str | None = None) -> list[dict[str, Any]]:
-    """Every spec/*.yaml document (sorted by file name), validated, ids unique across documents."""
+    """Every spec/*.yaml document but readings.yaml (sorted by file name), validated, ids unique across documents."""
     folder = Path(spec_dir) if spec_dir is not None else default_spec_dir()
     seen_ids: dict[str, str] = {}
-    documents = [load_file(file, seen_ids) for file in sorted(folder.glob("*.yaml"))]
+    readings = reading_ids(folder)
+    documents = [load_file(file, seen_ids, readings) for file in sorted(folder.glob("*.yaml"))
+                 if file.name != READINGS_FILE]
     _check_tools(folder, documents, seen_ids)
     return documents
 
@@ -174,9 +205,15 @@ def build_step(step: dict[str, Any], default: Basis) -> Step:
     return STEP_KINDS[kind].from_yaml(step, default)
 
 
+def scenario_basis(scenario: dict[str, Any], level: str) -> Basis:
+    """The default basis of a YAML scenario's checks: its own `basis`, else its source at `level` with its quote."""
+    return parse_basis(scenario.get("basis"), Basis(DOCUMENT, scenario["source"], level,
+                                                    Quote.from_yaml(scenario.get("quote"))))
+
+
 def build_steps(scenario: dict[str, Any], level: str) -> tuple[Step, ...]:
-    """A YAML scenario's steps as typed step kinds; their checks' default basis is its source at `level`."""
-    basis = Basis(DOCUMENT, scenario["source"], level)
+    """A YAML scenario's steps as typed step kinds; their checks' default basis is the scenario's."""
+    basis = scenario_basis(scenario, level)
     return tuple(build_step(step, basis) for step in scenario.get("steps", []))
 
 
@@ -195,7 +232,7 @@ def build_scenario(requirement: Requirement, body: dict[str, Any]) -> Scenario:
                     hooks=tuple(body.get("hooks", [])), transports=tuple(body.get("transports", [])),
                     fixture=body.get("fixture"), git=bool(body.get("git")), config=body.get("config") or {},
                     reason=body.get("reason"), benchmark=body.get("benchmark"),
-                    steps=build_steps(body, level))
+                    declared_basis=scenario_basis(body, level), steps=build_steps(body, level))
 
 
 def stand_in(requirement: Requirement) -> Scenario:

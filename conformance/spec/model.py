@@ -7,10 +7,11 @@ it calls, checks, captures, evaluates and needs, and whether it changes the
 workspace): adding one touches that class and the spec format schema, nothing
 else (the loader's cross-checks and the coverage table ask the step).
 
-Every check has a basis: the document statement it enforces (with its level),
-the error registry, the MCP specification, or a reading of ours where the
-documents are silent. Only document MUSTs and the registry gate by default;
-the rest are warnings (``--strict`` gates them too).
+Every check has a basis: the document statement it enforces (with its level and
+the quoted sentence), the error registry, the MCP specification, or a reading of
+ours where the documents are silent (an id of spec/readings.yaml). Only quoted
+document MUSTs and the registry gate by default; the rest are warnings
+(``--strict`` gates them too).
 """
 
 from __future__ import annotations
@@ -30,23 +31,57 @@ if TYPE_CHECKING:
 LEVELS = ("MUST", "SHOULD", "MAY")
 DOCUMENT, REGISTRY, MCP, READING = "document", "registry", "mcp", "reading"
 BASIS_KINDS = (DOCUMENT, REGISTRY, MCP, READING)
+READING_REF = re.compile(r"^reading (R[0-9]+)$")  # `basis: reading R7` names an entry of spec/readings.yaml
+# A quote that can gate holds the normative word, "only", or the number it enforces (a registry rule needs none).
+NORMATIVE_WORDS = re.compile(r"\bMUST\b|\bonly\b|[0-9]")
 # Check arguments that are operands (a `$capture` or a JMESPath over the answer); the others are literals.
 OPERAND_ARGS = ("path", "a", "b", "total")
+WIRE_SCENARIO_ID = "MCP-WIRE-01"  # the runner's built-in wire scenario: it judges no requirement, so it is no run
+CHECK_KEYS = ("check", "basis", "when_present")  # the keys of a YAML check that are not its arguments
 CAPTURE_REF = re.compile(r"^\$([a-z][a-z0-9_]*)$")  # an operand naming a value an earlier step captured
 
 
 @dataclass(frozen=True, slots=True)
+class Quote:
+    """The exact words a check enforces: a source (`000`, or `README` for seeds/README.md), a line, the words."""
+
+    file: str
+    line: int
+    text: str
+
+    @classmethod
+    def from_yaml(cls, body: Mapping[str, Any] | None) -> Quote | None:
+        """A YAML `quote: {file, line, text}` (None when absent)."""
+        return None if not body else cls(str(body["file"]), int(body["line"]), str(body["text"]))
+
+    @property
+    def normative(self) -> bool:
+        """Whether the words can gate: they hold MUST / MUST NOT, "only", or a number."""
+        return bool(NORMATIVE_WORDS.search(self.text))
+
+    def __str__(self) -> str:
+        return f'{self.file}:{self.line} "{self.text}"'
+
+
+@dataclass(frozen=True, slots=True)
 class Basis:
-    """Why a check exists: which statement it enforces and at which level."""
+    """Why a check exists: which statement it enforces (quoted), at which level; or which reading of ours."""
 
     kind: str   # document | registry | mcp | reading
-    ref: str    # a seed anchor ("000 > Requirement: ..."), or what the registry / MCP / our reading says
-    level: str  # MUST | SHOULD | MAY
+    ref: str    # a seed anchor ("000 > Requirement: ..."), what the registry / MCP says, or a reading id (R7)
+    level: str  # MUST | SHOULD | MAY, or `reading` for a reading of ours (never MUST)
+    quote: Quote | None = None
+    reading_ref: str | None = None  # an MCP convention's entry in spec/readings.yaml (R3, R15, R16)
 
     @property
     def gates(self) -> bool:
-        """Whether a breach fails the run by default (document MUSTs and the error registry)."""
+        """Whether a breach fails the run by default (document MUSTs, always quoted, and the registry)."""
         return self.kind == REGISTRY or (self.kind == DOCUMENT and self.level == "MUST")
+
+    @property
+    def reading(self) -> str | None:
+        """The reading id (R7) when the basis is a reading of ours, or the reading that documents an MCP convention."""
+        return self.ref if self.kind == READING else self.reading_ref
 
     @property
     def severity(self) -> str:
@@ -54,19 +89,29 @@ class Basis:
         return "error" if self.gates else "warning"
 
     def __str__(self) -> str:
-        return f"{self.ref} [{self.kind} {self.level}]"
+        if self.kind == READING:
+            return f"reading {self.ref} (docs/readings.md)"
+        quoted = f" {self.quote}" if self.quote is not None else ""
+        return f"{self.ref}{quoted} [{self.kind} {self.level}]"
+
+
+def reading(reading_id: str) -> Basis:
+    """The basis of a check enforcing reading `reading_id` of spec/readings.yaml (a warning at most)."""
+    return Basis(READING, reading_id, READING)
 
 
 # Bases the runner applies on its own, to every answer.
 REGISTRY_ENVELOPE = Basis(REGISTRY, "error registry: a tool failure carries {error: {code, message, data?}} "
-                          "with a registry code (seeds/README.md, 'Referenced but not provided')", "MUST")
-MCP_IS_ERROR = Basis(MCP, "MCP specification, tools: a tool execution error is a result with isError: true", "SHOULD")
+                          "with a registry code (seeds/README.md, 'Referenced but not provided')", "MUST",
+                          Quote("README", 34, "Every tool failure is an envelope"))
+MCP_IS_ERROR = Basis(MCP, "MCP specification, tools: a tool execution error is a result with isError: true", "SHOULD",
+                     reading_ref="R3")
 MCP_STRUCTURED_TEXT = Basis(MCP, "MCP specification, tools: structuredContent SHOULD also be sent as JSON "
-                            "in a text content item", "SHOULD")
+                            "in a text content item", "SHOULD", reading_ref="R16")
 MCP_STDIO = Basis(MCP, "MCP specification, stdio transport: the server MUST NOT write anything to stdout "
-                  "that is not a valid MCP message", "MUST")
+                  "that is not a valid MCP message", "MUST", reading_ref="R15")
 JSONRPC_NOTIFICATION = Basis(MCP, "JSON-RPC 2.0 (MCP base protocol): the server MUST NOT reply to a notification",
-                             "MUST")
+                             "MUST", reading_ref="R15")
 MCP_IDS = Basis(MCP, "JSON-RPC 2.0 (MCP base protocol): a response carries the id of the request it answers", "MUST")
 
 
@@ -103,6 +148,7 @@ class Check:
     name: str
     args: Mapping[str, Any]
     basis: Basis
+    when_present: bool = False  # an operand that selects nothing leaves the check unjudged (said), not failed
 
     def describe(self) -> str:
         """`name {args}` for messages."""
@@ -128,23 +174,35 @@ class Expect:
     schema_basis: Basis | None = None
     checks: tuple[Check, ...] = ()
 
+    def bases(self) -> tuple[Basis, ...]:
+        """The basis of the outcome and schema (when judged) and of each named check."""
+        judged = self.schema is not None or self.outcome != "any" or self.error_code is not None
+        own = (self.schema_basis,) if judged and self.schema_basis is not None else ()
+        return own + tuple(check.basis for check in self.checks)
 
-def parse_basis(text: str | None, default: Basis) -> Basis:
-    """A basis as YAML writes it: a seed anchor, `registry`, `mcp: <rule>` or `reading: <what we read>`."""
-    if text is None:
+
+def parse_basis(body: str | Mapping[str, Any] | None, default: Basis) -> Basis:
+    """A basis as YAML writes it: `registry`, `mcp: <rule>`, `reading R7`, or `{source?, quote}` (quoted)."""
+    if body is None:
         return default
-    if text == REGISTRY:
+    if isinstance(body, Mapping):
+        return Basis(DOCUMENT, str(body.get("source", default.ref)), str(body.get("level", default.level)),
+                     Quote.from_yaml(body.get("quote")))
+    if body == REGISTRY:
         return REGISTRY_ENVELOPE
-    kind, _, rest = text.partition(":")
-    if kind in (MCP, READING) and rest.strip():
-        return Basis(kind, rest.strip(), default.level)
-    return Basis(DOCUMENT, text, default.level)
+    match = READING_REF.match(body)
+    if match:
+        return reading(match.group(1))
+    kind, _, rest = body.partition(":")
+    if kind == MCP and rest.strip():
+        return Basis(MCP, rest.strip(), default.level)
+    return Basis(DOCUMENT, body, default.level)
 
 
 def parse_check(body: Mapping[str, Any], default: Basis) -> Check:
     """A YAML check: its name, its arguments as written, its basis (default: the enclosing one)."""
-    args = {key: value for key, value in body.items() if key not in ("check", "basis")}
-    return Check(body["check"], args, parse_basis(body.get("basis"), default))
+    args = {key: value for key, value in body.items() if key not in CHECK_KEYS}
+    return Check(body["check"], args, parse_basis(body.get("basis"), default), bool(body.get("when_present")))
 
 
 def parse_expect(body: Mapping[str, Any] | None, default: Basis) -> Expect:
@@ -219,6 +277,10 @@ class Step:
     def checks(self) -> tuple[Check, ...]:
         """The named checks this step judges with (their operands must compile and be captured first)."""
         return ()
+
+    def bases(self) -> tuple[Basis, ...]:
+        """The basis of everything this step can fail on (its checks, and its answer's outcome and schema)."""
+        return tuple(check.basis for check in self.checks())
 
     def captures(self) -> Mapping[str, str]:
         """{name: JMESPath} of the values this step captures for later steps."""
@@ -332,6 +394,9 @@ class Call(Step):
     def checks(self) -> tuple[Check, ...]:
         return self.expect.checks
 
+    def bases(self) -> tuple[Basis, ...]:
+        return self.expect.bases()
+
     def captures(self) -> Mapping[str, str]:
         return self.capture
 
@@ -388,6 +453,9 @@ class ListTools(Step):
 
     def checks(self) -> tuple[Check, ...]:
         return self.expect.checks
+
+    def bases(self) -> tuple[Basis, ...]:
+        return self.expect.bases()
 
     def captures(self) -> Mapping[str, str]:
         return self.capture
@@ -550,6 +618,35 @@ class Wait(Step):
             time.sleep(self.interval)
 
 
+@step_kind
+@dataclass(frozen=True, slots=True)
+class Require(Step):
+    """require: skip the scenario, saying why, unless a condition over the captures holds (its WHEN did not happen)."""
+
+    kind: ClassVar[str] = "require"
+    that: str
+    reason: str
+
+    @classmethod
+    def from_yaml(cls, step: Mapping[str, Any], basis: Basis) -> Step:
+        body = step["require"]
+        return cls(that=body["that"], reason=body["reason"])
+
+    def conditions(self) -> tuple[tuple[str, str], ...]:
+        return (("require.that", self.that),)
+
+    def describe(self, default_transport: str) -> str:
+        return f"require {self.that}"
+
+    def run(self, context: StepContext) -> None:
+        import jmespath
+
+        match = CAPTURE_REF.match(self.that)
+        value = context.captures.get(match.group(1)) if match else jmespath.search(self.that, context.captures)
+        if not value:
+            context.skip(f"precondition not met: {self.reason}")
+
+
 @dataclass(frozen=True, slots=True)
 class Scenario:
     """One replayable scenario (or a requirement's stand-in when it has none), with its requirement."""
@@ -571,6 +668,7 @@ class Scenario:
     config: Mapping[str, Any] = field(default_factory=dict)
     reason: str | None = None
     benchmark: str | None = None
+    declared_basis: Basis | None = None  # the default basis of its checks: its quoted source, or a reading
     steps: tuple[Step, ...] = ()
 
     @property
@@ -580,8 +678,8 @@ class Scenario:
 
     @property
     def basis(self) -> Basis:
-        """The basis of the scenario's own checks: its source statement at its level."""
-        return Basis(DOCUMENT, self.source, self.level)
+        """The default basis of the scenario's checks: as declared (quoted source or reading), else its source."""
+        return self.declared_basis or Basis(DOCUMENT, self.source, self.level)
 
     @property
     def runs(self) -> bool:

@@ -120,7 +120,7 @@ def _lint_property(tool: str, path: str, want: dict[str, Any], got: Any) -> list
         findings.append(Finding(tool, f"{path}.default", f"default {got['default']!r} where {want['x-default-basis']} "
                                                          f"says {want.get('default')!r}"))
     if isinstance(want.get("properties"), dict):
-        findings += _lint_object(tool, path, want, got, knobs=set())
+        findings += _lint_object(tool, path, want, got)
     return findings
 
 
@@ -129,8 +129,12 @@ def _accepts(got: set[str], want: set[str]) -> bool:
     return all(kind in got or (kind == "integer" and "number" in got) for kind in want)
 
 
-def _lint_object(tool: str, path: str, want: dict[str, Any], got: dict[str, Any], knobs: set[str]) -> list[Finding]:
-    """Properties the documents name must be there and accept what the spec allows; our readings are not linted."""
+def _lint_object(tool: str, path: str, want: dict[str, Any], got: dict[str, Any]) -> list[Finding]:
+    """Properties the documents name must be there and accept what the spec allows; our readings are not linted.
+
+    An extra optional input passes (R21): no document forbids one, not even an argument the spec gives only
+    another tool (an optional `ref` everywhere, `kind` on search_code, which 000 lets a tool ignore).
+    """
     prefix = f"{path}." if path else ""
     findings: list[Finding] = []
     want_props: dict[str, Any] = want.get("properties", {}) or {}
@@ -147,9 +151,6 @@ def _lint_object(tool: str, path: str, want: dict[str, Any], got: dict[str, Any]
         if want.get("additionalProperties") is False:
             findings.append(Finding(tool, f"{prefix}properties.{name}",
                                     "not in the spec (its schema allows no other properties)"))
-        elif name in knobs:
-            findings.append(Finding(tool, f"{prefix}properties.{name}",
-                                    "a protocol input the spec does not give this tool"))
     got_required = set(got.get("required", []))
     for name in sorted(got_required & set(want_props) - set(want.get("required", []))):
         if _documented(want_props[name]):
@@ -157,7 +158,7 @@ def _lint_object(tool: str, path: str, want: dict[str, Any], got: dict[str, Any]
     return findings
 
 
-def lint_tool(tool: dict[str, Any], expected: dict[str, Any] | None, knobs: Iterable[str] = ()) -> list[Finding]:
+def lint_tool(tool: dict[str, Any], expected: dict[str, Any] | None) -> list[Finding]:
     """Findings for one listed tool against its spec input schema (None: structure only)."""
     name = str(tool.get("name", "?"))
     findings: list[Finding] = []
@@ -176,7 +177,7 @@ def lint_tool(tool: dict[str, Any], expected: dict[str, Any] | None, knobs: Iter
     if schema.get("type") != "object":
         findings.append(Finding(name, "inputSchema.type", f"{schema.get('type')!r}; a tool input must be an object"))
     if expected is not None:
-        findings += _lint_object(name, "inputSchema", expected, schema, set(knobs))
+        findings += _lint_object(name, "inputSchema", expected, schema)
     return findings
 
 
@@ -188,14 +189,10 @@ def lint_surface(
     """All findings for a tools/list answer; `required_tools` defaults to every tool in `expected`."""
     tools = normalize(tools_answer)["tools"]
     listed = {str(tool.get("name")): tool for tool in tools}
-    # A documented property the spec defines for some tool is a protocol knob: a tool the spec
-    # does not give it must not carry it (get_file_outline has no `compact`, seed 004).
-    knobs = {name for schema in expected.values() for name, sub in (schema.get("properties") or {}).items()
-             if _documented(sub)}
     unlisted = sorted(set(expected if required_tools is None else required_tools) - set(listed))
     findings = [Finding(name, "", "not listed by tools/list; the spec names it") for name in unlisted]
     for name, tool in sorted(listed.items()):
-        findings += lint_tool(tool, expected.get(name), knobs if name in expected else ())
+        findings += lint_tool(tool, expected.get(name))
     return sorted(findings)
 
 

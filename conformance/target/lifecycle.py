@@ -117,6 +117,7 @@ class Environment:
         self.stop_servers()
         self.start_failures.clear()
         if config is not None and self.workspace is not None:
+            config = self.target.budget_config(config)
             self.config = config
             self.workspace.write_config(config)
         self.prewarm = prewarm
@@ -229,7 +230,8 @@ class Lifecycle:
         return found
 
     def _prepare(self, scenario: Scenario, transports: Sequence[str] = ()) -> Environment:
-        environment = Environment(self, scenario.fixture or self.default_fixture, dict(scenario.config), scenario.git)
+        config = self.target.budget_config(dict(scenario.config))
+        environment = Environment(self, scenario.fixture or self.default_fixture, config, scenario.git)
         environment.origin = scenario.id  # issue 17
         if scenario.mutates():
             # Leading workspace steps run before any server starts, so a server sees the state a hook

@@ -20,6 +20,7 @@ PROFILE_SCHEMA_ID = "https://cruxgate.dev/schemas/target-profile.json"
 DEFAULT_PROFILE = "reference.yaml"
 DEFAULT_TIMEOUTS = {"start": 30.0, "call": 30.0, "index": 180.0, "hook": 60.0}
 DEFAULT_HTTP_URL = "http://127.0.0.1:{port}/mcp"
+BUDGET_KEY = "search.max_response_bytes"  # the key the spec's scenarios write a smaller payload budget under (004)
 
 
 class ProfileError(Exception):
@@ -45,6 +46,26 @@ class Target:
     setup: list[list[str]] = field(default_factory=list)     # run once per workspace, before indexing
     teardown: list[list[str]] = field(default_factory=list)  # run when a workspace is removed
     fixed_url: str | None = None  # --server-url: a running server the runner neither starts nor prepares
+    # How the target's payload budget is set (R34): the dotted config key that takes the bytes, or None with
+    # `budget_fixed` saying why it cannot be set (the scenarios that need a smaller budget then skip).
+    budget_key: str | None = BUDGET_KEY
+    budget_fixed: str | None = None
+
+    def budget_config(self, config: dict[str, Any]) -> dict[str, Any]:
+        """A scenario's config with the budget at the target's key (our `search.max_response_bytes` moved)."""
+        section, _, name = BUDGET_KEY.partition(".")
+        if self.budget_key in (None, BUDGET_KEY) or name not in (config.get(section) or {}):
+            return config
+        out = {key: dict(value) if isinstance(value, dict) else value for key, value in config.items()}
+        value = out[section].pop(name)
+        if not out[section]:
+            out.pop(section)
+        *parents, leaf = self.budget_key.split(".")
+        node = out
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = value
+        return out
 
     def reuses_index(self) -> bool:
         """Whether one indexed copy of a fixture may be copied for every environment (saves an index run each)."""
@@ -94,6 +115,8 @@ def from_profile(data: dict[str, Any]) -> Target:
         names={tool: dict(spec or {}) for tool, spec in (data.get("names") or {}).items()},
         setup=[list(argv) for argv in data.get("setup") or []],
         teardown=[list(argv) for argv in data.get("teardown") or []],
+        budget_key=(data.get("payload_budget") or {}).get("key", None if "payload_budget" in data else BUDGET_KEY),
+        budget_fixed=(data.get("payload_budget") or {}).get("fixed"),
     )
 
 

@@ -15,9 +15,11 @@ LEVEL_FIELDS: dict[str, tuple[str, ...]] = {
     "signature": ("result_id", "qualified_name", "signature", "language", "visibility"),
     "context": ("result_type", "symbol_id", "symbol_stable_id", "body_preview", "parent", "related_symbols"),
 }
-# compact keeps identity, location and score (FR-105a) and drops every other field: SC-102a asks for
-# <= 20% of the non-compact bytes. At location there is nothing heavy to drop: FR-102's five fields stay.
-COMPACT_KEEPS = frozenset(("result_id", "path", "line_start", "line_end"))
+# compact keeps identity, location and score (000: "`compact` MUST preserve identity/location/score
+# fields"; "stable identifiers MUST match non-compact output") and drops every other field: SC-102a asks
+# for <= 20% of the non-compact bytes. At location there is nothing heavy to drop: FR-102's five fields stay.
+COMPACT_KEEPS = frozenset(("result_id", "result_type", "symbol_id", "symbol_stable_id", "kind", "name",
+                           "path", "line_start", "line_end"))
 
 
 def without_nulls(value: Any) -> Any:

@@ -82,6 +82,54 @@ def run_gate(directory: Path, *args: str, flaw: str | None = None, tools: str | 
                    ElementTree.fromstring(junit) if junit else None, read("report.md"))
 
 
+PROXY = HERE / "servers" / "allowed_rewrites_proxy.py"  # rewrites, breaks, or twins the reference's answers
+
+
+def proxied_profile(directory: Path, breaker: str | None = None) -> Path:
+    """The reference profile with its stdio server behind the proxy (rewriting, or breaking one rule)."""
+    from cruxgate.conformance.target.profile import default_profile_path
+
+    text = default_profile_path().read_text(encoding="utf-8")
+    serve = '["{python}", "-m", "cruxgate", "serve-mcp"'
+    assert serve in text
+    mode = f'"--break", "{breaker}", ' if breaker else ""
+    text = text.replace(serve, f'["{{python}}", "{PROXY}", {mode}"--", "{{python}}", "-m", "cruxgate", "serve-mcp"', 1)
+    name = f"reference-breaking-{breaker}" if breaker else "reference-behind-allowed-rewrites"
+    text = text.replace("name: cruxgate-reference", f"name: {name}")
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / "proxied.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def run_suite(directory: Path, profile: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], dict]:
+    """The conformance suite against `profile`, with its JSON results."""
+    out = directory / "results.json"
+    done = subprocess.run([sys.executable, "-m", "pytest", str(SUITE), *LEAN, "-p", "no:cacheprovider", "-q",
+                           "--target-profile", str(profile), "--conformance-json", str(out), *args],
+                          cwd=directory, capture_output=True, text=True, timeout=900)
+    return done, json.loads(out.read_text(encoding="utf-8"))
+
+
+def owner_runs(base: Path, owners: dict[str, str], profile_for: Any) -> dict[str, dict[str, Any]]:
+    """One run per breaker of the scenario owning its rule, two at a time (they mostly wait on servers)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def run(breaker: str) -> dict[str, Any]:
+        directory = base / breaker
+        return run_suite(directory, profile_for(directory, breaker), "-k", owners[breaker])[1]
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return dict(zip(owners, pool.map(run, owners), strict=True))
+
+
+def assert_owner_failed(results: dict[str, Any], scenario: str) -> None:
+    """The run failed, and it failed the scenario that owns the broken rule."""
+    outcomes = {record["id"]: record["outcome"] for record in results["scenarios"]}
+    assert outcomes[scenario] == "failed", results["scenarios"]
+    assert results["exit_status"] == 1
+
+
 # Scenarios the reference answers from a shared, unchanged workspace: one server start.
 RECIPE_SUBSET = "RC-ENUMS-01 or AP-COMPACT-01"
 

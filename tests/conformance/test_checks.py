@@ -39,6 +39,12 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any], str]] = {
                                 "differ"),
     "first_equals": ({"path": ["src/auth.py", "x"], "value": "src/auth.py"}, {"path": ["x"], "value": "src/auth.py"},
                      "the first value is"),
+    "prefix_of": ({"a": [1, 2], "b": [1, 2, 3]}, {"a": [1, 3], "b": [1, 2, 3]}, "item 1 is 3"),
+    "keeps_fields": ({"a": [{"symbol_stable_id": "s1", "body_preview": "x"}, {"name": "n"}],
+                      "b": [{"symbol_stable_id": "s1"}, {"name": "n", "path": "p"}],
+                      "fields": ["symbol_stable_id", "name"]},
+                     {"a": [{"symbol_stable_id": "s1", "name": "n"}], "b": [{"name": "n"}],
+                      "fields": ["symbol_stable_id", "name"]}, "dropped 'symbol_stable_id'"),
     "contains": ({"path": ["a", "b"], "value": "b"}, {"path": ["a"], "value": "b"}, "not found"),
     "not_contains": ({"path": {"results": []}, "value": "ranking_reasons"},
                      {"path": {"ranking_reasons": []}, "value": "ranking_reasons"}, "found in"),
@@ -91,6 +97,8 @@ def test_surface_lint_of_one_named_tool(monkeypatch):
     ("ratio_at_most", {"a": 1, "b": 0, "limit": 1}),
     ("sum_equals", {"total": "x", "parts": [1]}),
     ("first_equals", {"path": [], "value": 1}),
+    ("prefix_of", {"a": [], "b": [1]}),
+    ("keeps_fields", {"a": [{"x": 1}], "b": [{"x": 1}], "fields": ["symbol_id"]}),
     ("structured_matches_text", {"response": answer({"a": 1}, text="not json")}),
 ])
 def test_unusable_operands_fail_rather_than_pass(name, kwargs):

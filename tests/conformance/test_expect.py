@@ -151,3 +151,46 @@ def test_payload_is_structured_content_else_the_first_text_item():
 def test_malformed_payloads_are_server_failures(raw, message):
     with pytest.raises(ServerFailure, match=message):
         to_response(_Result(raw))
+
+
+# ---------------------------------------------------------------- nothing selected is nothing judged
+
+def test_a_check_whose_operand_selects_nothing_fails_instead_of_passing():
+    judge = Judge()
+    for path in ("results[*].result_id", "metadata.startup_checks"):  # an empty projection, a missing field
+        with pytest.raises(ExpectationFailed, match="selected nothing"):
+            judge.answer(parse_expect({"checks": [{"check": "unique", "path": path}]}, MUST),
+                         answer({"results": [{"path": "a"}], "metadata": {}}), {})
+    with pytest.raises(ExpectationFailed, match="selected nothing"):
+        run_check(Check("equal", {"a": "$x", "b": "$y"}, MUST), None, {}, {"x": None, "y": None})
+
+
+def test_when_present_leaves_the_check_unjudged_and_says_so():
+    judge = judged({"checks": [{"check": "unique", "path": "results[*].result_id", "when_present": True},
+                               {"check": "count_equals", "path": "results", "n": 1}]},
+                   answer({"results": [{"path": "a"}]}))
+    assert judge.findings == []
+    assert [(note.check, note.reason) for note in judge.not_judged] == \
+        [("unique", "'results[*].result_id' selected nothing (when_present)")]
+    judge.conclude(MUST)  # count_equals judged: the scenario judged something
+
+
+def test_an_operand_the_check_declares_may_be_empty_is_judged():
+    assert run_check(Check("count_equals", {"path": "metadata.ranking_reasons", "n": 0}, MUST),
+                     None, {"metadata": {}}, {}) is None
+    assert run_check(Check("not_contains", {"path": "metadata.warnings", "value": "x"}, MUST),
+                     None, {"metadata": {}}, {}) is None
+
+
+def test_a_scenario_whose_checks_all_selected_nothing_fails_as_nothing_judged():
+    judge = judged({"checks": [{"check": "each_in", "path": "results[*].result_type", "allowed": ["symbol"],
+                                "when_present": True}]}, answer({"results": []}))
+    with pytest.raises(ExpectationFailed, match="nothing judged"):
+        judge.conclude(MUST)
+    assert judge.findings[-1].check == "nothing_judged"
+
+
+def test_a_scenario_judged_by_its_expected_error_alone_is_judged():
+    judge = judged({"error_code": "invalid_input"}, answer(ERROR, is_error=True))
+    judge.conclude(MUST)
+    assert judge.findings == []

@@ -8,53 +8,24 @@ Biting: the same proxy breaks one rule at a time; the scenario that owns the rul
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-import cruxgate.conformance.target.profile as target
-from gate_harness import LEAN, SUITE
+from gate_harness import PROXY, assert_owner_failed, owner_runs, proxied_profile, run_suite
 
-HERE = Path(__file__).resolve().parent
-PROXY = HERE / "servers" / "allowed_rewrites_proxy.py"
 sys.path.insert(0, str(PROXY.parent))
-from allowed_rewrites_proxy import BREAKERS, ENVELOPE_REWRITES, REWRITES, rewrite_result  # noqa: E402
+from allowed_rewrites_proxy import BREAKERS, ENVELOPE_REWRITES, REWRITES, rewrite_result
 
 # Each breaker and the scenario that owns the rule it breaks.
 OWNERS = {
-    "legacy_idle": "RC-ENUMS-01", "reasons_when_off": "AP-EXPLAIN-01", "basic_unnormalized": "FR-115a-01",
+    "legacy_idle": "RC-ENUMS-01", "reasons_when_off": "AP-EXPLAIN-01",
     "wrong_error_code": "AP-EXPLAIN-05", "compact_keeps_body": "AP-COMPACT-02", "compact_reorders": "AP-COMPACT-01",
     "duplicates": "AP-DEDUP-01", "unresolved_missing": "AP-REFS-02", "location_extra": "FR-102-01",
-    "module_weight": "AP-KIND-04", "safety_silent": "AP-SAFETY-01", "protocol_two": "RC-ENUMS-01",
+    "module_weight": "AP-KIND-04", "safety_silent": "AP-SAFETY-01",
+    "outline_ignores_schema": "FR-123-01", "legacy_flag_overrides_off": "RC-PRECEDENCE-02",
 }
-
-
-def proxied_profile(directory: Path, breaker: str | None = None) -> Path:
-    """The reference profile with its stdio server behind the proxy (rewriting, or breaking one rule)."""
-    text = target.default_profile_path().read_text(encoding="utf-8")
-    serve = '["{python}", "-m", "cruxgate", "serve-mcp"'
-    assert serve in text
-    mode = f'"--break", "{breaker}", ' if breaker else ""
-    text = text.replace(serve, f'["{{python}}", "{PROXY}", {mode}"--", "{{python}}", "-m", "cruxgate", "serve-mcp"', 1)
-    name = f"reference-breaking-{breaker}" if breaker else "reference-behind-allowed-rewrites"
-    text = text.replace("name: cruxgate-reference", f"name: {name}")
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / "proxied.yaml"
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def run_suite(directory: Path, profile: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], dict]:
-    """The conformance suite against `profile`, with its JSON results."""
-    out = directory / "results.json"
-    done = subprocess.run([sys.executable, "-m", "pytest", str(SUITE), *LEAN, "-p", "no:cacheprovider", "-q",
-                           "--target-profile", str(profile), "--conformance-json", str(out), *args],
-                          cwd=directory, capture_output=True, text=True, timeout=600)
-    return done, json.loads(out.read_text(encoding="utf-8"))
 
 
 def test_the_proxy_has_at_least_ten_kinds_of_allowed_rewrite_and_each_changes_an_answer():
@@ -86,14 +57,7 @@ def test_the_reference_rewritten_in_every_allowed_way_passes_the_whole_suite(tmp
 @pytest.fixture(scope="module")
 def broken_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     """One run per breaker, of the scenario that owns its rule (two at a time: they mostly wait on servers)."""
-    base = tmp_path_factory.mktemp("breakers")
-
-    def run(breaker: str) -> dict:
-        directory = base / breaker
-        return run_suite(directory, proxied_profile(directory, breaker), "-k", OWNERS[breaker])[1]
-
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(OWNERS, pool.map(run, OWNERS), strict=True))
+    return owner_runs(tmp_path_factory.mktemp("breakers"), OWNERS, proxied_profile)
 
 
 def test_every_breaker_has_an_owner():
@@ -102,7 +66,4 @@ def test_every_breaker_has_an_owner():
 
 @pytest.mark.parametrize("breaker", sorted(OWNERS))
 def test_a_one_rule_breakage_fails_the_scenario_that_owns_the_rule(broken_runs, breaker):
-    results = broken_runs[breaker]
-    outcomes = {record["id"]: record["outcome"] for record in results["scenarios"]}
-    assert outcomes[OWNERS[breaker]] == "failed", results["scenarios"]
-    assert results["exit_status"] == 1
+    assert_owner_failed(broken_runs[breaker], OWNERS[breaker])

@@ -77,10 +77,27 @@ def test_every_step_kind_parses_from_its_yaml_key():
         {"list_tools": {}}, {"edit": {"path": "a.py", "append": "x"}}, {"commit": "m"}, {"reindex": {}},
         {"restart": {"prewarm": False}}, {"hook": "corrupt_manifest"},
         {"wait": {"call": "health_check", "until": "status", "timeout": 1}},
+        {"require": {"that": "$s", "reason": "r"}},
     ]
     built = [build_step(step, BASIS) for step in steps]
     assert [step.kind for step in built] == list(STEP_KINDS)
-    assert [step.mutates for step in built] == [False, False, False, True, True, True, True, True, False]
+    assert [step.mutates for step in built] == [False, False, False, True, True, True, True, True, False, False]
+
+
+class _Captured:
+    def __init__(self, captures):
+        self.captures = captures
+        self.skipped: str | None = None
+
+    def skip(self, reason):
+        self.skipped = reason
+
+
+@pytest.mark.parametrize(("captures", "skipped"), [({"t": True}, False), ({"t": False}, True), ({}, True)])
+def test_require_skips_the_scenario_when_its_precondition_did_not_happen(captures, skipped):
+    context = _Captured(captures)
+    build_step({"require": {"that": "$t", "reason": "hybrid search did not run"}}, BASIS).run(context)  # type: ignore[arg-type]
+    assert (context.skipped == "precondition not met: hybrid search did not run") is skipped
 
 
 def test_leading_steps_stop_at_the_first_step_that_needs_a_server():
@@ -103,8 +120,9 @@ def test_leading_steps_run_without_a_server_and_a_failure_names_its_step():
 def test_a_check_basis_defaults_to_the_scenario_and_can_be_named():
     spec = scenario({"call": "search_code", "args": {"query": "x"}, "expect": {"checks": [
         {"check": "unique", "path": "results"},
-        {"check": "unique", "path": "results", "basis": "reading: ids are the documents' identity handle"},
+        {"check": "unique", "path": "results", "basis": "reading R28"},
         {"check": "unique", "path": "results", "basis": "mcp: tools/call results"}]}})
     checks = spec.steps[0].expect.checks
     assert [(c.basis.kind, c.basis.gates) for c in checks] == [("document", True), ("reading", False), ("mcp", False)]
     assert checks[0].basis.ref == "000 > Scenario: x"
+    assert (checks[1].basis.ref, checks[1].basis.level, checks[1].basis.reading) == ("R28", "reading", "R28")

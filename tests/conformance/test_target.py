@@ -131,3 +131,27 @@ def test_index_is_reused_only_when_relocatable_and_independent_of_config():
     assert not target.reuses_index()
     target.index_command, target.relocatable_index = ["srv", "index", "{workspace}"], False
     assert not target.reuses_index()
+
+
+def _profile_with(tmp_path, extra: dict) -> str:
+    data = {**load_profile(default_profile_path()), **extra}
+    path = tmp_path / "budget.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return str(path)
+
+
+def test_the_payload_budget_moves_to_the_profile_key_or_skips_where_it_cannot_be_set(tmp_path):
+    from cruxgate.conformance.runner.collect import _sets_budget
+    from cruxgate.conformance.spec.loader import load_scenarios
+
+    config = {"search": {"max_response_bytes": 2048, "ranking_explain_level": "full"}}
+    assert resolve("stdio").budget_config(config) == config  # ours: the key the spec writes
+    moved = resolve("stdio", _profile_with(tmp_path, {"payload_budget": {"key": "limits.payload.bytes"}}))
+    assert moved.budget_config(config) == {"search": {"ranking_explain_level": "full"},
+                                           "limits": {"payload": {"bytes": 2048}}}
+    fixed = resolve("stdio", _profile_with(tmp_path, {"payload_budget": {"fixed": "a 64 KB constant"}}))
+    assert fixed.budget_fixed == "a 64 KB constant" and fixed.budget_key is None
+    budgeted = {s.id for s in load_scenarios() if _sets_budget(s)}
+    assert {"AP-SAFETY-01", "FR-105c-01"} <= budgeted and "AP-EXPLAIN-01" not in budgeted
+    with pytest.raises(ProfileError):
+        resolve("stdio", _profile_with(tmp_path, {"payload_budget": {"key": "nodot"}}))

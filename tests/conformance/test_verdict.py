@@ -85,4 +85,23 @@ def test_a_run_in_which_no_scenario_executed_is_not_green(tmp_path):
     assert {r["outcome"] for r in results["scenarios"]} == {"skipped"}
     assert done.returncode == 1 and results["exit_status"] == 1
     assert (tmp_path / "exit_probe.txt").read_text(encoding="utf-8") == "1 1"
-    assert "no scenario was executed against the target" in done.stdout
+    assert "no scenario of the spec was executed against the target" in done.stdout
+
+
+@pytest.mark.parametrize("folder", ["missing", "empty"])
+def test_an_empty_or_missing_spec_folder_is_red(tmp_path, folder):
+    spec = tmp_path / folder
+    if folder == "empty":
+        spec.mkdir()
+    done = subprocess.run([sys.executable, "-m", "pytest", str(SUITE), *LEAN, "-p", "no:cacheprovider", "-q",
+                           "--spec-dir", str(spec)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0, done.stdout[-2000:]
+    assert "no spec document (*.yaml)" in done.stdout + done.stderr
+    assert "passed" not in done.stdout
+
+
+def test_the_wire_scenario_alone_is_not_a_run(tmp_path):
+    done, results = run(tmp_path, "-k", "MCP-WIRE-01")
+    assert {r["id"]: r["outcome"] for r in results["scenarios"]} == {"MCP-WIRE-01": "passed"}
+    assert done.returncode == 1 and results["exit_status"] == 1
+    assert "no scenario of the spec was executed against the target" in done.stdout

@@ -69,10 +69,13 @@ def test_context_omits_empty_parent_and_related() -> None:
 
 
 def test_compact_keeps_exactly_identity_location_and_score() -> None:
-    kept = {"result_id", "path", "line_start", "line_end", "score"}
+    """000: compact preserves identity/location/score fields; its stable identifiers match non-compact output."""
     out = shape_hit(Hit("r1", parent={"kind": "class"}, related_symbols=[{"name": "g"}]), "context", True)
-    assert out == {"result_id": "r1", "path": "src/a.py", "line_start": 1, "line_end": 3, "score": 12.5}
-    assert set(shape_hit(Hit("r1"), "signature", True)) == kept
+    full = shape_hit(Hit("r1", parent={"kind": "class"}, related_symbols=[{"name": "g"}]), "context", False)
+    assert set(out) == LOCATION | HANDLES | {"result_id", "score"}
+    assert out == {name: full[name] for name in out}
+    assert out["symbol_stable_id"] == full["symbol_stable_id"]
+    assert set(shape_hit(Hit("r1"), "signature", True)) == LOCATION | {"result_id", "score"}
     assert shape_hit(Hit("r1"), "location", True) == shape_hit(Hit("r1"), "location", False)  # nothing to drop
 
 

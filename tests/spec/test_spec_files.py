@@ -56,7 +56,8 @@ def test_the_four_documents_load() -> None:
                                                         "runtime-contract", "scored-search"]
 
 
-@pytest.mark.parametrize("path", sorted(spec_dir().glob("*.yaml")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(p for p in spec_dir().glob("*.yaml") if p.name != "readings.yaml"),
+                         ids=lambda p: p.name)
 def test_each_file_starts_with_the_editor_schema_comment(path: Path) -> None:
     first = path.read_text(encoding="utf-8").splitlines()[0]
     assert first == "# yaml-language-server: $schema=../schemas/spec-format.schema.json"
@@ -126,6 +127,47 @@ def test_fixture_files_named_by_the_spec_exist_when_the_fixture_is_present() -> 
     assert missing == []
 
 
+CONDITIONS = ("not", "if")  # a fragment under these states a condition, not what the answer must carry
+
+
+def _unrequired(node: Any, where: str = "", condition: bool = False) -> Iterator[str]:
+    """Every property a fragment names without requiring it (outside a condition; `if {required: [k]}` guards k)."""
+    if isinstance(node, list):
+        for item in node:
+            yield from _unrequired(item, where, condition)
+        return
+    if not isinstance(node, dict):
+        return
+    guarded = set((node.get("if") or {}).get("required", [])) if isinstance(node.get("if"), dict) else set()
+    properties = node.get("properties")
+    if isinstance(properties, dict) and not condition:
+        missing = set(properties) - set(node.get("required", [])) - guarded
+        yield from (f"{where}.{name}" for name in sorted(missing))
+    for key, value in node.items():
+        if key == "properties" and isinstance(value, dict):
+            for name, sub in value.items():
+                yield from _unrequired(sub, f"{where}.{name}", condition)
+        elif key != "required":
+            yield from _unrequired(value, f"{where}/{key}", condition or key in CONDITIONS)
+
+
+@pytest.mark.parametrize(("scenario_id", "schema"), [(s["id"], schema) for _, _, s in SCENARIOS
+                                                       for schema in _schemas(s)])
+def test_a_fragment_requires_every_property_it_names(scenario_id: str, schema: Any) -> None:
+    """A fragment that names a property without `required` passes an answer that lacks it: nothing is judged.
+
+    Where the documents allow the field to be absent, the fragment says so with `if: {required: [k]}`.
+    """
+    assert list(_unrequired(schema)) == [], scenario_id
+
+
+def test_the_requirement_lint_finds_an_unrequired_property() -> None:
+    assert list(_unrequired({"properties": {"metadata": {"properties": {"x": {"const": 1}}}}})) == \
+        [".metadata", ".metadata.x"]
+    assert list(_unrequired({"not": {"properties": {"x": {}}}, "if": {"required": ["y"]},
+                             "then": {"required": ["y"], "properties": {"y": {}}}})) == []
+
+
 def test_spec_yaml_is_plain_data() -> None:
     """No YAML tags, anchors or aliases: any YAML parser in any language reads these files the same."""
     for path in spec_dir().glob("*.yaml"):
@@ -133,10 +175,23 @@ def test_spec_yaml_is_plain_data() -> None:
             assert not re.search(r"(^|[:\-\[,]\s*)[&*!][A-Za-z_]", line), f"{path.name}:{number}: {line}"
 
 
-def test_the_format_names_exactly_the_runners_checks() -> None:
-    """The spec may use only named checks the runner implements (conformance/checks.py)."""
-    from cruxgate.conformance.checks.registry import CHECKS
+def test_the_format_and_the_docs_table_are_generated_from_the_check_registry() -> None:
+    """One vocabulary: the spec format's check arguments and docs/spec.md's table are what the registry writes."""
+    from cruxgate.conformance.checks import vocabulary
 
-    enum = set(json.loads((spec_dir().parent / "schemas" / "spec-format.schema.json").read_text(encoding="utf-8"))
-               ["$defs"]["check"]["properties"]["check"]["enum"])
-    assert enum <= set(CHECKS), sorted(enum - set(CHECKS))
+    schema = json.loads(vocabulary.schema_path().read_text(encoding="utf-8"))
+    assert schema["$defs"][vocabulary.DEFINITION] == vocabulary.arguments_schema(), \
+        "run python -m cruxgate.conformance.checks.vocabulary"
+    assert vocabulary.markdown_table() in vocabulary.docs_path().read_text(encoding="utf-8"), \
+        "run python -m cruxgate.conformance.checks.vocabulary"
+
+
+@pytest.mark.parametrize(("check", "message"), [
+    ({"check": "unique", "path": "results", "limit": 1}, "Unevaluated properties are not allowed"),
+    ({"check": "unique"}, "'path' is a required property"),
+    ({"check": "no_such_check", "path": "x"}, "is not one of"),
+])
+def test_the_format_rejects_an_argument_a_check_does_not_declare(check: dict[str, Any], message: str) -> None:
+    fragment = {"$ref": "https://cruxgate.dev/schemas/spec-format.json#/$defs/check"}
+    errors = [error.message for error in validator_for(fragment).iter_errors(check)]
+    assert any(message in text for text in errors), errors

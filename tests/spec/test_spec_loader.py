@@ -21,6 +21,7 @@ MINIMAL = {
         "scenarios": [{
             "id": "AP-EXPLAIN-01", "title": "Off mode", "source": "000 > Scenario: Off mode",
             "when": "off", "then": "no reasons", "coverage": "executable", "tools": ["search_code"],
+            "quote": {"file": "000", "line": 28, "text": "response metadata MUST NOT include `ranking_reasons`"},
             "steps": [
                 {"call": "search_code", "args": {"query": "x", "ranking_explain_level": "off"},
                  "expect": {"schema": {"properties": {"metadata": {"not": {"required": ["ranking_reasons"]}}}},

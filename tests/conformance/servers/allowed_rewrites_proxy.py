@@ -1,12 +1,14 @@
 """A stdio proxy in front of a server that rewrites its answers: in ways the documents allow, or breaking one rule.
 
-    allowed_rewrites_proxy.py [--only NAME,NAME | --break NAME] -- SERVER ARGV...
+    allowed_rewrites_proxy.py [--twin] [--only NAME,NAME | --break NAME] -- SERVER ARGV...
 
 It relays newline-delimited JSON-RPC both ways and rewrites each tools/call
 result. Each allowed rewrite is a choice the documents leave to an
 implementation (docs/readings.md): the fairness test replays the whole suite
 through all of them and every scenario must still pass. Each breaker (`--break`)
 breaks exactly one rule of the documents: the scenario that owns the rule must fail.
+`--twin` reshapes every call and answer into the upstream server's choices instead (upstream_twin.py),
+with a breaker on top when `--break` is given too.
 """
 
 from __future__ import annotations
@@ -18,6 +20,10 @@ import sys
 import threading
 from collections.abc import Callable
 from typing import Any
+
+from upstream_twin import twin_arguments, twin_listing, twin_result
+
+from breakers import BY_NAME as CATALOGUE_BY_NAME  # the script's own folder is on sys.path
 
 LOCATION_FIELDS = {"path", "line_start", "line_end", "kind", "name"}  # FR-102: "only" these at location
 
@@ -149,14 +155,6 @@ def break_reasons_when_off(payload: dict[str, Any], args: dict[str, Any]) -> Non
         payload.setdefault("metadata", {})["ranking_reasons"] = []
 
 
-def break_basic_unnormalized(payload: dict[str, Any], args: dict[str, Any]) -> None:
-    """basic factors on the raw scale (exact_match 5.0) instead of 0..1 (000: normalized factors)."""
-    if args.get("ranking_explain_level") == "basic":
-        for entry in _reasons(payload):
-            if entry.get("exact_match"):
-                entry["exact_match"] = 5.0
-
-
 def break_wrong_error_code(payload: dict[str, Any], args: dict[str, Any]) -> None:
     """A code outside the registry for invalid input."""
     if (payload.get("error") or {}).get("code") == "invalid_input":
@@ -210,30 +208,53 @@ def break_safety_silent(payload: dict[str, Any], args: dict[str, Any]) -> None:
         metadata["result_completeness"] = "complete"
 
 
-def break_protocol_two(payload: dict[str, Any], args: dict[str, Any]) -> None:
-    """Protocol version 2 (the documents: Protocol v1)."""
-    if "cruxe_protocol_version" in (payload.get("metadata") or {}):
-        payload["metadata"]["cruxe_protocol_version"] = "2.0"
+def break_outline_ignores_schema(payload: dict[str, Any], args: dict[str, Any]) -> None:
+    """An outline answered from an incompatible index (FR-123: query tools MUST return index_incompatible)."""
+    if "path" in args and (payload.get("error") or {}).get("code") == "index_incompatible":
+        payload.clear()
+        payload.update({"file_path": args["path"], "language": "", "symbols": []})
+
+
+def break_legacy_flag_overrides_off(payload: dict[str, Any], args: dict[str, Any]) -> None:
+    """Reasons on a call without an explain argument (upstream turns the legacy flag into full over config off)."""
+    if "results" in payload and "ranking_explain_level" not in args and isinstance(payload.get("metadata"), dict):
+        payload["metadata"]["ranking_reasons"] = [
+            {"result_index": index, "exact_match_boost": 0, "qualified_name_boost": 0, "path_affinity": 0,
+             "definition_boost": 0, "kind_match": 0, "bm25_score": 1.0, "final_score": 1.0}
+            for index, _ in enumerate(payload["results"])]
 
 
 BREAKERS: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
     function.__name__.removeprefix("break_"): function for function in (
-        break_legacy_idle, break_reasons_when_off, break_basic_unnormalized, break_wrong_error_code,
+        break_legacy_idle, break_reasons_when_off, break_wrong_error_code,
         break_compact_keeps_body, break_compact_reorders, break_duplicates, break_unresolved_missing,
-        break_location_extra, break_module_weight, break_safety_silent, break_protocol_two)}
+        break_location_extra, break_module_weight, break_safety_silent,
+        break_outline_ignores_schema, break_legacy_flag_overrides_off)}
 
 
-def break_result(result: dict[str, Any], breaker: str, args: dict[str, Any]) -> dict[str, Any]:
-    """A tools/call result with one rule broken (the call's arguments say when the rule applies)."""
+def break_result(result: dict[str, Any], breaker: str, args: dict[str, Any], tool: str = "") -> dict[str, Any]:
+    """A tools/call result with one rule broken (the call's arguments and tool say when the rule applies)."""
     texts = [item for item in result.get("content") or [] if item.get("type") == "text"]
     try:
         payload = json.loads(texts[0]["text"]) if texts else None
     except ValueError:
         payload = None
     if isinstance(payload, dict):
-        BREAKERS[breaker](payload, args)
+        break_payload(payload, breaker, args, tool)
+        if breaker not in BREAKERS and "error" not in payload:  # a catalogue rewrite turned a failure into an answer
+            result.pop("isError", None)
         texts[0]["text"] = json.dumps(payload)
+        if "structuredContent" in result:  # the client reads this form first: both carry the broken answer
+            result["structuredContent"] = payload
     return result
+
+
+def break_payload(payload: dict[str, Any], breaker: str, args: dict[str, Any], tool: str) -> None:
+    """Break one rule in a payload: a breaker of this module, or one of the catalogue (servers/breakers.py)."""
+    if breaker in BREAKERS:
+        BREAKERS[breaker](payload, args)
+    else:  # the breaker catalogue: one rewrite per MUST statement
+        CATALOGUE_BY_NAME[breaker].rewrite(payload, args, tool)
 
 
 def rewrite_result(result: dict[str, Any], chosen: set[str]) -> dict[str, Any]:
@@ -254,7 +275,7 @@ def rewrite_result(result: dict[str, Any], chosen: set[str]) -> dict[str, Any]:
         if name in chosen and not (budgeted and name in GROWING):
             function(payload)
     texts[0]["text"] = json.dumps(payload)
-    if "structured_and_text" in chosen:
+    if "structured_and_text" in chosen or "structuredContent" in result:
         result["structuredContent"] = payload  # both forms, carrying the same object
     if "no_is_error" in chosen:
         result.pop("isError", None)  # MCP's flag: the documents never require it
@@ -265,7 +286,9 @@ def main() -> None:
     """Relay stdin to the server and the server's stdout back, rewriting tool results."""
     argv = sys.argv[1:]
     chosen = set(REWRITES) | set(ENVELOPE_REWRITES)
-    breaker = None
+    breaker, twin = None, False
+    if argv[:1] == ["--twin"]:
+        twin, argv = True, argv[1:]
     if argv[:1] == ["--only"]:
         chosen, argv = set(argv[1].split(",")), argv[2:]
     elif argv[:1] == ["--break"]:
@@ -273,7 +296,7 @@ def main() -> None:
     argv = argv[1:] if argv[:1] == ["--"] else argv
     child = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
     assert child.stdin is not None and child.stdout is not None
-    pending: dict[Any, tuple[str, dict[str, Any]]] = {}  # request id -> method and tool arguments
+    pending: dict[Any, tuple[str, str, dict[str, Any]]] = {}  # request id -> method, tool and the call's arguments
 
     def upstream() -> None:
         for line in sys.stdin.buffer:
@@ -281,7 +304,11 @@ def main() -> None:
                 message = json.loads(line)
                 if isinstance(message, dict) and "id" in message and "method" in message:
                     params = message.get("params") or {}
-                    pending[message["id"]] = (message["method"], params.get("arguments") or {})
+                    tool, args = params.get("name", ""), params.get("arguments") or {}
+                    pending[message["id"]] = (message["method"], tool, args)
+                    if twin and message["method"] == "tools/call":
+                        params["arguments"] = twin_arguments(tool, args)
+                        line = (json.dumps(message) + "\n").encode("utf-8")
             except ValueError:
                 pass
             child.stdin.write(line)
@@ -295,11 +322,20 @@ def main() -> None:
         except ValueError:
             message = None
         if isinstance(message, dict) and isinstance(message.get("result"), dict):
-            method, args = pending.pop(message.get("id"), ("", {}))
+            method, tool, args = pending.pop(message.get("id"), ("", "", {}))
+            result = message["result"]
             if method == "tools/call":
-                message["result"] = (break_result(message["result"], breaker, args) if breaker
-                                     else rewrite_result(message["result"], chosen))
-                line = (json.dumps(message) + "\n").encode("utf-8")
+                message["result"] = (twin_result(result, tool, args, breaker, break_payload) if twin
+                                     else break_result(result, breaker, args, tool) if breaker
+                                     else rewrite_result(result, chosen))
+            elif method == "tools/list":
+                # The rewritten answers no longer fit the server's own output schemas, which an MCP client
+                # validates: the proxy publishes none (an implementation need not).
+                for listed in result.get("tools") or []:
+                    listed.pop("outputSchema", None)
+                if twin:
+                    twin_listing(result.get("tools") or [])
+            line = (json.dumps(message) + "\n").encode("utf-8")
         sys.stdout.buffer.write(line)
         sys.stdout.buffer.flush()
     sys.exit(child.wait())

@@ -1,0 +1,131 @@
+"""The breaker catalogue: every MUST statement it lists is broken alone, and the scenario that owns it fails.
+
+Each breaker (servers/breakers.py) runs through the allowed-rewrites proxy in front of the reference, with
+only its owning scenario selected. The default run takes the catalogue's sample; CRUXGATE_BREAKERS=all runs
+every breaker (docs/breakers.md, docs/conformance.md "The runner's own tests"). The coverage table in
+docs/breakers.md is generated from the catalogue and kept equal by a test.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from cruxgate.conformance.spec.loader import load_scenarios
+from cruxgate.conformance.spec.model import Call, Scenario
+from gate_harness import PROXY, proxied_profile, run_suite
+
+sys.path.insert(0, str(PROXY.parent))
+from breakers import BY_NAME, CATALOGUE, Breaker
+
+ALL = os.environ.get("CRUXGATE_BREAKERS", "sample") == "all"
+CHOSEN = [breaker for breaker in CATALOGUE if ALL or breaker.sample]
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "breakers.md"
+SEEDS = Path(os.environ.get("CRUXGATE_SEEDS", "../shared/seeds"))  # .ci/run sets it (tests/spec/test_readings.py)
+HEADER = """# The breaker catalogue
+
+Generated from `tests/conformance/servers/breakers.py` by
+`python3 tests/conformance/test_breakers.py`; a test keeps this page equal to it.
+
+Each row is one MUST statement of the source documents, the one-rule rewrite that breaks it (applied by the
+allowed-rewrites proxy in front of the reference server) and the scenario that must fail because of it.
+`pytest tests/conformance/test_breakers.py` runs the rows marked *sample*;
+`CRUXGATE_BREAKERS=all pytest tests/conformance/test_breakers.py` runs every row. The breakers of
+`tests/conformance/test_fairness.py` (OWNERS) run in every default run and are not repeated here.
+"""
+
+
+def table() -> str:
+    """The coverage table: statement -> breaker -> killing scenario."""
+    lines = [HEADER, f"{len(CATALOGUE)} breakers.", "",
+             "| statement | source | breaker | what it does | killed by | run |", "|---|---|---|---|---|---|"]
+    for breaker in CATALOGUE:
+        quote = breaker.quote.replace("|", "\\|")
+        lines.append(f"| {quote} | {breaker.source} | `{breaker.name}` | {breaker.summary} | {breaker.scenario} | "
+                     f"{'sample' if breaker.sample else 'all'} |")
+    return "\n".join(lines) + "\n"
+
+
+def test_each_breaker_names_a_must_scenario_of_the_spec_and_a_distinct_rewrite():
+    scenarios = {scenario.id: scenario for scenario in load_scenarios()}
+    for breaker in CATALOGUE:
+        assert breaker.scenario in scenarios, breaker.name
+        assert scenarios[breaker.scenario].level == "MUST", breaker.name
+        assert scenarios[breaker.scenario].runs, breaker.name
+    assert len({breaker.rewrite for breaker in CATALOGUE}) == len(CATALOGUE) == len(BY_NAME)
+
+
+def test_each_quote_stands_at_its_line_in_the_seeds():
+    if not SEEDS.is_dir():
+        pytest.skip(f"the seeds are not at {SEEDS} (set CRUXGATE_SEEDS)")
+    files = {path.name[:3]: path.read_text(encoding="utf-8").splitlines() for path in SEEDS.glob("0*.txt")}
+    for breaker in CATALOGUE:
+        seed, line = breaker.source.split(":")
+        assert breaker.quote in files[seed][int(line) - 1], breaker.name
+
+
+def test_the_coverage_table_in_docs_is_generated_from_the_catalogue():
+    assert DOCS.read_text(encoding="utf-8") == table(), "run python3 tests/conformance/test_breakers.py"
+
+
+@pytest.fixture(scope="module")
+def killed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+    """One suite run per selected breaker, of its owning scenario only (two at a time: they wait on servers)."""
+    base = tmp_path_factory.mktemp("catalogue")
+    selected = {item.callspec.params["name"] for item in request.session.items
+                if isinstance(item, pytest.Function) and item.originalname == KILL_TEST}
+    chosen = [breaker for breaker in CHOSEN if breaker.name in selected]
+
+    def run(breaker: Breaker) -> dict:
+        directory = base / breaker.name
+        return run_suite(directory, proxied_profile(directory, breaker.name), "-k", breaker.scenario)[1]
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return dict(zip((b.name for b in chosen), pool.map(run, chosen), strict=True))
+
+
+KILL_TEST = "test_the_breaker_is_killed_by_the_scenario_that_owns_its_statement"
+
+
+@pytest.mark.parametrize("name", [breaker.name for breaker in CHOSEN])
+def test_the_breaker_is_killed_by_the_scenario_that_owns_its_statement(killed, name):
+    results = killed[name]
+    outcomes = {record["id"]: record["outcome"] for record in results["scenarios"]}
+    assert outcomes[BY_NAME[name].scenario] == "failed", results["scenarios"]
+    assert results["exit_status"] == 1
+
+
+def checks_metadata(scenario: Scenario) -> bool:
+    """Whether a call of the scenario requires `metadata` in its schema, or reads it in a check, on a gating basis."""
+    for step in scenario.steps:
+        if not isinstance(step, Call):
+            continue
+        schema, basis = step.expect.schema, step.expect.schema_basis
+        if isinstance(schema, dict) and "metadata" in schema.get("required", []) and basis and basis.gates:
+            return True
+        if any(check.basis.gates and any("metadata" in operand for operand in check.operands())
+               for check in step.expect.checks):
+            return True
+    return False
+
+
+# The three the issue found passing a server that sends no metadata; CRUXGATE_BREAKERS=all takes every one.
+METADATA_SAMPLE = ("AP-INTENT-01", "FR-116-01", "AP-CONFIG-01")
+
+
+def test_a_server_without_metadata_fails_every_scenario_that_checks_metadata(tmp_path):
+    checking = sorted(scenario.id for scenario in load_scenarios() if scenario.runs and checks_metadata(scenario))
+    assert set(METADATA_SAMPLE) <= set(checking) and len(checking) > 40
+    chosen = checking if ALL else list(METADATA_SAMPLE)
+    _, results = run_suite(tmp_path, proxied_profile(tmp_path, "no_metadata"), "-k", " or ".join(chosen))
+    outcomes = {record["id"]: record["outcome"] for record in results["scenarios"]}
+    escaped = {sid: outcomes.get(sid) for sid in chosen if outcomes.get(sid) not in ("failed", "skipped")}
+    assert escaped == {}, escaped
+
+
+if __name__ == "__main__":
+    DOCS.write_text(table(), encoding="utf-8")

@@ -1,0 +1,115 @@
+"""The upstream twin: the reference reshaped into the upstream server's choices passes the whole suite with warnings.
+
+The proxy (servers/allowed_rewrites_proxy.py --twin, reshapes in servers/upstream_twin.py) answers the way the
+upstream server does wherever the documents are silent, each reshape read from its source; the profile maps
+the names it chooses. One run of the whole suite is shared by the assertions: no failure, every finding a
+warning that names its reading. Upstream's real deviations stay failures: each is proven by a one-rule
+breaker through the same twin, killed by the scenario that owns the rule.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+import cruxgate.conformance.target.profile as target
+from cruxgate.conformance.spec.paths import spec_dir
+from cruxgate.conformance.spec.readings import load_readings
+from gate_harness import PROXY, assert_owner_failed, owner_runs, run_suite
+
+# The names the upstream server chooses where the documents name nothing (spec/readings.yaml R9-R12, R26).
+GUIDANCE = {"suggestion": "remediation"}
+TWIN_NAMES: dict[str, dict[str, dict[str, str]]] = {
+    "find_references": {"arguments": {"name": "symbol_name"}, "fields": GUIDANCE},
+    "get_file_outline": {"fields": {"file_path": "path", **GUIDANCE}},
+    "health_check": {"fields": {"tantivy_ok": "tantivy", "sqlite_ok": "sqlite", "prewarm_status": "prewarm",
+                                "active_job": "active_jobs"}},
+    "search_code": {"fields": GUIDANCE},
+    "locate_symbol": {"fields": GUIDANCE},
+}
+# Readings the twin must be seen departing from (each reshape that a check of ours notices).
+DEPARTS = {"R3", "R8", "R12", "R13", "R14", "R23", "R24", "R25", "R27"}
+# Upstream's real deviations: the breaker that commits each (on top of the twin) and the scenario that owns it.
+DEVIATIONS = {"location_extra": "FR-102-01", "module_weight": "AP-KIND-04",
+              "outline_ignores_schema": "FR-123-01", "legacy_flag_overrides_off": "RC-PRECEDENCE-02"}
+
+
+def twin_profile(directory: Path, breaker: str | None = None) -> Path:
+    """The reference profile behind the twin proxy, with upstream's names, claiming no scored-search tools."""
+    profile: dict[str, Any] = yaml.safe_load(target.default_profile_path().read_text(encoding="utf-8"))
+    mode = ["--twin", *(["--break", breaker] if breaker else []), "--"]
+    for transport in ("stdio",):
+        command = profile["transports"][transport]["command"]
+        profile["transports"][transport]["command"] = ["{python}", str(PROXY), *mode, *command]
+    profile["transports"].pop("http", None)
+    profile["name"] = f"upstream-twin-breaking-{breaker}" if breaker else "upstream-twin"
+    profile["names"] = TWIN_NAMES
+    profile.pop("tools", None)  # upstream serves 000/001's tools only
+    profile["payload_budget"] = {"fixed": "upstream hard-codes 64 KB; it reads no config key for it"}
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / "twin.yaml"
+    path.write_text(yaml.safe_dump(profile, sort_keys=False), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def twin_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, dict[str, Any]]:
+    """One run of the whole suite against the twin, shared by the assertions below."""
+    directory = tmp_path_factory.mktemp("twin")
+    return run_suite(directory, twin_profile(directory))
+
+
+def test_the_upstream_twin_passes_the_whole_suite_with_warnings_only(twin_run):
+    done, results = twin_run
+    failed = {r["id"]: (r["failure_message"] or "")[:400] for r in results["scenarios"] if r["outcome"] == "failed"}
+    assert failed == {}, done.stdout[-3000:]
+    assert done.returncode == 0
+    summary = results["summary"]
+    assert summary["passed"] + summary["warned"] > 100 and summary["warned"] > 10  # its readings are seen
+    assert results["target_profile"] == "upstream-twin"
+    skipped = {r["id"]: r.get("skip_reason") or "" for r in results["scenarios"] if r["outcome"] == "skipped"}
+    assert "cannot set its payload budget" in skipped["AP-SAFETY-01"]  # R34: the profile says how, or it skips
+
+
+def test_every_finding_on_the_twin_is_a_warning_naming_its_reading(twin_run):
+    _, results = twin_run
+    findings = [f for r in results["scenarios"] for f in r["findings"]]
+    assert findings
+    readings = set(load_readings(spec_dir()).readings)
+    for finding in findings:
+        assert finding["severity"] == "warning", finding
+        assert finding["basis"].get("reading") in readings, finding
+    departed = {f["basis"]["reading"] for f in findings}
+    assert departed >= DEPARTS, sorted(DEPARTS - departed)
+
+
+def test_the_run_summary_lists_each_reading_the_twin_departs_from(twin_run):
+    done, results = twin_run
+    departed = {f["basis"]["reading"] for r in results["scenarios"] for f in r["findings"]}
+    assert "departs from" in done.stdout
+    for reading in departed:
+        assert f"  {reading}: " in done.stdout
+
+
+@pytest.fixture(scope="module")
+def deviation_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    """One run per deviation breaker through the twin, of the scenario that owns the rule (two at a time)."""
+    return owner_runs(tmp_path_factory.mktemp("twin-breakers"), DEVIATIONS, twin_profile)
+
+
+def test_every_deviation_is_listed_in_readings_yaml_and_has_a_breaker():
+    listed = {deviation.scenario for deviation in load_readings(spec_dir()).deviations}
+    assert set(DEVIATIONS.values()) == listed
+
+
+@pytest.mark.parametrize("breaker", sorted(DEVIATIONS))
+def test_an_upstream_deviation_on_the_twin_fails_the_scenario_that_owns_the_rule(deviation_runs, breaker):
+    assert_owner_failed(deviation_runs[breaker], DEVIATIONS[breaker])
+
+
+if __name__ == "__main__":  # a profile to run the suite against the twin by hand: python3 test_twin.py DIR
+    print(twin_profile(Path(sys.argv[1])))
