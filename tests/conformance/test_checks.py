@@ -81,13 +81,15 @@ def test_surface_lint_of_one_named_tool(monkeypatch):
     monkeypatch.setattr("cruxgate.conformance.surface.lint.load_expected_inputs", lambda: expected)
     good = {"name": "search_code", "description": "d",
             "inputSchema": {"type": "object", "properties": {"compact": {"type": "boolean"}}}}
+    # No document forbids an extra optional input: the outline may take `compact` as well.
     outline = {"name": "get_file_outline", "description": "d",
                "inputSchema": {"type": "object",
                                "properties": {"path": {"type": "string"}, "compact": {"type": "boolean"}}}}
     CHECKS["tool_surface_conforms"](response=answer({"tools": [good, outline]}), value="search_code")
-    knob = re.escape("get_file_outline.inputSchema.properties.compact: a protocol input")
-    with pytest.raises(CheckFailed, match=knob):
-        CHECKS["tool_surface_conforms"](response=answer({"tools": [good, outline]}), value="get_file_outline")
+    CHECKS["tool_surface_conforms"](response=answer({"tools": [good, outline]}), value="get_file_outline")
+    narrowed = {**outline, "inputSchema": {"type": "object", "properties": {"path": {"type": "integer"}}}}
+    with pytest.raises(CheckFailed, match=re.escape("get_file_outline.inputSchema.properties.path.type")):
+        CHECKS["tool_surface_conforms"](response=answer({"tools": [good, narrowed]}), value="get_file_outline")
     with pytest.raises(CheckFailed, match="search_code: not listed by tools/list"):
         CHECKS["tool_surface_conforms"](response=answer({"tools": [outline]}), value=["search_code"])
 

@@ -86,8 +86,8 @@ def test_schema_failure_names_path_and_keyword():
 
 def test_a_schema_on_a_reading_basis_warns():
     schema = {"properties": {"ref": {"const": "live"}}}
-    judge = judged({"schema": schema, "basis": "reading: the documents give no ref literal"}, answer({"ref": "main"}))
-    assert [(f.check, f.basis.kind) for f in judge.findings] == [("schema", READING)]
+    judge = judged({"schema": schema, "basis": "reading R1"}, answer({"ref": "main"}))  # R1: no `ref` literal
+    assert [(f.check, f.basis.kind, f.basis.ref) for f in judge.findings] == [("schema", READING, "R1")]
 
 
 def test_a_should_scenario_warns():
