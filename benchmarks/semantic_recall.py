@@ -1,0 +1,89 @@
+"""The semantic index's search against its exact scan: recall@10 and CPU time per question.
+
+Recall@10 here is the share of the exact scan's first 10 rows that the search answers in its first 10
+(the search asks 20 rows, as search_code's channel does for a limit-10 call), averaged over the
+questions the exact scan answers. The questions are the semantic benchmark's
+(golden/semantic/stdlib-queries.yaml). Used by test_semantic_quality.py (the stdlib, a graph built
+for the measurement) and by the scale benchmark (each corpus as indexed).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from cruxgate.reference.index.semantic import SemanticIndex
+from cruxgate.reference.index.semantic.text import terms
+
+QUESTIONS = Path(__file__).resolve().parents[1] / "golden" / "semantic" / "stdlib-queries.yaml"
+ASKED = 20  # semantic_limit of a limit-10 search_code call (docs/semantic.md)
+COMPARED = 10
+REPEATS = 3  # the least CPU time of a few runs per question: the machine is shared
+
+
+def load_queries(path: Path = QUESTIONS) -> list[dict[str, Any]]:
+    """The labeled questions: [{query, accept: [qualified names]}]."""
+    return yaml.safe_load(path.read_text(encoding="utf-8"))["queries"]
+
+
+def _cpu_ms(run: Any) -> float:
+    best = float("inf")
+    for _ in range(REPEATS):
+        started = time.process_time()
+        run()
+        best = min(best, time.process_time() - started)
+    return best * 1e3
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
+
+
+def compare(index: SemanticIndex, asked: list[str]) -> dict[str, Any]:
+    """The search as configured (graph when the index has one) against the exact scan, over `asked`."""
+    overlaps: list[float] = []
+    exact_ms: list[float] = []
+    search_ms: list[float] = []
+    for question in asked:
+        words = terms(question)
+        exact = [m.stable_id for m in index.search(words, ASKED, 0.05, exact=True)][:COMPARED]
+        found = [m.stable_id for m in index.search(words, ASKED, 0.05)][:COMPARED]
+        if exact:
+            overlaps.append(len(set(exact) & set(found)) / len(exact))
+        exact_ms.append(_cpu_ms(lambda w=words: index.search(w, ASKED, 0.05, exact=True)))
+        search_ms.append(_cpu_ms(lambda w=words: index.search(w, ASKED, 0.05)))
+    return {"rows": index.rows, "search": "graph" if index.graph is not None else "exact scan",
+            "questions": len(overlaps), "recall_at_10": round(statistics.fmean(overlaps), 4) if overlaps else None,
+            "exact_cpu_ms": {"p50": round(_percentile(exact_ms, 0.5), 3), "p95": round(_percentile(exact_ms, 0.95), 3)},
+            "search_cpu_ms": {"p50": round(_percentile(search_ms, 0.5), 3),
+                              "p95": round(_percentile(search_ms, 0.95), 3)}}
+
+
+def measure(root: Path, asked: list[str]) -> dict[str, Any]:
+    """`compare` on the live generation's semantic index of the workspace `root`."""
+    from cruxgate.reference.index import read_state
+
+    generation = read_state(root).generation
+    assert generation is not None
+    return compare(SemanticIndex.open(generation), asked)
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    """A Markdown table of scale rows that carry a `semantic` comparison (empty when none does)."""
+    measured = [r for r in rows if r.get("semantic")]
+    if not measured:
+        return ""
+    lines = ["| files | semantic rows | search | recall@10 vs exact scan | exact scan CPU p50 / p95 ms "
+             "| search CPU p50 / p95 ms |", "|---|---|---|---|---|---|"]
+    for r in measured:
+        s = r["semantic"]
+        recall = "-" if s["search"] == "exact scan" or s["recall_at_10"] is None else f"{s['recall_at_10']:.3f}"
+        lines.append(f"| {r['files']:,} | {s['rows']:,} | {s['search']} | {recall} "
+                     f"| {s['exact_cpu_ms']['p50']:.2f} / {s['exact_cpu_ms']['p95']:.2f} "
+                     f"| {s['search_cpu_ms']['p50']:.2f} / {s['search_cpu_ms']['p95']:.2f} |")
+    return "\n".join(lines)
