@@ -170,10 +170,7 @@ class SemanticIndex:
         With a graph (large indexes) only candidate rows are scored: the graph's nearest rows, every row outside
         the graph, and for each query term the rows it weighs most in; `exact` scores every row instead.
         """
-        counts = Counter(t for t in terms if t in self.columns)
-        columns = [self.columns[t] for t in counts]
-        weights = np.array([(1.0 + math.log(n)) * float(self.idf[c])
-                            for c, n in zip(columns, counts.values(), strict=True)], dtype=np.float32)
+        columns, weights = self.query_weights(terms)
         norm = float(np.linalg.norm(weights))
         if not columns or norm == 0.0 or self.rows == 0:
             return []
@@ -185,10 +182,19 @@ class SemanticIndex:
         if self.graph is not None and not exact:
             unit = concept * np.float32(1.0 / length) if length > 0.0 else None
             rows = self._candidates(unit, columns, limit)
-            scores = self._scores_of(rows, scaled, columns, weights, length > 0.0)
-        else:
-            rows = None
-            scores = self._scores_of_all(scaled, columns, weights, length > 0.0)
+            return self.best(self._scores_of(rows, scaled, columns, weights, length > 0.0), rows, limit,
+                             min_similarity)
+        return self.best(self.scores(scaled, columns, weights, length > 0.0), None, limit, min_similarity)
+
+    def query_weights(self, terms: list[str]) -> tuple[list[int], np.ndarray]:
+        """The distinct query terms' columns and their weights (log tf x idf), not yet scaled to unit length."""
+        counts = Counter(t for t in terms if t in self.columns)
+        columns = [self.columns[t] for t in counts]
+        return columns, np.array([(1.0 + math.log(n)) * float(self.idf[c])
+                                  for c, n in zip(columns, counts.values(), strict=True)], dtype=np.float32)
+
+    def best(self, scores: np.ndarray, rows: np.ndarray | None, limit: int, min_similarity: float) -> list[Match]:
+        """The `limit` best of `scores` (of every row, or of `rows`), best first, ties by row, above the floor."""
         count = min(limit, scores.shape[0])
         if count == 0:
             return []
@@ -199,9 +205,12 @@ class SemanticIndex:
         return [Match(f"{int(self.stable_ids[r]):016x}", min(float(scores[i]), 1.0))
                 for i, r in zip(top, found, strict=True) if scores[i] > min_similarity]
 
-    def _scores_of_all(self, concept: np.ndarray, columns: list[int], weights: np.ndarray, dense: bool) -> np.ndarray:
-        """Every row's similarity (the exact scan)."""
-        scores = dense_scores(self.doc_vectors, concept) if dense else np.zeros(self.rows, dtype=np.float32)
+    def scores(self, concept: np.ndarray, columns: list[int], weights: np.ndarray, dense: bool = True,
+               doc_vectors: np.ndarray | None = None) -> np.ndarray:
+        """Every row's similarity (the exact scan): `doc_vectors` (default the LSI rows) against `concept`, plus the
+        TF-IDF cosine of `columns` weighted by `weights`, times each row's prior."""
+        vectors = self.doc_vectors if doc_vectors is None else doc_vectors
+        scores = dense_scores(vectors, concept) if dense else np.zeros(self.rows, dtype=np.float32)
         # Sparse part: the query's TF-IDF cosine, added only where a row holds a query term.
         for column, weight in zip(columns, weights * np.float32(self.alpha), strict=True):
             start, end = int(self.tfidf_indptr[column]), int(self.tfidf_indptr[column + 1])
