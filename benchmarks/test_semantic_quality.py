@@ -122,3 +122,31 @@ def test_graph_search_keeps_the_exact_scans_answers(stdlib_workspace: Path, tmp_
           f"{by_graph['mrr']:.3f}")
     assert rows["recall_at_10"] >= GRAPH_RECALL_BAR
     assert by_scan["recall@10"] - by_graph["recall@10"] <= GRAPH_LABELED_LOSS_BAR
+
+
+MODEL_VARIABLE = "CRUXGATE_SEMANTIC_MODEL"
+
+
+def test_static_word_vectors_against_lsi(stdlib_workspace: Path) -> None:
+    """The static backend (a word-vector file named by $CRUXGATE_SEMANTIC_MODEL) against LSI on the questions."""
+    import os
+
+    import pytest
+
+    model = os.environ.get(MODEL_VARIABLE)
+    if not model:
+        pytest.skip(f"no word-vector file named: set {MODEL_VARIABLE} to a local word2vec/GloVe/fastText text file")
+    reader = IndexReader.open(stdlib_workspace)
+    queries = load_queries()
+    lsi = QueryEngine(reader, semantic=channel_for(SemanticConfig(), reader.generation))
+    static = QueryEngine(reader, semantic=channel_for(SemanticConfig(backend="static", model=model),
+                                                      reader.generation))
+    static.search_code(queries[0]["query"], limit=10, semantic=True)  # read the table outside the timings
+    by_lsi, by_static = quality(lsi, queries, True), quality(static, queries, True)
+    print(f"\n[semantic backends, {len(queries)} questions over the stdlib; word vectors: {model}]")
+    for label, q in (("lsi", by_lsi), ("static", by_static)):
+        print(f"  {label}: recall@10 {q['recall@10']:.3f}, MRR@10 {q['mrr']:.3f}, "
+              f"CPU p50 / p95 {q['cpu_p50_ms']:.1f} / {q['cpu_p95_ms']:.1f} ms")
+    fallbacks = [q["query"] for q in queries
+                 if static.search_code(q["query"], limit=10, semantic=True).semantic["semantic_fallback"]]
+    assert not fallbacks  # the file was usable: every question ran the static backend
