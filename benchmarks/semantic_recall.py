@@ -87,3 +87,46 @@ def table(rows: list[dict[str, Any]]) -> str:
                      f"| {s['exact_cpu_ms']['p50']:.2f} / {s['exact_cpu_ms']['p95']:.2f} "
                      f"| {s['search_cpu_ms']['p50']:.2f} / {s['search_cpu_ms']['p95']:.2f} |")
     return "\n".join(lines)
+
+
+def paired_search_code(root: Path, asked: list[str], rounds: int = 3) -> dict[str, dict[str, float]]:
+    """search_code (limit 10, hybrid) in process on `root`'s live generation, the graph against the exact scan,
+    alternated call by call so both see the same machine: wall p50 / p95 ms of each (nearest rank)."""
+    from cruxgate.reference.config import SemanticConfig
+    from cruxgate.reference.index import IndexReader
+    from cruxgate.reference.query.engine import QueryEngine
+    from cruxgate.reference.query.semantic.channel import SemanticChannel
+
+    reader = IndexReader.open(root)
+    generation = reader.generation
+
+    def scan_only() -> SemanticIndex:
+        index = SemanticIndex.open(generation)
+        index.graph = None
+        return index
+
+    engines = {"graph": QueryEngine(reader, semantic=SemanticChannel(SemanticConfig(),
+                                                                     lambda: SemanticIndex.open(generation))),
+               "exact scan": QueryEngine(reader, semantic=SemanticChannel(SemanticConfig(), scan_only))}
+    samples: dict[str, list[float]] = {name: [] for name in engines}
+    for engine in engines.values():
+        for question in asked[:10]:
+            engine.search_code(question, limit=10, semantic=True)  # warm: open the index, touch the pages
+    for _ in range(rounds):
+        for question in asked:
+            for name, engine in engines.items():
+                started = time.perf_counter()
+                engine.search_code(question, limit=10, semantic=True)
+                samples[name].append((time.perf_counter() - started) * 1e3)
+    return {name: {"p50": round(_percentile(values, 0.5), 3), "p95": round(_percentile(values, 0.95), 3)}
+            for name, values in samples.items()}
+
+
+if __name__ == "__main__":
+    import sys
+
+    # python3 benchmarks/semantic_recall.py WORKSPACE...: both comparisons on each indexed workspace.
+    questions = [q["query"] for q in load_queries()]
+    for workspace in sys.argv[1:]:
+        print(workspace, measure(Path(workspace), questions), paired_search_code(Path(workspace), questions),
+              flush=True)
