@@ -155,6 +155,9 @@ def test_without_the_library_the_search_scans_every_row(tmp_path: Path, rows: li
     scanned = SemanticIndex.open(tmp_path / "gen")
     assert scanned.graph is None
     assert top_ids(scanned, QUERIES[0]) == top_ids(index, QUERIES[0], exact=True)
+    unbuilt = build(tmp_path / "without", rows, min_rows=1, monkeypatch=monkeypatch)  # the index run goes on
+    assert unbuilt.graph is None and "graph" not in unbuilt.manifest
+    assert not (tmp_path / "without" / SEMANTIC_DIR / graph.GRAPH_FILE).exists()
 
 
 def test_a_damaged_graph_is_a_backend_error(tmp_path: Path, rows: list, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -45,7 +45,11 @@ def build(folder: Path, doc_vectors: np.ndarray, min_rows: int | None = None) ->
     rows = int(doc_vectors.shape[0])
     if rows < (MIN_ROWS if min_rows is None else min_rows) or doc_vectors.shape[1] == 0:
         return None
-    from usearch.index import Index
+    try:
+        from usearch.index import Index
+    except ImportError as err:  # an install without it: every search scans, as below MIN_ROWS
+        log.warning("no semantic graph built (%s): searches will scan all %d rows", err, rows)
+        return None
 
     index = Index(ndim=int(doc_vectors.shape[1]), metric="ip", dtype="f16", connectivity=CONNECTIVITY,
                   expansion_add=EXPANSION_ADD, expansion_search=EXPANSION_SEARCH)
