@@ -1,30 +1,47 @@
 """The run's deadline for its target: every wait on the target ends by then, whatever the per-step timeouts allow.
 
 A server that answers each call just inside the profile's `call` timeout (after 20 s of 30) never times out,
-and 150 scenarios of such calls take hours: the runner gave no verdict. The deadline
-(`--target-deadline`, counted from the first moment the run needs the target) bounds the whole run: a wait it
-cuts fails with the deadline as its reason, and the scenarios after it are not run.
+and 150 scenarios of such calls take hours: the runner gave no verdict. Two rules end the run's waits:
+
+- the deadline (`--target-deadline`, counted from the first moment the run needs the target) bounds the
+  whole run, however the server behaves;
+- the pace rule ends it early: once SLOW_STREAK requests in a row (tools/list or tools/call, the handshake's
+  `initialize` not counted) each took a third of the call timeout or more, or got no answer, the server does
+  not answer in time. Only a tools/call answered in time breaks a streak: a server restarted after each hung
+  call answers its tools/list at once, and that says nothing of its answers to work. A healthy server answers
+  in milliseconds, so even a machine loaded to a standstill seldom makes one such request and never several
+  in a row; a server that is that slow gets its verdict in about SLOW_STREAK of its answers instead of one
+  per scenario.
+
+A wait either rule cuts fails with the reason, and the scenarios after it are not run.
 """
 
 from __future__ import annotations
 
 import math
+import threading
 import time
 
 DEFAULT_SECONDS = 900.0  # the reference's whole suite: about 1 min idle, up to 8 min (HTTP) under heavy load
 OPTION = "--target-deadline"
-
-
-class DeadlinePassed(Exception):
-    """A wait was cut by the run's deadline for its target."""
+SLOW_STREAK = 3  # slow requests in a row that end the run's waits
+SLOW_SHARE = 1 / 3  # of the call timeout: a request that waits this long is slow
 
 
 class Deadline:
-    """A point in monotonic time after which the runner waits on the target no more (none: `seconds` 0)."""
+    """A point in monotonic time after which the runner waits on the target no more (none: `seconds` 0).
 
-    def __init__(self, seconds: float) -> None:
+    With `slow_after` (seconds), the pace rule may bring that point forward to the moment the SLOW_STREAK-th
+    slow request in a row ends; `seconds` 0 turns both rules off.
+    """
+
+    def __init__(self, seconds: float, slow_after: float = math.inf) -> None:
         self.seconds = seconds
         self.at = time.monotonic() + seconds if seconds > 0 else math.inf
+        self.slow_after = slow_after if seconds > 0 else math.inf
+        self.too_slow: str | None = None  # why the pace rule ended the waits, once it has
+        self._streak: list[float] = []
+        self._lock = threading.Lock()  # servers prepared ahead answer in other threads
 
     def remaining(self) -> float:
         """Seconds left (inf without a deadline, 0 once passed)."""
@@ -39,9 +56,30 @@ class Deadline:
         left = self.remaining()
         return (left, True) if left < timeout else (timeout, False)
 
+    def note_wait(self, seconds: float, listing: bool = False) -> str | None:
+        """Record how long one request waited (its whole timeout when unanswered; `listing`: a tools/list); the
+        pace rule's verdict when this request completes a slow streak (the deadline has then passed), else None."""
+        with self._lock:
+            if seconds < self.slow_after:
+                if not listing:
+                    self._streak.clear()
+                return None
+            self._streak.append(seconds)
+            if len(self._streak) < SLOW_STREAK or self.too_slow is not None:
+                return None
+            waits = ", ".join(f"{wait:.1f}s" for wait in self._streak[-SLOW_STREAK:])
+            self.too_slow = (f"the server does not answer within {self.slow_after:.3g}s: {SLOW_STREAK} requests in a "
+                             f"row took {waits} (a third of the call timeout or more, or no answer)")
+            self.at = min(self.at, time.monotonic())
+            return self.too_slow
+
     def describe(self) -> str:
         """The deadline as failure messages name it."""
         return f"the run's deadline for the target ({OPTION} {self.seconds:g}s)"
+
+    def why(self) -> str:
+        """Why the runner waits no more, once it does: the pace rule's verdict, or the deadline that passed."""
+        return self.too_slow or f"{self.describe()} passed"
 
 
 NO_DEADLINE = Deadline(0)

@@ -24,7 +24,7 @@ from anyio.from_thread import start_blocking_portal
 
 from cruxgate.conformance.spec.model import Scenario, run_leading
 from cruxgate.conformance.target import reaper
-from cruxgate.conformance.target.deadline import DEFAULT_SECONDS, Deadline
+from cruxgate.conformance.target.deadline import DEFAULT_SECONDS, SLOW_SHARE, Deadline
 from cruxgate.conformance.target.profile import Target, fill, http_headers
 from cruxgate.conformance.target.wire import Connection, ServerFailure, WireDefect, free_port
 from cruxgate.conformance.target.workspace import Workspace, WorkspaceError
@@ -149,7 +149,7 @@ class Lifecycle:
         self.temp = Path(tempfile.mkdtemp(prefix="cruxgate-run-"))
         self.mark = reaper.new_mark()  # every process of this lifecycle's targets runs under it
         # Counted from the first moment the run needs the target: every wait on it ends by then.
-        self.deadline = Deadline(deadline_seconds)
+        self.deadline = Deadline(deadline_seconds, slow_after=target.timeouts["call"] * SLOW_SHARE)
         self.deadline_owner: str | None = None  # the scenario that failed once the deadline had passed
         self._stack = contextlib.ExitStack()
         self.portal = self._stack.enter_context(start_blocking_portal())
@@ -174,14 +174,15 @@ class Lifecycle:
             self.dead.setdefault(transport, (origin, failure))
 
     def check_deadline(self, scenario_id: str) -> None:
-        """Once the run's deadline for the target has passed, a scenario is not run (skipped, naming the scenario
-        that failed for it); when none did (it passed between two scenarios), this one fails, naming it."""
+        """Once the run's deadline for the target has passed (or the pace rule ended it), a scenario is not run
+        (skipped, naming the scenario that failed for it); when none did (it passed between two scenarios), this
+        one fails, naming it."""
         if not self.deadline.passed():
             return
         if self.deadline_owner is not None:
-            pytest.skip(f"not run: {self.deadline.describe()} passed during {self.deadline_owner}")
+            pytest.skip(f"not run: {self.deadline.why()}; see {self.deadline_owner}")
         self.deadline_owner = scenario_id
-        raise ServerFailure(f"{self.deadline.describe()} passed before this scenario started; "
+        raise ServerFailure(f"{self.deadline.why()} before this scenario started; "
                             "the scenarios after it are not run").tagged("deadline")
 
     def note_failure(self, scenario_id: str) -> None:

@@ -182,7 +182,7 @@ class Connection:
 
         load_sdk()  # before the start timeout's clock: the runner's own imports are not the server's start
         if self.deadline.passed():
-            raise self.fail(f"{self.deadline.describe()} passed before the server started: {self._what()}"
+            raise self.fail(f"{self.deadline.why()} before the server started: {self._what()}"
                             ).tagged("deadline")
         start, self._start_cut = self.deadline.bound(self.timeouts["start"])
         self._start_wait = start
@@ -237,7 +237,7 @@ class Connection:
 
     def _handshake_timeout(self, start: float) -> ServerFailure:
         if self._start_cut:
-            return self.fail(f"{self.deadline.describe()} passed during the MCP handshake ({start:.1f}s after the "
+            return self.fail(f"{self.deadline.why()} during the MCP handshake ({start:.1f}s after the "
                              f"start): {self._what()}{self._defects_seen()}").tagged("deadline")
         return self.fail(f"server did not complete the MCP handshake within {start:g}s: {self._what()}"
                          f"{self._defects_seen()}")
@@ -359,7 +359,7 @@ class Connection:
 
     # ---------------------------------------------------------------- calls
 
-    def _run(self, what: str, coroutine_fn: Any, *args: Any) -> Any:
+    def _run(self, what: str, coroutine_fn: Any, *args: Any, listing: bool = False) -> Any:
         from mcp import MCPError
 
         from cruxgate.conformance.target.stdio_transport import UNDECODABLE_CODE, UNDECODABLE_PREFIX
@@ -377,7 +377,8 @@ class Connection:
         if self.broken:
             raise self.fail(f"{what}: the server is no longer usable after an earlier failure").tagged("closed")
         if cut and timeout <= 0:
-            raise self.fail(f"{what}: not sent: {self.deadline.describe()} has passed").tagged("deadline")
+            raise self.fail(f"{what}: not sent: {self.deadline.why()}").tagged("deadline")
+        began = time.monotonic()
         try:
             future = self.portal.start_task_soon(bounded)
             try:
@@ -388,11 +389,16 @@ class Connection:
         except TimeoutError:
             self.broken = True
             if cut:
-                raise self.fail(f"{what}: {self.deadline.describe()} passed while waiting for the answer "
+                raise self.fail(f"{what}: {self.deadline.why()} while waiting for the answer "
                                 f"({timeout:.1f}s into the call; the server had not answered)").tagged("deadline"
                                                                                                       ) from None
+            too_slow = self.deadline.note_wait(time.monotonic() - began, listing)
+            if too_slow:
+                raise self.fail(f"{what}: no answer within {timeout:g}s; {too_slow}; the scenarios after this one "
+                                "are not run").tagged("deadline") from None
             raise self.fail(f"{what}: no answer within {timeout:g}s (the server hangs)").tagged("hang") from None
         except MCPError as exc:
+            self._pace(what, began, listing)
             code = getattr(exc, "code", None)
             if code == UNDECODABLE_CODE and str(exc).startswith(UNDECODABLE_PREFIX):
                 raise self.fail(f"{what}: {str(exc).removeprefix('cruxgate: ')} (MCP: JSON-RPC messages MUST be "
@@ -407,13 +413,24 @@ class Connection:
             raise self.fail(f"{what}: answered with a JSON-RPC error {code}: {exc} (a tool failure must be a "
                             "tool result with isError and a registry code)").tagged("rpc_error", code) from None
         except RuntimeError as exc:  # mostly the SDK's check of structuredContent against the tool's outputSchema
+            self._pace(what, began, listing)
             text = str(exc).lower()
             invalid = "structured content" in text or "invalid schema for tool" in text
             raise self.fail(f"{what}: {exc}").tagged("invalid_output" if invalid else "unreadable") from None
         except Exception as exc:  # noqa: BLE001 - pydantic validation of a malformed result, transport errors
             self.broken = True
+            self._pace(what, began, listing)
             raise self.fail(f"{what}: unreadable answer: {_describe(exc)[:600]}").tagged("unreadable") from None
+        self._pace(what, began, listing)
         return result
+
+    def _pace(self, what: str, began: float, listing: bool) -> None:
+        """Note an answered request's wait for the pace rule; fail it when it ends the run's waits on the target."""
+        waited = time.monotonic() - began
+        too_slow = self.deadline.note_wait(waited, listing)
+        if too_slow:
+            raise self.fail(f"{what}: answered after {waited:.1f}s; {too_slow}; the scenarios after this one are "
+                            "not run").tagged("deadline")
 
     def call_tool(self, name: str, arguments: dict[str, Any]) -> Response:
         """tools/call `name` and read its payload."""
@@ -435,7 +452,7 @@ class Connection:
                     if not cursor:
                         return tools
 
-            listed = self._run("tools/list", all_pages)
+            listed = self._run("tools/list", all_pages, listing=True)
             self._tools = [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in listed]
         return self._tools
 

@@ -11,6 +11,7 @@ Modes (stdio, newline-delimited JSON-RPC, no SDK import so each starts in millis
 - huge_payload: a normal handshake and tools/list, then every tools/call answers a 50 MB payload
 - invalid_utf8: a normal handshake and tools/list, then every tools/call answer holds a byte that is not UTF-8
 - slow: every answer comes SLOW_SECONDS (20 s; HOSTILE_DELAY overrides) after its request
+- no_answer: a normal handshake and tools/list, then no tools/call is ever answered (the server stays up)
 - orphan: forks a child that calls setsid() and sleeps an hour holding stdout open; the server itself answers the
   handshake and tools/list, then exits on its first tools/call
 - stderr_flood: writes HOSTILE_FLOOD_MB (default 256) MB to stderr as fast as it can from its start, answers the
@@ -101,6 +102,8 @@ def serve(mode: str) -> None:
                 sys.exit(0)
         elif method == "tools/list":
             write({"jsonrpc": "2.0", "id": message_id, "result": {"tools": TOOLS}})
+        elif method == "tools/call" and mode == "no_answer":
+            continue
         elif method == "tools/call" and mode == "orphan":
             sys.exit(3)
         elif method == "tools/call" and mode == "stderr_flood":
