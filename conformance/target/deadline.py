@@ -5,13 +5,13 @@ and 150 scenarios of such calls take hours: the runner gave no verdict. Two rule
 
 - the deadline (`--target-deadline`, counted from the first moment the run needs the target) bounds the
   whole run, however the server behaves;
-- the pace rule ends it early: once SLOW_STREAK requests in a row (tools/list or tools/call, the handshake's
-  `initialize` not counted) each took a third of the call timeout or more, or got no answer, the server does
-  not answer in time. Only a tools/call answered in time breaks a streak: a server restarted after each hung
-  call answers its tools/list at once, and that says nothing of its answers to work. A healthy server answers
-  in milliseconds, so even a machine loaded to a standstill seldom makes one such request and never several
-  in a row; a server that is that slow gets its verdict in about SLOW_STREAK of its answers instead of one
-  per scenario.
+- the pace rule ends it early: a request (tools/list or tools/call, the handshake's `initialize` not counted)
+  is slow when it waits SLOW_SHARE of the call timeout or more, no answer included; once the slow requests in
+  a row have waited SLOW_BUDGET call timeouts in all, the server does not answer in time. Only a tools/call
+  answered in time breaks a streak: a server restarted after each hung call answers its tools/list at once,
+  and that says nothing of its answers to work. At the default 30 s timeout: three answers after 20 s, or two
+  requests with no answer, end the run. A healthy server answers in milliseconds, so a machine loaded to a
+  standstill would have to stall a run's requests by 10 s and more, one after the other, for a minute.
 
 A wait either rule cuts fails with the reason, and the scenarios after it are not run.
 """
@@ -24,21 +24,22 @@ import time
 
 DEFAULT_SECONDS = 900.0  # the reference's whole suite: about 1 min idle, up to 8 min (HTTP) under heavy load
 OPTION = "--target-deadline"
-SLOW_STREAK = 3  # slow requests in a row that end the run's waits
 SLOW_SHARE = 1 / 3  # of the call timeout: a request that waits this long is slow
+SLOW_BUDGET = 2.0  # call timeouts: the slow requests in a row that wait this long in all end the run's waits
 
 
 class Deadline:
     """A point in monotonic time after which the runner waits on the target no more (none: `seconds` 0).
 
-    With `slow_after` (seconds), the pace rule may bring that point forward to the moment the SLOW_STREAK-th
-    slow request in a row ends; `seconds` 0 turns both rules off.
+    With `call_timeout` (seconds), the pace rule may bring that point forward to the moment the slow requests
+    in a row have waited SLOW_BUDGET call timeouts; `seconds` 0 turns both rules off.
     """
 
-    def __init__(self, seconds: float, slow_after: float = math.inf) -> None:
+    def __init__(self, seconds: float, call_timeout: float = math.inf) -> None:
         self.seconds = seconds
         self.at = time.monotonic() + seconds if seconds > 0 else math.inf
-        self.slow_after = slow_after if seconds > 0 else math.inf
+        self.slow_after = call_timeout * SLOW_SHARE if seconds > 0 else math.inf
+        self.slow_budget = call_timeout * SLOW_BUDGET
         self.too_slow: str | None = None  # why the pace rule ended the waits, once it has
         self._streak: list[float] = []
         self._lock = threading.Lock()  # servers prepared ahead answer in other threads
@@ -65,11 +66,12 @@ class Deadline:
                     self._streak.clear()
                 return None
             self._streak.append(seconds)
-            if len(self._streak) < SLOW_STREAK or self.too_slow is not None:
+            if sum(self._streak) < self.slow_budget or self.too_slow is not None:
                 return None
-            waits = ", ".join(f"{wait:.1f}s" for wait in self._streak[-SLOW_STREAK:])
-            self.too_slow = (f"the server does not answer within {self.slow_after:.3g}s: {SLOW_STREAK} requests in a "
-                             f"row took {waits} (a third of the call timeout or more, or no answer)")
+            waits = ", ".join(f"{wait:.1f}s" for wait in self._streak)
+            self.too_slow = (f"the server does not answer within {self.slow_after:.3g}s: {len(self._streak)} "
+                             f"requests in a row took {waits} ({sum(self._streak):.1f}s in all; a third of the call "
+                             "timeout or more each, or no answer)")
             self.at = min(self.at, time.monotonic())
             return self.too_slow
 

@@ -24,7 +24,7 @@ from anyio.from_thread import start_blocking_portal
 
 from cruxgate.conformance.spec.model import Scenario, run_leading
 from cruxgate.conformance.target import reaper
-from cruxgate.conformance.target.deadline import DEFAULT_SECONDS, SLOW_SHARE, Deadline
+from cruxgate.conformance.target.deadline import DEFAULT_SECONDS, Deadline
 from cruxgate.conformance.target.profile import Target, fill, http_headers
 from cruxgate.conformance.target.wire import Connection, ServerFailure, WireDefect, free_port
 from cruxgate.conformance.target.workspace import Workspace, WorkspaceError
@@ -96,8 +96,9 @@ class Environment:
         timeouts = self.target.timeouts
         self._starts += 1
         if self.target.fixed_url:
+            fixed = dict(self.target.fixed_headers)
             return Connection(self.runner.portal, "http", url=self.target.fixed_url, timeouts=timeouts,
-                              deadline=self.runner.deadline).open()
+                              deadline=self.runner.deadline, headers=(lambda: fixed) if fixed else None).open()
         assert self.workspace is not None
         port = free_port() if transport == "http" else ""
         values = self.workspace.placeholders(port)
@@ -149,7 +150,7 @@ class Lifecycle:
         self.temp = Path(tempfile.mkdtemp(prefix="cruxgate-run-"))
         self.mark = reaper.new_mark()  # every process of this lifecycle's targets runs under it
         # Counted from the first moment the run needs the target: every wait on it ends by then.
-        self.deadline = Deadline(deadline_seconds, slow_after=target.timeouts["call"] * SLOW_SHARE)
+        self.deadline = Deadline(deadline_seconds, call_timeout=target.timeouts["call"])
         self.deadline_owner: str | None = None  # the scenario that failed once the deadline had passed
         self._stack = contextlib.ExitStack()
         self.portal = self._stack.enter_context(start_blocking_portal())
