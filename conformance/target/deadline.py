@@ -12,6 +12,9 @@ and 150 scenarios of such calls take hours: the runner gave no verdict. Two rule
   and that says nothing of its answers to work. At the default 30 s timeout: three answers after 20 s, or two
   requests with no answer, end the run. A healthy server answers in milliseconds, so a machine loaded to a
   standstill would have to stall a run's requests by 10 s and more, one after the other, for a minute.
+  Likewise, once EXIT_STREAK tools/call requests in a row ended with the server exiting before it answered,
+  the server exits on every call: each later scenario would only restart it to watch it exit again (a server
+  that floods its stderr on every start makes that minutes). Any tools/call answered breaks that streak.
 
 A wait either rule cuts fails with the reason, and the scenarios after it are not run.
 """
@@ -26,6 +29,7 @@ DEFAULT_SECONDS = 900.0  # the reference's whole suite: about 1 min idle, up to 
 OPTION = "--target-deadline"
 SLOW_SHARE = 1 / 3  # of the call timeout: a request that waits this long is slow
 SLOW_BUDGET = 2.0  # call timeouts: the slow requests in a row that wait this long in all end the run's waits
+EXIT_STREAK = 5  # tools/call requests in a row that the server exited on, unanswered
 
 
 class Deadline:
@@ -42,6 +46,7 @@ class Deadline:
         self.slow_budget = call_timeout * SLOW_BUDGET
         self.too_slow: str | None = None  # why the pace rule ended the waits, once it has
         self._streak: list[float] = []
+        self._exits: list[str] = []  # how the server exited on each tools/call of the current streak
         self._lock = threading.Lock()  # servers prepared ahead answer in other threads
 
     def remaining(self) -> float:
@@ -61,6 +66,8 @@ class Deadline:
         """Record how long one request waited (its whole timeout when unanswered; `listing`: a tools/list); the
         pace rule's verdict when this request completes a slow streak (the deadline has then passed), else None."""
         with self._lock:
+            if not listing:
+                self._exits.clear()  # it answered (or hung): it does not exit on every call
             if seconds < self.slow_after:
                 if not listing:
                     self._streak.clear()
@@ -72,6 +79,18 @@ class Deadline:
             self.too_slow = (f"the server does not answer within {self.slow_after:.3g}s: {len(self._streak)} "
                              f"requests in a row took {waits} ({sum(self._streak):.1f}s in all; a third of the call "
                              "timeout or more each, or no answer)")
+            self.at = min(self.at, time.monotonic())
+            return self.too_slow
+
+    def note_exit(self, how: str) -> str | None:
+        """Record a tools/call the server exited on before answering (`how`: its exit, as the failure words it);
+        the verdict when this completes an exit streak (the deadline has then passed), else None."""
+        with self._lock:
+            self._exits.append(how)
+            if len(self._exits) < EXIT_STREAK or self.too_slow is not None or self.seconds <= 0:
+                return None
+            self.too_slow = (f"the server exits on every call: {EXIT_STREAK} requests in a row ended with the "
+                             f"server exiting before it answered (the last: {how})")
             self.at = min(self.at, time.monotonic())
             return self.too_slow
 

@@ -422,18 +422,26 @@ class Connection:
                                 "are not run").tagged("deadline") from None
             raise self.fail(f"{what}: no answer within {timeout:g}s (the server hangs)").tagged("hang") from None
         except MCPError as exc:
-            self._settle(what, began, listing)
             code = getattr(exc, "code", None)
+            closed = code == -32000 and "closed" in str(exc).lower()
+            if closed:
+                self._check_utf8(what)  # not answered: no wait for the pace rule
+            else:
+                self._settle(what, began, listing)
             if code == UNDECODABLE_CODE and str(exc).startswith(UNDECODABLE_PREFIX):
                 raise self.fail(f"{what}: {str(exc).removeprefix('cruxgate: ')} (MCP: JSON-RPC messages MUST be "
                                 "UTF-8 encoded)").tagged("unreadable") from None
-            if code == -32000 and "closed" in str(exc).lower():
+            if closed:
                 self.broken = True
                 if self.oversized is not None:
                     raise self.fail(f"{what}: {self.oversized}").tagged("oversized") from None
                 status = f" with status {self.exit_status}{self.exit_note}" if self.exit_status is not None else ""
-                raise self.fail(f"{what}: the connection closed without an answer "
-                                f"(the server crashed or exited{status})").tagged("closed") from None
+                how = f"the server crashed or exited{status}"
+                every = None if listing else self.deadline.note_exit(how)
+                if every:
+                    raise self.fail(f"{what}: the connection closed without an answer ({how}); {every}; the "
+                                    "scenarios after this one are not run").tagged("deadline") from None
+                raise self.fail(f"{what}: the connection closed without an answer ({how})").tagged("closed") from None
             raise self.fail(f"{what}: answered with a JSON-RPC error {code}: {exc} (a tool failure must be a "
                             "tool result with isError and a registry code)").tagged("rpc_error", code) from None
         except RuntimeError as exc:  # mostly the SDK's check of structuredContent against the tool's outputSchema
