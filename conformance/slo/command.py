@@ -1,7 +1,7 @@
 """`cruxgate slo`: the p95 SLO harness against any target, from any install (pytest on the packaged harness).
 
-    cruxgate slo [--target-profile FILE | --server-cmd CMD | --server-url URL] [--gate] [--report PATH]
-                 [--smoke] [--rounds N] [-- PYTEST_ARGS]
+    cruxgate slo [--target-profile FILE | --server-cmd CMD | --server-url URL [--server-token-file FILE]]
+                 [--target-deadline SECONDS] [--gate] [--report PATH] [--smoke] [--rounds N] [-- PYTEST_ARGS]
 """
 
 from __future__ import annotations
