@@ -156,6 +156,29 @@ def compatibility_without_remediation(payload: dict[str, Any], args: dict[str, A
         error.pop("data", None)
 
 
+def stdio_unknown_enum_answered(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """Over stdio, search_code answers an unknown detail_level as if absent, where HTTP rejects it."""
+    error = payload.get("error")
+    if tool == "search_code" and isinstance(error, dict) and args.get("detail_level") not in (
+            None, "location", "signature", "context"):
+        payload.clear()
+        payload.update({"results": [], "metadata": {"result_completeness": "complete"}})
+
+
+def stdio_incompatible_as_not_ready(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """Over stdio, search_code on a corrupt or outdated index says index_not_ready (HTTP: index_incompatible)."""
+    error = payload.get("error")
+    if tool == "search_code" and isinstance(error, dict) and error.get("code") == "index_incompatible":
+        error["code"] = "index_not_ready"
+
+
+def state_word_as_code(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """locate_symbol's compatibility failure carries the index state (reindex_required) as its code."""
+    error = payload.get("error")
+    if tool == "locate_symbol" and isinstance(error, dict) and error.get("code") == "index_incompatible":
+        error["code"] = "reindex_required"
+
+
 # Safety limit (000:67-83)
 
 def limit_exceeded_when_truncated(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
@@ -487,6 +510,12 @@ CATALOGUE_000: tuple[Breaker, ...] = (
             stdio_outline_code_swapped),
     Breaker("stdio_transport_code", "AP-ERRORS-02", "000:94", "MUST NOT introduce new protocol-level error codes.",
             stdio_transport_code),
+    Breaker("stdio_unknown_enum_answered", "AP-ERRORS-03", "000:98",
+            "both responses MUST emit the same canonical `error.code` from the registry", stdio_unknown_enum_answered),
+    Breaker("stdio_incompatible_as_not_ready", "AP-ERRORS-05", "000:102",
+            "both transports MUST emit canonical compatibility error codes", stdio_incompatible_as_not_ready),
+    Breaker("state_word_as_code", "AP-ERRORS-06", "000:102", "MUST emit canonical compatibility error codes",
+            state_word_as_code),
     Breaker("compatibility_without_remediation", "AP-ERRORS-07", "000:102",
             "both transports MUST emit canonical compatibility error codes and remediation-oriented error data",
             compatibility_without_remediation),
@@ -648,9 +677,9 @@ STATEMENTS_000: tuple[Statement, ...] = (
     Statement(94, 'MUST NOT introduce new protocol-level error codes.',
               ("stdio_transport_code", "wrong_error_code")),
     Statement(98, 'both responses MUST emit the same canonical `error.code` from the registry',
-              ("stdio_outline_code_swapped", "stdio_transport_code")),
+              ("stdio_unknown_enum_answered", "stdio_outline_code_swapped", "stdio_transport_code")),
     Statement(102, 'both transports MUST emit canonical compatibility error codes and remediation-oriented error data',
-              ("compatibility_without_remediation",)),
+              ("compatibility_without_remediation", "stdio_incompatible_as_not_ready", "state_word_as_code")),
     Statement(105, 'Runtime config loading MUST normalize explainability and freshness settings to',
               ("invalid_level_not_defaulted",)),
     Statement(109, '`search.ranking_explain_level` MUST resolve to `off | basic | full`',
