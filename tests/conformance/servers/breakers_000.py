@@ -617,7 +617,7 @@ class Statement:
     line: int
     quote: str  # the line's words (a prefix where the line is long)
     breakers: tuple[str, ...]  # names in the catalogue or in test_fairness.py's OWNERS
-    reason: str = ""  # why no breaker: what a client cannot observe
+    reason: str = ""  # why no breaker (what a client cannot observe), or what the breakers leave unreached
 
 
 # Every line of 000 with a MUST (a test compares this with the seed when CRUXGATE_SEEDS is set).
@@ -681,7 +681,9 @@ STATEMENTS_000: tuple[Statement, ...] = (
     Statement(102, 'both transports MUST emit canonical compatibility error codes and remediation-oriented error data',
               ("compatibility_without_remediation", "stdio_incompatible_as_not_ready", "state_word_as_code")),
     Statement(105, 'Runtime config loading MUST normalize explainability and freshness settings to',
-              ("invalid_level_not_defaulted",)),
+              ("invalid_level_not_defaulted",),
+              "The explainability half; no answer states the freshness policy in force, so a kept invalid policy "
+              "shows only where AP-CONFIG-03's server must start and answer."),
     Statement(109, '`search.ranking_explain_level` MUST resolve to `off | basic | full`',
               ("invalid_level_not_defaulted", "config_overrides_request")),
     Statement(110, 'legacy `debug.ranking_reasons=true` MUST deterministically map to `full`',
@@ -751,7 +753,9 @@ STATEMENTS_000: tuple[Statement, ...] = (
     Statement(264, 'the response MUST include `"unresolved_count": 0` (not omitted, not null)',
               ("unresolved_zero_as_null", "unresolved_missing")),
     Statement(268, '`unresolved_count` MUST be 3 (sum across both edge types)',
-              ("unresolved_off_by_one",)),
+              ("unresolved_off_by_one",),
+              "No rewrite can count the two edge types apart (only resolved edges are listed); AP-REFS-03 "
+              "fails on this breaker too."),
     Statement(271, 'The ranking system MUST apply differentiated boost scores based on symbol kind.',
               ("kind_untiered",)),
     Statement(291, 'the class MUST receive a 1.5-point higher kind boost than the variable',
@@ -791,9 +795,11 @@ STATEMENTS_000: tuple[Statement, ...] = (
     Statement(376, 'Symbol search queries MUST apply differentiated field boost weights to the Tantivy QueryParser',
               ("body_match_first", "qualified_name_unweighted")),
     Statement(394, 'the name-matched symbol MUST receive a 20\u00d7 higher BM25 contribution from this term',
-              ("body_match_first",)),
+              ("body_match_first",),
+              "The ratio inside BM25 is not observable (AP-FIELDS-04); the breaker breaks the order it produces."),
     Statement(398, 'the qualified_name match MUST receive 6\u00d7 higher BM25 contribution',
-              ("qualified_name_unweighted",)),
+              ("qualified_name_unweighted",),
+              "The ratio inside BM25 is not observable (AP-FIELDS-04); the breaker breaks the order it produces."),
     Statement(402, 'the reranking layer MUST apply kind_weight, exact_match, and other boost signals on top of the',
               ("rerank_multiplies",)),
 )
