@@ -26,6 +26,7 @@ class Breaker:
     quote: str   # the statement's own words (a MUST, or a number being enforced)
     rewrite: Rewrite
     sample: bool = False  # run in the default test run (the rest on demand: --breakers=all)
+    listing: bool = False  # the rewrite also receives each tools/list answer, as tool LISTING ("tools/list")
 
     @property
     def summary(self) -> str:
@@ -265,4 +266,8 @@ CATALOGUE: tuple[Breaker, ...] = (
             "Query tools that support symbol-type filtering MUST support role-aware filtering",
             default_filters_kinds),
 )
+
+from breakers_rest import REST  # noqa: E402 - the rows of documents 001, 002 and 004
+
+CATALOGUE += tuple(Breaker(**row) for row in REST)
 BY_NAME = {breaker.name: breaker for breaker in CATALOGUE}
