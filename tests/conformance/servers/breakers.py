@@ -34,13 +34,18 @@ class Breaker:
         return (self.rewrite.__doc__ or "").strip().splitlines()[0]
 
 
-def _metadata(payload: dict[str, Any]) -> dict[str, Any]:
+def metadata_of(payload: dict[str, Any]) -> dict[str, Any]:
+    """The payload's metadata object ({} when there is none)."""
     metadata = payload.get("metadata")
     return metadata if isinstance(metadata, dict) else {}
 
 
-def _results(payload: dict[str, Any]) -> list[dict[str, Any]]:
+def results_of(payload: dict[str, Any]) -> list[dict[str, Any]]:
+    """The payload's results that are objects."""
     return [result for result in payload.get("results") or [] if isinstance(result, dict)]
+
+
+_metadata, _results = metadata_of, results_of
 
 
 def no_metadata(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:

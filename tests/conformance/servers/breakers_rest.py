@@ -12,18 +12,14 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
+import breakers as catalogue  # it imports this module on its last line, helpers defined: import it, not this one
+
 QUERY_TOOLS = ("search_code", "locate_symbol")
 LISTING = "tools/list"  # the tool name a listing rewrite receives with the tools/list answer
 LOCATION = ("path", "line_start", "line_end", "kind", "name")
 
 
-def _metadata(payload: dict[str, Any]) -> dict[str, Any]:
-    metadata = payload.get("metadata")
-    return metadata if isinstance(metadata, dict) else {}
-
-
-def _results(payload: dict[str, Any]) -> list[dict[str, Any]]:
-    return [result for result in payload.get("results") or [] if isinstance(result, dict)]
+_metadata, _results = catalogue.metadata_of, catalogue.results_of
 
 
 def _error_code(payload: dict[str, Any]) -> str | None:
