@@ -23,6 +23,7 @@ sys.path.insert(0, str(HERE))  # run as a script: its sibling modules import by 
 import scale_corpus  # noqa: E402 - after the path
 import scale_report  # noqa: E402
 import scale_run  # noqa: E402
+import semantic_recall  # noqa: E402
 
 from cruxgate.conformance.slo.cache import fallback_root  # noqa: E402
 
@@ -68,6 +69,9 @@ def main(argv: list[str] | None = None) -> int:
              "server_rss_mb": round(r.server_rss_mb, 1),
              "latency": {tool: {"p50": round(f.p50, 3), "p95": round(f.p95, 3), "count": f.count}
                          for tool, f in r.latency.items()}} for r in results]
+    questions = [q["query"] for q in semantic_recall.load_queries()]
+    for row, corpus in zip(rows, corpora, strict=True):
+        row["semantic"] = semantic_recall.measure(corpus.root, questions)
     header = {
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "command": "python3 benchmarks/scale.py" + (" " + " ".join(argv or sys.argv[1:])).rstrip(),
@@ -79,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
                    f"(p50 / p95 nearest rank)",
     }
     say(scale_report.table(rows))
+    say(semantic_recall.table(rows))
     if not args.no_docs:
         scale_report.write(rows, header, DOCS, DATA, PLOT)
         say(f"wrote {DOCS.relative_to(ROOT)}, {DATA.relative_to(ROOT)}, {PLOT.relative_to(ROOT)}")

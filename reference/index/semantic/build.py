@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..kinds import kinds_of
+from . import graph
 from .model import FORMAT, MANIFEST, SEMANTIC_DIR, SemanticIndex, SemanticIndexError
 from .text import Terms
 
@@ -47,7 +48,7 @@ SEED = 20261124
 # Everything above that shapes the vectors: an index built by another recipe is not reused.
 RECIPE = (f"kinds={sorted(INDEXED_KINDS)} name={NAME_WEIGHT} body={BODY_WEIGHT}x{BODY_CHARS} "
           f"df>={MIN_DOCUMENT_FREQUENCY} k={DIMENSIONS}+{OVERSAMPLING} q={POWER_ITERATIONS} alpha={ALPHA} "
-          f"tests={INDEX_TESTS}/{TEST_PRIOR} seed={SEED}")
+          f"tests={INDEX_TESTS}/{TEST_PRIOR} seed={SEED} {graph.RECIPE}")
 
 
 def is_test_path(path: str) -> bool:
@@ -149,6 +150,9 @@ class SemanticIndexBuilder:
                     "alpha": ALPHA, "test_prior": TEST_PRIOR, "nonzeros": int(csc.nnz), "source": source,
                     "recipe": RECIPE, "fitted_rows": rows, "folded_rows": 0}
         folder.mkdir()
+        built = graph.build(folder, doc_vectors)
+        if built is not None:
+            manifest["graph"] = built
         (folder / "terms.json").write_text(json.dumps(words), encoding="utf-8")
         save_arrays(folder, {"idf": idf, "term_vectors": term_vectors, "doc_vectors": doc_vectors,
                              **csc_arrays(csc), "stable_ids": np.asarray(stable_ids, dtype=np.uint64),
