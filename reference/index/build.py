@@ -8,19 +8,21 @@ import fcntl
 import gc
 import hashlib
 import json
+import marshal
 import multiprocessing
 import os
 import re
 import shutil
 import sqlite3
 import stat
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from cruxgate import __version__
 
@@ -292,24 +294,45 @@ def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str,
 
     tasks = [(str(root), c.path, old.get(c.path)) for c in report.files]
     writer: GenerationWriter | None = None
-    try:
-        # The pool forks on entry, before the writer starts Tantivy's threads.
-        with _extraction(tasks, workers) as results:
-            writer = GenerationWriter(generation, store)
-            semantic = SemanticIndexBuilder()
-            edges, counts, hashes, problems = _write(root, store, tasks, results, writer, semantic, progress)
-        # The workers are done and a core is free: SQLite stores the edges and builds its indices in a thread
-        # (outside the GIL) while the semantic index is computed here.
-        writer.finish_in_thread(edges)
-        semantic.write(generation, _cursor(hashes), previous)  # beside the lexical indices, so it flips with them
-        writer.join()
-    except BaseException:
-        if writer is not None:
-            writer.abort()
-        raise
-    unresolved = sum(1 for e in edges if e[4] is None)
-    return _Totals(writer.file_count, writer.symbol_count, len(edges), unresolved, counts["parsed"],
-                   counts["reused"], counts["errors"], counts["skipped"], problems, hashes)
+    # Each file's edges wait on disk for the symbols of every other file (a target may come later in the tree).
+    with tempfile.TemporaryFile(dir=generation.parent) as spill:
+        try:
+            # The pool forks on entry, before the writer starts Tantivy's threads.
+            with _extraction(tasks, workers) as results:
+                writer = GenerationWriter(generation, store)
+                semantic = SemanticIndexBuilder()
+                resolver, counts, hashes, problems = _write(root, store, tasks, results, writer, semantic, spill,
+                                                            progress)
+            # The workers are done and a core is free: a thread resolves the edges and SQLite stores them and builds
+            # its indices (outside the GIL) while the semantic index is computed here.
+            writer.finish_in_thread(_resolved_edges(spill, counts["stored"], resolver))
+            semantic.write(generation, _cursor(hashes), previous)  # beside the lexical indices, so it flips with them
+            del semantic
+            writer.join()
+        except BaseException:
+            if writer is not None:
+                writer.abort()
+            raise
+    return _Totals(writer.file_count, writer.symbol_count, writer.edge_count, sum(writer.unresolved.values()),
+                   counts["parsed"], counts["reused"], counts["errors"], counts["skipped"], problems, hashes)
+
+
+# How many edges a chunk the resolving thread hands to SQLite holds: memory for this many rows, never the tree's.
+EDGE_CHUNK = 20_000
+
+
+def _resolved_edges(spill: BinaryIO, files: int, resolver: Resolver) -> Iterator[list[tuple]]:
+    """The spilled files' edges resolved against every file's symbols, in chunks of about EDGE_CHUNK rows."""
+    spill.seek(0)
+    chunk: list[tuple] = []
+    for _ in range(files):
+        path, language, module, edges, first = marshal.load(spill)
+        chunk.extend(resolver.edges(FileExtract(path, language, 0, "", 0, module=module, edges=edges), first))
+        if len(chunk) >= EDGE_CHUNK:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
 
 
 @dataclass
@@ -358,28 +381,28 @@ def _classify(root: Path, files: list[Candidate], old: dict[str, str], progress:
 def _patch(root: Path, previous: Path, tree: _Tree, old: dict[str, str], generation: Path,
            store: ExtractStore) -> _Totals | None:
     """The live generation patched for the changed files (`incremental.py`); None when a full run must do it."""
-    from .semantic.build import SemanticIndexBuilder
+    from .semantic.build import definition_rows
     from .semantic.fold import can_fold, fold
 
     results: list[FileExtract] = []
     blobs: list[bytes] = []
-    semantic = SemanticIndexBuilder()
+    rows: list[tuple] = []
     for path in tree.changed:
         item = _work((str(root), path, None))
         if item[0] != "parsed":
             return None  # turned binary or unreadable since it was hashed: a full run sorts it out
         result = FileExtract.loads(item[2])
-        semantic.add_file(result.path, result.symbols)
+        rows.extend(definition_rows(result.path, result.symbols))
         results.append(result)
         blobs.append(item[2])
-    if not can_fold(previous, len(semantic.rows)):
+    if not can_fold(previous, len(rows)):
         return None
     copy_generation(previous, generation)
     try:
         patched = Patch(generation, store).apply(results, blobs, tree.deleted(old))
     except PatchUnavailable:
         return None
-    fold(previous, generation, patched.removed_stable_ids, semantic.rows, _cursor(tree.hashes))
+    fold(previous, generation, patched.removed_stable_ids, rows, _cursor(tree.hashes))
     totals = _linked_totals(generation, (tree.hashes, tree.binary))
     totals.parsed, totals.reused, totals.linked = len(results), totals.file_count - len(results), False
     return totals
@@ -403,11 +426,11 @@ def _linked_totals(generation: Path, unchanged: tuple[list[tuple[str, str]], int
 
 
 def _write(root: Path, store: ExtractStore, tasks: list, results: Iterator[tuple], writer: GenerationWriter,
-           semantic: SemanticIndexBuilder, progress: Progress | None,
-           ) -> tuple[list[tuple], dict[str, int], list[tuple[str, str]], list[str]]:
-    """Store each result as it arrives (in path order), then resolve and store the edges."""
+           semantic: SemanticIndexBuilder, spill: BinaryIO, progress: Progress | None,
+           ) -> tuple[Resolver, dict[str, int], list[tuple[str, str]], list[str]]:
+    """Store each result as it arrives (in path order): its rows and documents written, its symbols registered with
+    the resolver and the semantic builder, its edges spilled to `spill` (resolved once every file is in)."""
     resolver = Resolver()
-    stored: list[tuple[FileExtract, int]] = []  # texts dropped once written: only edges are needed later
     hashes: list[tuple[str, str]] = []
     parsed = reused = errors = skipped = 0
     problems: list[str] = []
@@ -439,15 +462,11 @@ def _write(root: Path, store: ExtractStore, tasks: list, results: Iterator[tuple
         _, first = writer.add(result, blob)
         semantic.add_file(result.path, result.symbols)
         resolver.add_file(result, first)
-        result.symbols, result.snippets, result.content_head = [], [], ""
-        stored.append((result, first))
+        marshal.dump((result.path, result.language, result.module, result.edges, first), spill)
         hashes.append((result.path, result.content_hash))
     writer.commit_search_indices()  # Tantivy commits in a thread while the edges are resolved
-    edges: list[tuple] = []
-    for result, first in stored:
-        edges.extend(resolver.edges(result, first))
-    counts = {"parsed": parsed, "reused": reused, "errors": errors, "skipped": skipped}
-    return edges, counts, hashes, problems
+    counts = {"parsed": parsed, "reused": reused, "errors": errors, "skipped": skipped, "stored": len(hashes)}
+    return resolver, counts, hashes, problems
 
 
 def _cursor(hashes: list[tuple[str, str]]) -> str:

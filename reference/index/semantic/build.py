@@ -14,6 +14,7 @@ import json
 import math
 import os
 import shutil
+from array import array
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
@@ -75,31 +76,45 @@ def term_weight(count: float) -> float:
     return 1.0 + math.log(count) if count >= 1.0 else count
 
 
-class SemanticIndexBuilder:
-    """Keeps each definition's text while the indexer streams files, then builds and writes the index at the end.
+def definition_rows(path: str, symbols: Sequence[tuple]) -> list[tuple[str, str, str | None, str, int, float]]:
+    """The rows one file's definitions give the channel: (name, scope, doc, body head, stable id as an int, prior)."""
+    test = is_test_path(path)
+    if test and not INDEX_TESTS:
+        return []
+    prior = TEST_PRIOR if test else 1.0
+    return [(name, qualified[: len(qualified) - len(name)], doc, content[:BODY_CHARS], int(stable, 16), prior)
+            for name, qualified, kind, _, _, _, _, doc, _, stable, content, *_ in symbols if kind in INDEXED_KINDS]
 
-    The terms are counted in `write`, not as files arrive: a run whose files are all unchanged reuses the
-    previous generation's index (same sources, same seeded build) and never counts them.
+
+class SemanticIndexBuilder:
+    """Counts each definition's terms while the indexer streams files, then builds and writes the index at the end.
+
+    A row is kept as its term columns and weighted counts in flat typed arrays (4 bytes an entry), never as
+    its text: what the builder holds grows with the terms, a fraction of the definitions' text.
     """
 
     def __init__(self) -> None:
-        self._rows: list[tuple[str, str, str | None, str, int, float]] = []
+        self._terms = Terms()
+        self._vocabulary: dict[str, int] = {}
+        self._columns = array("i")  # each row's term columns, row after row
+        self._weights = array("f")  # their term_weight, float32 as stored
+        self._indptr = array("q", [0])  # where each row starts in the two arrays above
+        self._stable_ids = array("Q")
+        self._priors = array("f")
 
     def add_file(self, path: str, symbols: Sequence[tuple]) -> None:
-        """Add the definitions of one file (extract Symbol tuples: name, qualified, kind, ..., doc, ..., content)."""
-        test = is_test_path(path)
-        if test and not INDEX_TESTS:
-            return
-        prior = TEST_PRIOR if test else 1.0
-        for name, qualified, kind, _, _, _, _, doc, _, stable, content, *_ in symbols:
-            if kind in INDEXED_KINDS:
-                self._rows.append((name, qualified[: len(qualified) - len(name)], doc, content[:BODY_CHARS],
-                                   int(stable, 16), prior))
-
-    @property
-    def rows(self) -> list[tuple[str, str, str | None, str, int, float]]:
-        """The definitions added so far: (name, scope, doc, body head, stable id as an int, prior)."""
-        return self._rows
+        """Count the definitions of one file (extract Symbol tuples: name, qualified, kind, ..., doc, ..., content)."""
+        vocabulary, columns, weights = self._vocabulary, self._columns, self._weights
+        for name, scope, doc, body, stable, prior in definition_rows(path, symbols):
+            bag = term_bag(self._terms, name, scope, doc, body)
+            if not bag:
+                continue  # a definition without terms is no row
+            for term, count in bag.items():
+                columns.append(vocabulary.setdefault(term, len(vocabulary)))
+                weights.append(term_weight(count))
+            self._indptr.append(len(columns))
+            self._stable_ids.append(stable)
+            self._priors.append(prior)
 
     def write(self, generation: Path, source: str = "", previous: Path | None = None) -> dict:
         """Write `generation/semantic/`: linked from `previous` when it was built from the same `source` (the
@@ -107,31 +122,18 @@ class SemanticIndexBuilder:
         folder = Path(generation) / SEMANTIC_DIR
         if source and previous is not None and _reuse(previous / SEMANTIC_DIR, folder, source):
             return json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-        terms = Terms()
-        vocabulary: dict[str, int] = {}
-        data: list[float] = []
-        columns_of: list[int] = []
-        indptr: list[int] = [0]
-        stable_ids: list[int] = []
-        priors: list[float] = []
-        for name, scope, doc, body, stable, prior in self._rows:
-            bag = term_bag(terms, name, scope, doc, body)
-            if not bag:
-                continue
-            for term, count in bag.items():
-                columns_of.append(vocabulary.setdefault(term, len(vocabulary)))
-                data.append(term_weight(count))
-            indptr.append(len(columns_of))
-            stable_ids.append(stable)
-            priors.append(prior)
-        self._rows = []
+        vocabulary = self._vocabulary
+        data = np.frombuffer(self._weights, dtype=np.float32)
+        columns_of = np.frombuffer(self._columns, dtype=np.int32)
+        indptr = np.frombuffer(self._indptr, dtype=np.int64)
+        stable_ids = np.frombuffer(self._stable_ids, dtype=np.uint64)
+        priors = np.frombuffer(self._priors, dtype=np.float32)
         rows, columns = len(stable_ids), len(vocabulary)
         # Here, not at the top: scipy takes most of a second to import, which a patch (semantic/fold.py) never needs.
         import scipy.sparse as sp
         from threadpoolctl import threadpool_limits
 
-        counts = sp.csr_matrix((np.asarray(data, dtype=np.float32), np.asarray(columns_of, dtype=np.int32),
-                                np.asarray(indptr, dtype=np.int64)), shape=(rows, columns))
+        counts = sp.csr_matrix((data, columns_of, indptr), shape=(rows, columns))
         document_frequency = np.bincount(counts.indices, minlength=columns)
         idf = np.log(max(rows, 1) / (1.0 + document_frequency)).astype(np.float32)
         idf[(document_frequency < MIN_DOCUMENT_FREQUENCY) | (idf < 0)] = 0.0
@@ -151,8 +153,7 @@ class SemanticIndexBuilder:
         folder.mkdir()
         (folder / "terms.json").write_text(json.dumps(words), encoding="utf-8")
         save_arrays(folder, {"idf": idf, "term_vectors": term_vectors, "doc_vectors": doc_vectors,
-                             **csc_arrays(csc), "stable_ids": np.asarray(stable_ids, dtype=np.uint64),
-                             "priors": np.asarray(priors, dtype=np.float32)}, manifest)
+                             **csc_arrays(csc), "stable_ids": stable_ids, "priors": priors}, manifest)
         return manifest
 
 
@@ -169,8 +170,8 @@ def stored_columns(indptr: np.ndarray, indices: np.ndarray, data: np.ndarray) ->
 
 def save_arrays(folder: Path, arrays: dict[str, np.ndarray], manifest: dict) -> None:
     """Write `arrays` as .npy files into `folder`, then the manifest (a folder without it reads as missing)."""
-    for name, array in arrays.items():
-        np.save(folder / f"{name}.npy", array, allow_pickle=False)
+    for name, values in arrays.items():
+        np.save(folder / f"{name}.npy", values, allow_pickle=False)
     tmp = folder / f".{MANIFEST}.{os.getpid()}.tmp"
     tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     os.replace(tmp, folder / MANIFEST)
