@@ -11,6 +11,7 @@ import json
 import marshal
 import multiprocessing
 import os
+import queue
 import re
 import shutil
 import sqlite3
@@ -317,9 +318,15 @@ def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str,
                 semantic = SemanticIndexBuilder()
                 resolver, counts, hashes, problems, remembered = _write(root, store, tasks, results, writer, semantic,
                                                                         spill, progress)
-            # The workers are done and a core is free: a thread resolves the edges and SQLite stores them and builds
-            # its indices (outside the GIL) while the semantic index is computed here.
-            writer.finish_in_thread(_resolved_edges(spill, counts["stored"], resolver))
+            # The workers are done and a core is free: SQLite stores the edges as they are resolved here, then builds
+            # its indices in its thread (outside the GIL) while the semantic index is computed here. The resolver's
+            # tables are dropped before the semantic index's arrays are made: the two never share the memory.
+            chunks: queue.SimpleQueue[list[tuple] | None] = queue.SimpleQueue()
+            writer.finish_in_thread(iter(chunks.get, None))
+            for chunk in _resolved_edges(spill, counts["stored"], resolver):
+                chunks.put(chunk)
+            chunks.put(None)
+            del resolver
             semantic.write(generation, _cursor(hashes), previous)  # beside the lexical indices, so it flips with them
             del semantic
             writer.join()

@@ -251,7 +251,7 @@ class GenerationWriter:
 
     def finish_in_thread(self, edges: Iterable[list[tuple]]) -> None:
         """`add_edges` of each chunk `edges` yields, the unresolved counts, then `finish()`, in a thread: SQLite runs
-        outside the GIL beside the caller's Python, and the chunks are produced (resolved) as they are stored, so
+        outside the GIL beside the caller's Python, and the caller hands the chunks over as it resolves them, so
         the edges of the whole tree are never in memory at once.
 
         Nothing else may touch the writer until `join()`.

@@ -45,6 +45,8 @@ ALPHA = 0.5
 INDEX_TESTS = False
 TEST_PRIOR = 0.8  # their weight when INDEX_TESTS is on
 SEED = 20261124
+# Rows (or terms) of the SVD's tall matrices turned into a temporary at a time: memory for this many, not all.
+CHUNK = 65_536
 # Everything above that shapes the vectors: an index built by another recipe is not reused.
 RECIPE = (f"kinds={sorted(INDEXED_KINDS)} name={NAME_WEIGHT} body={BODY_WEIGHT}x{BODY_CHARS} "
           f"df>={MIN_DOCUMENT_FREQUENCY} k={DIMENSIONS}+{OVERSAMPLING} q={POWER_ITERATIONS} alpha={ALPHA} "
@@ -224,7 +226,10 @@ def _orthonormal(block: np.ndarray) -> np.ndarray:
     products and a 144 x 144 factorization (0.1 s), and the second pass restores orthogonality.
     """
     for _ in range(2):
-        gram = block.T.astype(np.float64) @ block.astype(np.float64)
+        gram = np.zeros((block.shape[1], block.shape[1]), dtype=np.float64)
+        for start in range(0, block.shape[0], CHUNK):  # float64 copies of a slice at a time, never of the block
+            part = block[start:start + CHUNK]
+            gram += part.T.astype(np.float64) @ part.astype(np.float64)
         gram[np.diag_indices_from(gram)] += 1e-9 * max(float(np.trace(gram)), 1e-30) / gram.shape[0]
         inverse = np.linalg.inv(np.linalg.cholesky(gram))
         block = (block @ inverse.T.astype(np.float32)).astype(np.float32)
@@ -238,7 +243,15 @@ def _lsi(tfidf: sp.csr_matrix, dimensions: int) -> tuple[np.ndarray, np.ndarray]
         return np.zeros((columns, 0), np.float32), np.zeros((rows, 0), np.float32)
     rng = np.random.default_rng(SEED)
     width = min(dimensions + OVERSAMPLING, columns, rows)
-    basis = _orthonormal(tfidf @ rng.standard_normal((columns, width), dtype=np.float32))
+    # The random test matrix (terms x width) is drawn and applied a slice of terms at a time: the same draws in
+    # the same order as one (terms x width) matrix, without holding it.
+    sample = np.zeros((rows, width), dtype=np.float32)
+    for start in range(0, columns, CHUNK):
+        stop = min(start + CHUNK, columns)
+        terms = tfidf if stop - start == columns else tfidf[:, start:stop]
+        sample += terms @ rng.standard_normal((stop - start, width), dtype=np.float32)
+    basis = _orthonormal(sample)
+    del sample
     for _ in range(POWER_ITERATIONS):
         back = _orthonormal(np.asarray(tfidf.T @ basis))
         basis = _orthonormal(np.asarray(tfidf @ back))
