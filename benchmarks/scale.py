@@ -60,14 +60,7 @@ def main(argv: list[str] | None = None) -> int:
         say(f"measuring {corpus.size} files ({corpus.bytes / 1e6:.1f} MB)")
         results.append(scale_run.measure(corpus.size, corpus.root, corpus.bytes, plan, args.repeats, args.rounds,
                                          args.warmup, say))
-    rows = [{"size": r.size, "files": r.files, "bytes": r.bytes, "symbols": r.symbols, "full_s": round(r.full, 3),
-             "full_runs_s": [round(s, 3) for s in r.full_seconds], "reindex_s": round(r.reindex, 3),
-             "reindex_runs_s": [round(s, 3) for s in r.reindex_seconds],
-             "edit_s": round(r.edit, 3), "edit_runs_s": [round(s, 3) for s in r.edit_seconds],
-             "indexer_rss_mb": round(r.indexer_rss_mb, 1), "index_mb": round(r.index_mb, 1),
-             "server_rss_mb": round(r.server_rss_mb, 1),
-             "latency": {tool: {"p50": round(f.p50, 3), "p95": round(f.p95, 3), "count": f.count}
-                         for tool, f in r.latency.items()}} for r in results]
+    rows = [r.record() for r in results]
     header = {
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "command": "python3 benchmarks/scale.py" + (" " + " ".join(argv or sys.argv[1:])).rstrip(),
@@ -78,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         "timings": f"medians of {args.repeats} index runs; {args.rounds} warm calls per tool "
                    f"(p50 / p95 nearest rank)",
     }
-    say(scale_report.table(rows))
+    say(scale_report.tables(rows))
     if not args.no_docs:
         scale_report.write(rows, header, DOCS, DATA, PLOT)
         say(f"wrote {DOCS.relative_to(ROOT)}, {DATA.relative_to(ROOT)}, {PLOT.relative_to(ROOT)}")
