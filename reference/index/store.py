@@ -45,7 +45,7 @@ CREATE INDEX edges_from_path ON symbol_edges(from_path, edge_type, line);
 CREATE INDEX unresolved_names_key ON unresolved_names(name_key);
 """
 REPO = "workspace"
-WRITER_HEAP = 64_000_000  # per index; tantivy wants >= 15 MB per indexing thread
+WRITER_HEAP = 32_000_000  # per index (the indexer holds three); tantivy wants >= 15 MB per indexing thread
 
 
 def symbols_schema() -> tantivy.Schema:

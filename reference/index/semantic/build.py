@@ -45,8 +45,10 @@ ALPHA = 0.5
 INDEX_TESTS = False
 TEST_PRIOR = 0.8  # their weight when INDEX_TESTS is on
 SEED = 20261124
-# Rows (or terms) of the SVD's tall matrices turned into a temporary at a time: memory for this many, not all.
+# Terms of the random test matrix drawn at a time, and rows of the basis copied to float64 at a time for its Gram
+# matrix: the fit's temporaries are these slices, never whole (rows x k) copies.
 CHUNK = 65_536
+GRAM_ROWS = 16_384
 # Everything above that shapes the vectors: an index built by another recipe is not reused.
 RECIPE = (f"kinds={sorted(INDEXED_KINDS)} name={NAME_WEIGHT} body={BODY_WEIGHT}x{BODY_CHARS} "
           f"df>={MIN_DOCUMENT_FREQUENCY} k={DIMENSIONS}+{OVERSAMPLING} q={POWER_ITERATIONS} alpha={ALPHA} "
@@ -227,12 +229,12 @@ def _orthonormal(block: np.ndarray) -> np.ndarray:
     """
     for _ in range(2):
         gram = np.zeros((block.shape[1], block.shape[1]), dtype=np.float64)
-        for start in range(0, block.shape[0], CHUNK):  # float64 copies of a slice at a time, never of the block
-            part = block[start:start + CHUNK]
+        for start in range(0, block.shape[0], GRAM_ROWS):  # float64 copies of a slice at a time, never of the block
+            part = block[start:start + GRAM_ROWS]
             gram += part.T.astype(np.float64) @ part.astype(np.float64)
         gram[np.diag_indices_from(gram)] += 1e-9 * max(float(np.trace(gram)), 1e-30) / gram.shape[0]
         inverse = np.linalg.inv(np.linalg.cholesky(gram))
-        block = (block @ inverse.T.astype(np.float32)).astype(np.float32)
+        block = (block @ inverse.T.astype(np.float32)).astype(np.float32, copy=False)
     return block
 
 
@@ -257,7 +259,8 @@ def _lsi(tfidf: sp.csr_matrix, dimensions: int) -> tuple[np.ndarray, np.ndarray]
         basis = _orthonormal(np.asarray(tfidf @ back))
     _, _, vt = np.linalg.svd((tfidf.T @ basis).T, full_matrices=False)
     term_vectors = np.ascontiguousarray(vt[:dimensions].T, dtype=np.float32)
-    doc_vectors = np.asarray(tfidf @ term_vectors, dtype=np.float32)
+    doc_vectors = np.ascontiguousarray(tfidf @ term_vectors, dtype=np.float32)
     norms = np.linalg.norm(doc_vectors, axis=1)
     norms[norms == 0] = 1.0
-    return term_vectors, np.ascontiguousarray(doc_vectors / norms[:, None], dtype=np.float32)
+    doc_vectors /= norms[:, None]  # in place: the rows x k matrix is the largest array of the fit
+    return term_vectors, doc_vectors
