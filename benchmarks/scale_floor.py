@@ -6,7 +6,7 @@ query the extractor runs (definitions, calls and imports in one query), in a for
 as the indexer uses, and nothing else: no symbol, no edge, no write. What a full index run costs beyond
 this is the indexer's own (extraction in Python, resolution, SQLite, Tantivy, the semantic fit).
 
-`measure(root)` runs it as a child process, as the indexer is run (interpreter start included), and
+`tree_sitter_floor(root)` runs it as a child process, as the indexer is run (interpreter start included), and
 Universal Ctags (`ctags -R`, single-threaded, tags written to /dev/null) when it is on the PATH.
 """
 

@@ -11,6 +11,8 @@ from xml.sax.saxutils import escape
 
 BEGIN = "<!-- scale-table:begin (benchmarks/scale.py writes this table) -->"
 END = "<!-- scale-table:end -->"
+README_BEGIN = "<!-- scale-summary:begin (benchmarks/scale.py writes this table) -->"
+README_END = "<!-- scale-summary:end -->"
 TOOLS = ("search_code", "locate_symbol", "find_references", "get_file_outline")
 COLOURS = {"search_code": "#1f77b4", "locate_symbol": "#ff7f0e", "find_references": "#2ca02c",
            "get_file_outline": "#d62728", "files/s": "#555555"}
@@ -74,17 +76,28 @@ def table(rows: list[Row], columns: list[Column] | None = None) -> str:
     return "\n".join(lines)
 
 
+# The README's short table: the figures a team asks first, from the same record.
+SUMMARY_COLUMNS: list[Column] = [
+    ("files", lambda r: f"{r['files']:,}"),
+    ("full index s (CPU-s x tree-sitter's)",
+     lambda r: f"{r['full_s']:.1f} ({_ratio(r, 'full_cpu_s', 'floor_cpu_s')})"),
+    ("one-file edit re-index s", lambda r: _figure(r, "edit_s", ".2f")),
+    ("indexer peak RSS MB", lambda r: f"{r['indexer_rss_mb']:.0f}"),
+    ("search_code p95 ms", lambda r: f"{r['latency']['search_code']['p95']:.1f}"),
+]
+
+
 def tables(rows: list[Row]) -> str:
     """Both tables: the main one, then the indexer against its floor."""
     return table(rows) + "\n\n" + table(rows, INDEXER_COLUMNS)
 
 
-def splice(document: str, block: str) -> str:
+def splice(document: str, block: str, begin: str = BEGIN, end: str = END) -> str:
     """`document` with the text between the markers replaced by `block` (markers kept); an error without them."""
-    start, stop = document.find(BEGIN), document.find(END)
+    start, stop = document.find(begin), document.find(end)
     if start < 0 or stop < start:
-        raise ValueError(f"the document has no {BEGIN!r} ... {END!r} markers")
-    return document[:start + len(BEGIN)] + "\n" + block.strip("\n") + "\n" + document[stop:]
+        raise ValueError(f"the document has no {begin!r} ... {end!r} markers")
+    return document[:start + len(begin)] + "\n" + block.strip("\n") + "\n" + document[stop:]
 
 
 def _axis_x(files: list[int], left: float, width: float) -> Any:
@@ -136,14 +149,21 @@ def svg(rows: list[dict[str, Any]]) -> str:
             '<rect width="100%" height="100%" fill="#fff"/>' + "".join(body) + "</svg>\n")
 
 
-def write(rows: list[dict[str, Any]], header: dict[str, Any], docs: Path, data: Path, plot: Path) -> None:
-    """Write the JSON record, the SVG plot, and the table (with the run's header lines) into `docs`."""
+def write(rows: list[dict[str, Any]], header: dict[str, Any], docs: Path, data: Path, plot: Path,
+          readme: Path | None = None) -> None:
+    """Write the JSON record, the SVG plot, the tables (with the run's header lines) into `docs`, and the short
+    table into `readme` between its own markers."""
     data.write_text(json.dumps({**header, "rows": rows}, indent=2) + "\n", encoding="utf-8")
     plot.write_text(svg(rows), encoding="utf-8")
     lines = [f"{key}: {value}" for key, value in header.items()]
     block = "\n".join(f"- {line}" for line in lines) + "\n\n" + tables(rows) + "\n\n" + \
         f"![warm p95 and full-index throughput against corpus size]({plot.name})"
     docs.write_text(splice(docs.read_text(encoding="utf-8"), block), encoding="utf-8")
+    if readme is not None:
+        short = table(rows, SUMMARY_COLUMNS) + f"\n\n{header.get('date', '')}, load average (1 min) before / after " \
+            f"{header.get('load average (1 min) before / after', '?')}: `{header.get('command', '')}`."
+        readme.write_text(splice(readme.read_text(encoding="utf-8"), short, README_BEGIN, README_END),
+                          encoding="utf-8")
 
 
 def information(data: Path) -> list[str]:

@@ -205,10 +205,10 @@ def _time_tool(connection: Connection, plan: Queries, tool: str, rounds: int, wa
     return Figures.of(samples)
 
 
-def measure(size: int, root: Path, corpus_bytes: int, plan: Queries, repeats: int, rounds: int, warmup: int,
-            say: Callable[[str], None]) -> Result:
-    """Every figure of one corpus: `repeats` full runs alternated with the tree-sitter floor and ctags, unchanged and
-    one-file edit runs (medians), then the warm latencies."""
+def measure(size: int, root: Path, corpus_bytes: int, plan: Queries, repeats: int, edit_repeats: int, rounds: int,
+            warmup: int, say: Callable[[str], None]) -> Result:
+    """Every figure of one corpus: `repeats` full runs alternated with the tree-sitter floor and ctags, as many
+    unchanged runs, `edit_repeats` one-file edit runs (medians), then the warm latencies."""
     full, floors, tags = [], [], []
     for i in range(repeats):
         full.append(index(root, force=True))
@@ -227,11 +227,11 @@ def measure(size: int, root: Path, corpus_bytes: int, plan: Queries, repeats: in
     original = edited.read_bytes()
     edits = []
     try:
-        for i in range(repeats):
+        for i in range(edit_repeats):
             # One line appended to one file, as an agent's edit: a new module-level name, parsed and patched in.
             edited.write_bytes(original + f"\nscale_benchmark_edit_{i} = {i}\n".encode())
             edits.append(index(root, force=False))
-            say(f"  {size}: one-file edit re-index {i + 1}/{repeats}: {edits[-1].seconds:.2f} s "
+            say(f"  {size}: one-file edit re-index {i + 1}/{edit_repeats}: {edits[-1].seconds:.2f} s "
                 f"({edits[-1].cpu_seconds:.2f} CPU-s)")
     finally:
         edited.write_bytes(original)

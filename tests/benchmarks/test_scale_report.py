@@ -88,12 +88,18 @@ def test_plot_is_svg_with_a_line_per_tool_and_one_for_throughput() -> None:
     assert all(len(line.get("points", "").split()) == 3 for line in lines)
 
 
-def test_write_fills_docs_json_and_plot(tmp_path: Path) -> None:
+def test_write_fills_docs_json_plot_and_the_readme_table(tmp_path: Path) -> None:
     docs = tmp_path / "benchmarks.md"
     docs.write_text(f"# B\n{scale_report.BEGIN}\n{scale_report.END}\n", encoding="utf-8")
-    scale_report.write(rows(), {"date": "2026-11-25 08:00 UTC"}, docs, tmp_path / "scale.json", tmp_path / "scale.svg")
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# R\n{scale_report.README_BEGIN}\nold\n{scale_report.README_END}\ntail\n", encoding="utf-8")
+    scale_report.write(rows(), {"date": "2026-11-25 08:00 UTC"}, docs, tmp_path / "scale.json", tmp_path / "scale.svg",
+                       readme)
     text = docs.read_text(encoding="utf-8")
     assert "- date: 2026-11-25 08:00 UTC" in text and "| 20,000 |" in text and "](scale.svg)" in text
+    short = readme.read_text(encoding="utf-8")
+    assert "old" not in short and short.endswith("tail\n") and "2026-11-25 08:00 UTC" in short
+    assert "| 20,000 | 110.0 (-) | 11.00 | 300 | 15.0 |" in short  # a record without the floor says so
     assert json.loads((tmp_path / "scale.json").read_text(encoding="utf-8"))["rows"][2]["files"] == 20_000
 
 
