@@ -23,6 +23,7 @@ sys.path.insert(0, str(HERE))  # run as a script: its sibling modules import by 
 import scale_corpus  # noqa: E402 - after the path
 import scale_report  # noqa: E402
 import scale_run  # noqa: E402
+import semantic_recall  # noqa: E402
 
 from cruxgate.conformance.slo.cache import fallback_root  # noqa: E402
 
@@ -64,6 +65,9 @@ def main(argv: list[str] | None = None) -> int:
         results.append(scale_run.measure(corpus.size, corpus.root, corpus.bytes, plan, args.repeats, args.edits,
                                          args.rounds, args.warmup, say))
     rows = [r.record() for r in results]
+    questions = [q["query"] for q in semantic_recall.load_queries()]
+    for row, corpus in zip(rows, corpora, strict=True):
+        row["semantic"] = semantic_recall.measure(corpus.root, questions)
     header = {
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "command": "python3 benchmarks/scale.py" + (" " + " ".join(argv or sys.argv[1:])).rstrip(),
@@ -76,6 +80,7 @@ def main(argv: list[str] | None = None) -> int:
                    f"(p50 / p95 nearest rank)",
     }
     say(scale_report.tables(rows))
+    say(semantic_recall.table(rows))
     if not args.no_docs:
         scale_report.write(rows, header, DOCS, DATA, PLOT, README)
         say(f"wrote {DOCS.relative_to(ROOT)}, {DATA.relative_to(ROOT)}, {PLOT.relative_to(ROOT)}, README.md")

@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
+import semantic_recall
+
 BEGIN = "<!-- scale-table:begin (benchmarks/scale.py writes this table) -->"
 END = "<!-- scale-table:end -->"
 README_BEGIN = "<!-- scale-summary:begin (benchmarks/scale.py writes this table) -->"
@@ -156,7 +158,9 @@ def write(rows: list[dict[str, Any]], header: dict[str, Any], docs: Path, data: 
     data.write_text(json.dumps({**header, "rows": rows}, indent=2) + "\n", encoding="utf-8")
     plot.write_text(svg(rows), encoding="utf-8")
     lines = [f"{key}: {value}" for key, value in header.items()]
+    semantic = semantic_recall.table(rows)  # the semantic search against its exact scan, where measured
     block = "\n".join(f"- {line}" for line in lines) + "\n\n" + tables(rows) + "\n\n" + \
+        (semantic + "\n\n" if semantic else "") + \
         f"![warm p95 and full-index throughput against corpus size]({plot.name})"
     docs.write_text(splice(docs.read_text(encoding="utf-8"), block), encoding="utf-8")
     if readme is not None:

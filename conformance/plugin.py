@@ -33,7 +33,8 @@ from cruxgate.conformance.runner.collect import (
 )
 from cruxgate.conformance.spec.model import WIRE_SCENARIO_ID
 from cruxgate.conformance.spec.paths import SUITE_PACKAGE, packaged_data_dir
-from cruxgate.conformance.target import deadline, reaper
+from cruxgate.conformance.target import options as target_options
+from cruxgate.conformance.target import reaper
 
 MARKERS = (
     "document(name): the spec document a scenario belongs to (-m \"document(name='agent-protocol')\")",
@@ -49,22 +50,9 @@ MARKERS = (
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("cruxgate", "cruxgate conformance gate")
-    group.addoption("--target", choices=("stdio", "http"), default="stdio",
-                    help="transport to reach the target over (default stdio; http starts it on a free loopback port)")
-    group.addoption("--target-profile", metavar="FILE", default=None,
-                    help="target profile YAML (schemas/target-profile.schema.json); default: the bundled reference")
-    group.addoption("--server-cmd", metavar="CMD", default=None,
-                    help="replace only the profile's launch command ({workspace}, {config}, {port} placeholders)")
-    group.addoption("--server-url", metavar="URL", default=None,
-                    help="gate a running Streamable HTTP server (with --target=http); "
-                         "workspace-changing scenarios skip")
-    group.addoption("--target-deadline", metavar="SECONDS", type=float, default=deadline.DEFAULT_SECONDS,
-                    help=f"every wait on the target ends by then, counted from its first use; later scenarios are "
-                         f"not run (default {deadline.DEFAULT_SECONDS:g}; 0: none)")
+    target_options.add_to_pytest(group)
     group.addoption("--spec-dir", metavar="DIR", default=None,
                     help="spec documents to run (default: the bundled spec/)")
-    group.addoption("--fixtures-dir", metavar="DIR", default=None,
-                    help="fixture repositories (default: the bundled golden/fixtures/)")
     group.addoption("--conformance-report", metavar="FILE", default=None,
                     help="write a Markdown report: counts by level, requirement x scenario x outcome, "
                          "every failure in full (its calls and answers), skips grouped by cause")

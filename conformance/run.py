@@ -19,13 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from cruxgate.conformance.spec.paths import SUITE_PACKAGE
+from cruxgate.conformance.target import options as target_options
 
-# key -> (kind, help). kind: "path" (relative to the config file), "text", "int", "flag", "list".
+# key -> (kind, help). kind: "path" (relative to the config file), "text", "int", "float", "flag", "list".
+# The target options first, as target/options.py declares them for every command.
+KINDS = {"choice": "text", "text": "text", "path": "path", "seconds": "float"}
 OPTIONS: dict[str, tuple[str, str]] = {
-    "target": ("text", "transport to reach the target over: stdio (default) or http"),
-    "target-profile": ("path", "target profile YAML: how to start, index and configure your server"),
-    "server-cmd": ("text", "the server's launch command alone (no profile: no index command, no hooks)"),
-    "server-url": ("text", "a running Streamable HTTP server (with target = http)"),
+    **{option.key: (KINDS[option.kind], option.help) for option in target_options.OPTIONS},
     "baseline": ("path", "the scenarios you know you fail, each with a reason (docs/gate.md)"),
     "write-baseline": ("path", "record today's failures to this file, to start a baseline from"),
     "reports": ("path", "write conformance.xml (JUnit), conformance.json and conformance.md into this folder"),
@@ -35,7 +35,6 @@ OPTIONS: dict[str, tuple[str, str]] = {
     "fuzz-seed": ("int", "seed of the fuzz phase's generated examples"),
     "fuzz-out": ("path", "the fuzz phase's output folder (example database, findings.json)"),
     "spec-dir": ("path", "spec documents to run (default: the bundled spec)"),
-    "fixtures-dir": ("path", "fixture repositories (default: the bundled fixtures)"),
     "pytest-args": ("list", "more pytest arguments, as a list of strings"),
 }
 REPORTS = (("--junitxml", "conformance.xml"), ("--conformance-json", "conformance.json"),
@@ -60,7 +59,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
             parser.add_argument(f"--{key}", dest=dest, action="store_true", default=None, help=help_text)
         else:
             parser.add_argument(f"--{key}", dest=dest, metavar=key.split("-")[-1].upper(), default=None,
-                                type=int if kind == "int" else str, help=help_text)
+                                type={"int": int, "float": float}.get(kind, str), help=help_text)
     parser.epilog = "Exit status: pytest's (0 green, 1 a regression or stale baseline entry, 4 a usage error)."
 
 
@@ -113,8 +112,8 @@ def read_table(path: Path, table: Any) -> dict[str, Any]:
     return values
 
 
-KIND_NAMES = {"path": "a string", "text": "a string", "int": "an integer", "flag": "true or false",
-              "list": "a list of strings"}
+KIND_NAMES = {"path": "a string", "text": "a string", "int": "an integer", "float": "a number",
+              "flag": "true or false", "list": "a list of strings"}
 
 
 def _fits(kind: str, value: Any) -> bool:
@@ -122,6 +121,8 @@ def _fits(kind: str, value: Any) -> bool:
         return isinstance(value, bool)
     if kind == "int":
         return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "float":
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0
     if kind == "list":
         return isinstance(value, list) and all(isinstance(word, str) for word in value)
     return isinstance(value, str)
@@ -149,7 +150,7 @@ def pytest_arguments(values: dict[str, Any]) -> list[str]:
         value = values.get(key)
         if value is None or value is False or key in ("reports", "pytest-args"):
             continue
-        words += [f"--{key}"] if kind == "flag" else [f"--{key}", str(value)]
+        words += [f"--{key}"] if kind == "flag" else [f"--{key}", f"{value:g}" if kind == "float" else str(value)]
     if values.get("reports"):
         words += [word for option, name in REPORTS for word in (option, str(Path(values["reports"]) / name))]
     return words + list(values.get("pytest-args", []))

@@ -18,6 +18,8 @@ DEFAULT_MAX_RESPONSE_BYTES = 65536  # seed 004: a hard-coded 64 KB default
 # Below this a response could not hold its own metadata; smaller values are clamped up.
 MIN_RESPONSE_BYTES = 1024
 SEMANTIC_MODES = ("off", "hybrid")
+# lsi: learned from the indexed code (the default, no extra file); static: word vectors from `model`, a local file.
+SEMANTIC_BACKENDS = ("lsi", "static")
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,8 @@ class SemanticConfig:
     semantic_limit_multiplier: int = 2    # x limit: nearest symbols asked of the semantic index
     lexical_fanout_multiplier: int = 4    # x limit: lexical symbol candidates entering fusion
     semantic_fanout_multiplier: int = 3   # x limit: semantic candidates entering fusion
+    backend: str = "lsi"                  # lsi | static (word vectors read from `model`, never downloaded)
+    model: str | None = None              # the static backend's word-vector file (a local path)
 
 
 @dataclass(frozen=True)
@@ -108,6 +112,18 @@ def _semantic(search: dict[str, Any], warnings: list[str]) -> SemanticConfig:
                             f"using {getattr(default, key)}")
         else:
             values[key] = value
+    backend = table.get("backend", default.backend)
+    model = table.get("model")
+    if not (isinstance(backend, str) and backend.strip().lower() in SEMANTIC_BACKENDS):
+        warnings.append(f"search.semantic.backend={backend!r} is not one of {'|'.join(SEMANTIC_BACKENDS)}; "
+                        f"using {default.backend!r}")
+    elif backend.strip().lower() != "static":
+        values["backend"] = backend.strip().lower()
+    elif isinstance(model, str) and model.strip():
+        values.update(backend="static", model=str(Path(model.strip()).expanduser()))
+    else:
+        warnings.append(f"search.semantic.backend='static' needs search.semantic.model, the path of a word-vector "
+                        f"file (got {model!r}); using {default.backend!r}")
     return SemanticConfig(**values)
 
 

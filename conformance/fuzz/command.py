@@ -11,18 +11,14 @@ import argparse
 from cruxgate.conformance.fuzz import defaults
 from cruxgate.conformance.spec.loader import DEFAULT_FIXTURE
 from cruxgate.conformance.spec.paths import SUITE_PACKAGE
+from cruxgate.conformance.target import options as target_options
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     """The options `pytest --fuzz` takes, plus --tool and the replay words."""
     parser.add_argument("words", nargs="*", metavar="replay TOOL ARGUMENTS",
                         help="replay one call: the tool and its arguments (a JSON object, or @FILE)")
-    parser.add_argument("--target", choices=("stdio", "http"), default="stdio")
-    parser.add_argument("--target-profile", metavar="FILE", default=None,
-                        help="target profile (default: the bundled reference)")
-    parser.add_argument("--server-cmd", metavar="CMD", default=None)
-    parser.add_argument("--server-url", metavar="URL", default=None)
-    parser.add_argument("--fixtures-dir", metavar="DIR", default=None)
+    target_options.add_to_argparse(parser)
     parser.add_argument("--spec-dir", metavar="DIR", default=None, help="the spec pytest collects (default: bundled)")
     parser.add_argument("--fuzz-fixture", metavar="NAME", default=None,
                         help=f"fixture repository (default {DEFAULT_FIXTURE})")
@@ -42,9 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 
 def pytest_arguments(args: argparse.Namespace) -> list[str]:
     """The pytest command line `cruxgate fuzz` stands for."""
-    words = ["--pyargs", SUITE_PACKAGE, "--fuzz", "-m", "fuzz"]
-    for name in ("target", "target_profile", "server_cmd", "server_url", "fixtures_dir", "spec_dir", "fuzz_fixture",
-                 "fuzz_call_timeout", "fuzz_examples", "fuzz_seed", "fuzz_phases", "fuzz_exclude_checks", "fuzz_out"):
+    words = ["--pyargs", SUITE_PACKAGE, "--fuzz", "-m", "fuzz", *target_options.pytest_words(vars(args))]
+    for name in ("spec_dir", "fuzz_fixture", "fuzz_call_timeout", "fuzz_examples", "fuzz_seed", "fuzz_phases",
+                 "fuzz_exclude_checks", "fuzz_out"):
         value = getattr(args, name)
         if value is not None:
             words += ["--" + name.replace("_", "-"), str(value)]

@@ -83,7 +83,7 @@ def failing(config: pytest.Config) -> Callable[[Basis], bool]:
 
 def replay_options(config: pytest.Config) -> dict[str, Any]:
     """The run's options a replay command repeats."""
-    names = ("target", "target_profile", "server_cmd", "server_url", "fixtures_dir")
+    names = ("target", "target_profile", "server_cmd", "server_url", "server_token_file", "fixtures_dir")
     options = {name: config.getoption(name, None) for name in names}
     fixture = config.getoption("fuzz_fixture")
     options["fuzz_fixture"] = fixture if fixture != DEFAULT_FIXTURE else None

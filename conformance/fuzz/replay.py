@@ -17,8 +17,8 @@ from typing import Any
 
 from cruxgate.conformance.fuzz.database import read_arguments
 
-REPLAY_OPTIONS = ("target", "target_profile", "server_cmd", "server_url", "fixtures_dir", "fuzz_fixture",
-                  "fuzz_call_timeout")
+REPLAY_OPTIONS = ("target", "target_profile", "server_cmd", "server_url", "server_token_file", "fixtures_dir",
+                  "fuzz_fixture", "fuzz_call_timeout")
 
 
 def command_line(tool: str, arguments: str, options: dict[str, Any]) -> str:
@@ -46,7 +46,8 @@ def replay(tool_name: str, arguments_ref: str, args: argparse.Namespace) -> int:
 
     try:
         arguments = read_arguments(arguments_ref)
-        target = resolve(args.target, args.target_profile, args.server_cmd, args.server_url)
+        transport = args.target or "stdio"
+        target = resolve(transport, args.target_profile, args.server_cmd, args.server_url, args.server_token_file)
     except (ValueError, OSError, ProfileError) as exc:
         print(f"cruxgate fuzz replay: {exc}", file=sys.stderr)
         return 2
@@ -59,7 +60,7 @@ def replay(tool_name: str, arguments_ref: str, args: argparse.Namespace) -> int:
     runner = Lifecycle(target, fixtures, DEFAULT_FIXTURE)
     session = None
     try:
-        session = FuzzSession(runner, args.target, args.fuzz_call_timeout or defaults.CALL_TIMEOUT,
+        session = FuzzSession(runner, transport, args.fuzz_call_timeout or defaults.CALL_TIMEOUT,
                               args.fuzz_fixture or DEFAULT_FIXTURE, "cruxgate fuzz replay",
                               rules)
         tool = session.tools.get(tool_name)

@@ -27,6 +27,7 @@ from cruxgate.conformance.spec.model import (
     StepFailed,
     ToolRule,
 )
+from cruxgate.conformance.target.deadline import DEFAULT_SECONDS
 from cruxgate.conformance.target.lifecycle import FAIL_FAST_PREFIX, Lifecycle
 from cruxgate.conformance.target.names import NameMap
 from cruxgate.conformance.target.profile import BUDGET_KEY, ProfileError, Target, resolve
@@ -60,8 +61,9 @@ def lifecycle_for(config: pytest.Config) -> Lifecycle:
     if LIFECYCLE_KEY not in config.stash:
         fixtures = config.getoption("fixtures_dir", None)
         folder = Path(fixtures) if fixtures else paths.fixtures_dir()
+        seconds = config.getoption("target_deadline")
         config.stash[LIFECYCLE_KEY] = Lifecycle(config.stash[TARGET_KEY], folder, DEFAULT_FIXTURE,
-                                                config.getoption("target_deadline"))
+                                                DEFAULT_SECONDS if seconds is None else seconds)
     return config.stash[LIFECYCLE_KEY]
 
 
@@ -95,7 +97,8 @@ def ensure_target(config: pytest.Config) -> Target:
     if TARGET_KEY not in config.stash:
         try:
             target = resolve(config.getoption("target") or "stdio", config.getoption("target_profile"),
-                             config.getoption("server_cmd"), config.getoption("server_url"))
+                             config.getoption("server_cmd"), config.getoption("server_url"),
+                             config.getoption("server_token_file"))
         except ProfileError as exc:
             raise pytest.UsageError(f"cruxgate: {exc}") from None
         config.stash[TARGET_KEY] = target

@@ -1,7 +1,7 @@
 """`cruxgate slo`: the p95 SLO harness against any target, from any install (pytest on the packaged harness).
 
-    cruxgate slo [--target-profile FILE | --server-cmd CMD | --server-url URL] [--gate] [--report PATH]
-                 [--smoke] [--rounds N] [-- PYTEST_ARGS]
+    cruxgate slo [--target-profile FILE | --server-cmd CMD | --server-url URL [--server-token-file FILE]]
+                 [--target-deadline SECONDS] [--gate] [--report PATH] [--smoke] [--rounds N] [-- PYTEST_ARGS]
 """
 
 from __future__ import annotations
@@ -12,25 +12,17 @@ import subprocess
 import sys
 from pathlib import Path
 
-OPTIONS = {  # ours -> the harness's pytest option
-    "target": "--target", "target_profile": "--target-profile", "server_cmd": "--server-cmd",
-    "server_url": "--server-url", "fixtures_dir": "--fixtures-dir", "report": "--slo-report",
-    "rounds": "--slo-rounds", "match_reasons": "--slo-match-reasons",
+from cruxgate.conformance.target import options as target_options
+
+OPTIONS = {  # ours -> the harness's pytest option (the target options are target/options.py's)
+    "report": "--slo-report", "rounds": "--slo-rounds", "match_reasons": "--slo-match-reasons",
 }
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     """The target options of the conformance runner, plus the harness's gate, report and sizes."""
     parser.add_argument("pytest_args", nargs="*", metavar="PYTEST_ARGS", help="after `--`: passed to pytest as is")
-    parser.add_argument("--target", choices=("stdio", "http"), default=None, help="transport (default stdio)")
-    parser.add_argument("--target-profile", metavar="FILE", default=None,
-                        help="target profile (default: the bundled reference)")
-    parser.add_argument("--server-cmd", metavar="CMD", default=None,
-                        help="replace the profile's launch command ({workspace}, {config}, {port} placeholders)")
-    parser.add_argument("--server-url", metavar="URL", default=None,
-                        help="measure a running Streamable HTTP server (with --target http); it must serve the "
-                             "polyglot fixture, and fresh-start figures are skipped")
-    parser.add_argument("--fixtures-dir", metavar="DIR", default=None, help="fixture repositories (default: bundled)")
+    target_options.add_to_argparse(parser)
     parser.add_argument("--gate", action="store_true", default=False,
                         help="fail when a figure is over our bar (exit 1); default: record and report only")
     parser.add_argument("--report", metavar="PATH", default=None,
@@ -43,8 +35,10 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
                         help="labeled match-reason cases for SS-REASONS-04 (default: the bundled set)")
     parser.add_argument("-k", metavar="EXPR", dest="keyword", default=None,
                         help="only the figures whose test matches (pytest's -k, e.g. sc105)")
-    parser.epilog = ("Exit status: 0 when every figure was taken (and, with --gate, within our bar), 1 when one "
-                     "failed, 2 on a usage error. Arguments after `--` go to pytest as they are.")
+    parser.epilog = ("With --server-url the running server must serve the polyglot fixture, and fresh-start "
+                     "figures are skipped. Exit status: 0 when every figure was taken (and, with --gate, within "
+                     "our bar), 1 when one failed, 2 on a usage error. Arguments after `--` go to pytest as they "
+                     "are.")
 
 
 def pytest_arguments(args: argparse.Namespace) -> list[str]:
@@ -55,6 +49,7 @@ def pytest_arguments(args: argparse.Namespace) -> list[str]:
     # no pytest cache beside the user's files: kept corpora go to the user's cache (slo/cache.py).
     words = [str(Path(spec.origin)), "-p", "cruxgate.conformance.slo.plugin", "-p", "no:cacheprovider",
              "--rootdir", str(Path.cwd())]
+    words += target_options.pytest_words(vars(args))
     for name, option in OPTIONS.items():
         value = getattr(args, name)
         if value is not None:

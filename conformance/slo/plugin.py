@@ -140,7 +140,8 @@ def bench_target(pytestconfig: pytest.Config) -> Target:
     """The target the conformance options name (default: the bundled reference over stdio)."""
     try:
         return resolve(pytestconfig.getoption("target"), pytestconfig.getoption("target_profile"),
-                       pytestconfig.getoption("server_cmd"), pytestconfig.getoption("server_url"))
+                       pytestconfig.getoption("server_cmd"), pytestconfig.getoption("server_url"),
+                       pytestconfig.getoption("server_token_file"))
     except ProfileError as exc:
         raise pytest.UsageError(str(exc)) from None
 
@@ -148,7 +149,8 @@ def bench_target(pytestconfig: pytest.Config) -> Target:
 def _started(pytestconfig: pytest.Config, target: Target, root: Path, corpus: str,
              config: dict[str, Any] | None = None) -> BenchServer:
     """A BenchServer on `root/corpus`, warm (prewarm finished) before any figure is taken."""
-    server = BenchServer(target, pytestconfig.getoption("target"), root, corpus, config)
+    server = BenchServer(target, pytestconfig.getoption("target"), root, corpus, config,
+                         pytestconfig.getoption("target_deadline") or 0)  # given: each server's own deadline
     recorder = pytestconfig.stash[RECORDER_KEY]
     info = server.server_info() or {}
     recorder.header["target"] = f"{target.name} ({info.get('name', '?')} {info.get('version', '')})".strip()

@@ -23,13 +23,13 @@ class BenchServer:
     """One target serving one workspace (a fixture or the real corpus) over one transport."""
 
     def __init__(self, target: Target, transport: str, fixtures_dir: Path, fixture: str,
-                 config: dict[str, Any] | None = None) -> None:
+                 config: dict[str, Any] | None = None, deadline_seconds: float = 0) -> None:
         """Copy `fixture` from `fixtures_dir`, index it with the profile's index_command, start the server
         (with `config` written in the profile's format, when given)."""
         self.target, self.transport, self.corpus = target, transport, fixture
         self.source = fixtures_dir / fixture  # the corpus as copied: query sets are drawn from its text
-        # No run deadline: a benchmark session times its own steps and may rightly run for longer.
-        self.lifecycle = Lifecycle(target, fixtures_dir, fixture, deadline_seconds=0)
+        # No run deadline unless asked: a benchmark session times its own steps and may rightly run for longer.
+        self.lifecycle = Lifecycle(target, fixtures_dir, fixture, deadline_seconds=deadline_seconds)
         try:
             # The environment is built directly, not leased for a scenario: the harness has no scenario, and
             # the constructor (copy, index, start on demand) is the part of the lifecycle that stays put while

@@ -96,8 +96,9 @@ class Environment:
         timeouts = self.target.timeouts
         self._starts += 1
         if self.target.fixed_url:
+            fixed = dict(self.target.fixed_headers)
             return Connection(self.runner.portal, "http", url=self.target.fixed_url, timeouts=timeouts,
-                              deadline=self.runner.deadline).open()
+                              deadline=self.runner.deadline, headers=(lambda: fixed) if fixed else None).open()
         assert self.workspace is not None
         port = free_port() if transport == "http" else ""
         values = self.workspace.placeholders(port)
@@ -149,7 +150,7 @@ class Lifecycle:
         self.temp = Path(tempfile.mkdtemp(prefix="cruxgate-run-"))
         self.mark = reaper.new_mark()  # every process of this lifecycle's targets runs under it
         # Counted from the first moment the run needs the target: every wait on it ends by then.
-        self.deadline = Deadline(deadline_seconds)
+        self.deadline = Deadline(deadline_seconds, call_timeout=target.timeouts["call"])
         self.deadline_owner: str | None = None  # the scenario that failed once the deadline had passed
         self._stack = contextlib.ExitStack()
         self.portal = self._stack.enter_context(start_blocking_portal())
@@ -174,14 +175,15 @@ class Lifecycle:
             self.dead.setdefault(transport, (origin, failure))
 
     def check_deadline(self, scenario_id: str) -> None:
-        """Once the run's deadline for the target has passed, a scenario is not run (skipped, naming the scenario
-        that failed for it); when none did (it passed between two scenarios), this one fails, naming it."""
+        """Once the run's deadline for the target has passed (or the pace rule ended it), a scenario is not run
+        (skipped, naming the scenario that failed for it); when none did (it passed between two scenarios), this
+        one fails, naming it."""
         if not self.deadline.passed():
             return
         if self.deadline_owner is not None:
-            pytest.skip(f"not run: {self.deadline.describe()} passed during {self.deadline_owner}")
+            pytest.skip(f"not run: {self.deadline.why()}; see {self.deadline_owner}")
         self.deadline_owner = scenario_id
-        raise ServerFailure(f"{self.deadline.describe()} passed before this scenario started; "
+        raise ServerFailure(f"{self.deadline.why()} before this scenario started; "
                             "the scenarios after it are not run").tagged("deadline")
 
     def note_failure(self, scenario_id: str) -> None:

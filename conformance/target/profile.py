@@ -15,6 +15,7 @@ from jsonschema.exceptions import best_match
 from cruxgate import extras
 from cruxgate.conformance.spec.paths import profiles_dir
 from cruxgate.conformance.spec.schemas import validator_for
+from cruxgate.conformance.target.options import server_token
 
 PROFILE_SCHEMA_ID = "https://cruxgate.dev/schemas/target-profile.json"
 DEFAULT_PROFILE = "reference.yaml"
@@ -46,6 +47,7 @@ class Target:
     setup: list[list[str]] = field(default_factory=list)     # run once per workspace, before indexing
     teardown: list[list[str]] = field(default_factory=list)  # run when a workspace is removed
     fixed_url: str | None = None  # --server-url: a running server the runner neither starts nor prepares
+    fixed_headers: dict[str, str] = field(default_factory=dict)  # sent to it (its bearer token)
     # How the target's payload budget is set (R34): the dotted config key that takes the bytes, or None with
     # `budget_fixed` saying why it cannot be set (the scenarios that need a smaller budget then skip).
     budget_key: str | None = BUDGET_KEY
@@ -121,14 +123,18 @@ def from_profile(data: dict[str, Any]) -> Target:
 
 
 def resolve(transport: str, profile: str | None = None, server_cmd: str | None = None,
-            server_url: str | None = None) -> Target:
+            server_url: str | None = None, server_token_file: str | None = None) -> Target:
     """The target the options name: a profile, a bare --server-cmd or --server-url, else the bundled reference.
 
     A target is only what its profile or command says: a server given by its command alone gets no index
-    command, no hooks, no config file name and no transport but the one it was started for.
+    command, no hooks, no config file name and no transport but the one it was started for. A running server
+    (--server-url) gets the bearer token of --server-token-file or $CRUXGATE_SERVER_TOKEN, if any.
     """
     if server_url and transport != "http":
         raise ProfileError("--server-url reaches a running server over Streamable HTTP: use it with --target=http")
+    if server_token_file and not server_url:
+        raise ProfileError("--server-token-file is the token of a running server: use it with --server-url (a "
+                           "server the runner starts gets its headers from its profile)")
     if profile:
         target = from_profile(load_profile(profile))
     elif server_cmd or server_url:
@@ -158,6 +164,12 @@ def resolve(transport: str, profile: str | None = None, server_cmd: str | None =
     if server_url:
         target.fixed_url = server_url
         target.transports = {"http": {"url": server_url}}
+        try:
+            token = server_token(server_token_file)
+        except (OSError, ValueError) as exc:
+            raise ProfileError(f"cannot read the server's token: {exc}") from None
+        if token:
+            target.fixed_headers = {"Authorization": f"Bearer {token}"}
     return target
 
 

@@ -159,6 +159,8 @@ class Connection:
         self.headers = headers  # HTTP headers for every request, made once the server listens (a token it wrote)
         self._http_headers: dict[str, str] = {}
         self.oversized: Exception | None = None  # issue 17: the transport refused a message over its size cap
+        self.not_utf8: str | None = None  # HTTP: where the body of the last answer stopped being UTF-8
+        self.refused = ""  # HTTP: the last 401/403 the server answered
         self.broken = False
         self._process: subprocess.Popen[bytes] | None = None
         self._ready = threading.Event()
@@ -182,7 +184,7 @@ class Connection:
 
         load_sdk()  # before the start timeout's clock: the runner's own imports are not the server's start
         if self.deadline.passed():
-            raise self.fail(f"{self.deadline.describe()} passed before the server started: {self._what()}"
+            raise self.fail(f"{self.deadline.why()} before the server started: {self._what()}"
                             ).tagged("deadline")
         start, self._start_cut = self.deadline.bound(self.timeouts["start"])
         self._start_wait = start
@@ -213,13 +215,17 @@ class Connection:
         # answer; the wire scenario reports it). A server that writes only such lines times out, and its failure
         # says what it wrote.
         while not self._ready.wait(0.05):
+            if self.deadline.passed() and not self._future.done():
+                self._start_cut = True  # the pace rule ended the waits (another server was too slow)
+                self.close()
+                raise self._handshake_timeout(start)
             if self._future.done():
                 exc = self._future.exception()
                 self.close()
                 if isinstance(exc, TimeoutError):
                     raise self._handshake_timeout(start)
                 raise self.fail(f"server failed to start or to complete the MCP handshake: {self._what()}"
-                                f"{self._defects_seen()}\n{_describe(exc)}")
+                                f"{self._defects_seen()}{self._refusal()}\n{_describe(exc)}")
             if time.monotonic() > deadline:
                 self.close()
                 raise self._handshake_timeout(start)
@@ -237,13 +243,21 @@ class Connection:
 
     def _handshake_timeout(self, start: float) -> ServerFailure:
         if self._start_cut:
-            return self.fail(f"{self.deadline.describe()} passed during the MCP handshake ({start:.1f}s after the "
+            return self.fail(f"{self.deadline.why()} during the MCP handshake ({start:.1f}s after the "
                              f"start): {self._what()}{self._defects_seen()}").tagged("deadline")
         return self.fail(f"server did not complete the MCP handshake within {start:g}s: {self._what()}"
                          f"{self._defects_seen()}")
 
     def _what(self) -> str:
         return " ".join(self.argv) if self.argv else str(self.url)
+
+    def _refusal(self) -> str:
+        """Why an HTTP server refused the handshake, when it said so with its status ('' otherwise)."""
+        if not self.refused:
+            return ""
+        hint = " (a running server: give its token with --server-token-file or $CRUXGATE_SERVER_TOKEN)" \
+            if self.argv is None else ""
+        return f": it answered {self.refused}{hint}"
 
     def _defects_seen(self) -> str:
         """What a failed start wrote to stdout that is not JSON-RPC ('' when nothing): the likely reason."""
@@ -298,11 +312,12 @@ class Connection:
                                              stderr=self.output.fileno(), on_oversize=self._on_oversize,
                                              on_exit=self._on_exit)
                 http_client: Any = contextlib.nullcontext()
-                if self._http_headers:
+                if not stdio:
                     from mcp.client.streamable_http import streamable_http_client
-                    from mcp.shared._httpx_utils import create_mcp_http_client
 
-                    http_client = create_mcp_http_client(headers=self._http_headers)
+                    from cruxgate.conformance.target.http_client import utf8_checked_client
+
+                    http_client = utf8_checked_client(self._http_headers, self._on_not_utf8, self._on_refused)
                     server = streamable_http_client(str(self.url), http_client=http_client)
                 async with http_client, Client(server, **client_kwargs) as client:
                     scope.deadline = math.inf
@@ -319,6 +334,12 @@ class Connection:
 
     def _on_oversize(self, exc: Exception) -> None:
         self.oversized = exc
+
+    def _on_not_utf8(self, where: str) -> None:
+        self.not_utf8 = where
+
+    def _on_refused(self, status: str) -> None:
+        self.refused = status
 
     def _on_exit(self, status: int, left: int) -> None:
         self.exit_status = status
@@ -359,7 +380,7 @@ class Connection:
 
     # ---------------------------------------------------------------- calls
 
-    def _run(self, what: str, coroutine_fn: Any, *args: Any) -> Any:
+    def _run(self, what: str, coroutine_fn: Any, *args: Any, listing: bool = False) -> Any:
         from mcp import MCPError
 
         from cruxgate.conformance.target.stdio_transport import UNDECODABLE_CODE, UNDECODABLE_PREFIX
@@ -377,43 +398,89 @@ class Connection:
         if self.broken:
             raise self.fail(f"{what}: the server is no longer usable after an earlier failure").tagged("closed")
         if cut and timeout <= 0:
-            raise self.fail(f"{what}: not sent: {self.deadline.describe()} has passed").tagged("deadline")
+            raise self.fail(f"{what}: not sent: {self.deadline.why()}").tagged("deadline")
+        began = time.monotonic()
+        self.not_utf8 = None
         try:
             future = self.portal.start_task_soon(bounded)
             try:
-                result = future.result()
+                result = self._wait(future)
             except BaseException:
                 future.cancel()  # issue 17: an interrupted run must not leave the call running (the loop waits for it)
                 raise
         except TimeoutError:
             self.broken = True
+            cut = cut or self.deadline.passed()  # the pace rule may end the waits while this one is under way
             if cut:
-                raise self.fail(f"{what}: {self.deadline.describe()} passed while waiting for the answer "
+                raise self.fail(f"{what}: {self.deadline.why()} while waiting for the answer "
                                 f"({timeout:.1f}s into the call; the server had not answered)").tagged("deadline"
                                                                                                       ) from None
+            self._check_utf8(what)
+            too_slow = self.deadline.note_wait(time.monotonic() - began, listing)
+            if too_slow:
+                raise self.fail(f"{what}: no answer within {timeout:g}s; {too_slow}; the scenarios after this one "
+                                "are not run").tagged("deadline") from None
             raise self.fail(f"{what}: no answer within {timeout:g}s (the server hangs)").tagged("hang") from None
         except MCPError as exc:
             code = getattr(exc, "code", None)
+            closed = code == -32000 and "closed" in str(exc).lower()
+            if closed:
+                self._check_utf8(what)  # not answered: no wait for the pace rule
+            else:
+                self._settle(what, began, listing)
             if code == UNDECODABLE_CODE and str(exc).startswith(UNDECODABLE_PREFIX):
                 raise self.fail(f"{what}: {str(exc).removeprefix('cruxgate: ')} (MCP: JSON-RPC messages MUST be "
                                 "UTF-8 encoded)").tagged("unreadable") from None
-            if code == -32000 and "closed" in str(exc).lower():
+            if closed:
                 self.broken = True
                 if self.oversized is not None:
                     raise self.fail(f"{what}: {self.oversized}").tagged("oversized") from None
                 status = f" with status {self.exit_status}{self.exit_note}" if self.exit_status is not None else ""
-                raise self.fail(f"{what}: the connection closed without an answer "
-                                f"(the server crashed or exited{status})").tagged("closed") from None
+                how = f"the server crashed or exited{status}"
+                every = None if listing else self.deadline.note_exit(how)
+                if every:
+                    raise self.fail(f"{what}: the connection closed without an answer ({how}); {every}; the "
+                                    "scenarios after this one are not run").tagged("deadline") from None
+                raise self.fail(f"{what}: the connection closed without an answer ({how})").tagged("closed") from None
             raise self.fail(f"{what}: answered with a JSON-RPC error {code}: {exc} (a tool failure must be a "
                             "tool result with isError and a registry code)").tagged("rpc_error", code) from None
         except RuntimeError as exc:  # mostly the SDK's check of structuredContent against the tool's outputSchema
+            self._settle(what, began, listing)
             text = str(exc).lower()
             invalid = "structured content" in text or "invalid schema for tool" in text
             raise self.fail(f"{what}: {exc}").tagged("invalid_output" if invalid else "unreadable") from None
         except Exception as exc:  # noqa: BLE001 - pydantic validation of a malformed result, transport errors
             self.broken = True
+            self._settle(what, began, listing)
             raise self.fail(f"{what}: unreadable answer: {_describe(exc)[:600]}").tagged("unreadable") from None
+        self._settle(what, began, listing)
         return result
+
+    def _wait(self, future: Any) -> Any:
+        """The request's result; TimeoutError at its own timeout, or as soon as the run's deadline has passed (the
+        pace rule may end the waits while this request is under way, answered by a server prepared ahead)."""
+        while True:
+            try:
+                return future.result(timeout=0.1)
+            except TimeoutError:
+                if future.done() or self.deadline.passed():
+                    raise
+
+    def _check_utf8(self, what: str) -> None:
+        """Fail the request whose answer (over HTTP) was not UTF-8, whatever the SDK made of it."""
+        if self.not_utf8 is not None:
+            raise self.fail(f"{what}: the answer is not valid UTF-8: {self.not_utf8} (MCP: JSON-RPC messages MUST "
+                            "be UTF-8 encoded)").tagged("unreadable")
+
+    def _settle(self, what: str, began: float, listing: bool) -> None:
+        """An answered request: fail it when its answer was not UTF-8, or when it ends the run's waits on the target
+        (the pace rule)."""
+        self._check_utf8(what)
+        waited = time.monotonic() - began
+        too_slow = self.deadline.note_wait(waited, listing)
+        if too_slow:
+            raise self.fail(f"{what}: answered after {waited:.1f}s; {too_slow}; the scenarios after this one are "
+                            "not run").tagged("deadline")
 
     def call_tool(self, name: str, arguments: dict[str, Any]) -> Response:
         """tools/call `name` and read its payload."""
@@ -435,7 +502,7 @@ class Connection:
                     if not cursor:
                         return tools
 
-            listed = self._run("tools/list", all_pages)
+            listed = self._run("tools/list", all_pages, listing=True)
             self._tools = [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in listed]
         return self._tools
 

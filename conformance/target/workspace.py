@@ -129,7 +129,7 @@ class Workspace:
         """
         wait, cut = self.deadline.bound(timeout) if bounded else (timeout, False)
         if cut and wait <= 0:
-            raise WorkspaceError(f"{what} not run: {self.deadline.describe()} has passed: {argv}")
+            raise WorkspaceError(f"{what} not run: {self.deadline.why()}: {argv}")
         env = self.env()
         env[reaper.MARK] = mark = reaper.new_mark(self.mark)
         with OutputTail() as output:
@@ -145,7 +145,7 @@ class Workspace:
             except subprocess.TimeoutExpired:
                 reaper.stop_tree(process.pid, mark, grace=1)
                 process.wait()
-                limit = f"was cut: {self.deadline.describe()} passed" if cut else f"did not finish within {wait:g}s"
+                limit = f"was cut: {self.deadline.why()}" if cut else f"did not finish within {wait:g}s"
                 raise WorkspaceError(f"{what} {limit}: {argv}\n{output.text(TAIL_CHARS)}") from None
             except BaseException:  # interrupted: the command does not outlive the wait
                 reaper.stop_tree(process.pid, mark, grace=1)

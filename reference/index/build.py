@@ -46,6 +46,7 @@ from .state import (
     MANIFEST,
     SCHEMA_VERSION,
     STATE_DIR,
+    private_state_dir,
     read_state,
     write_atomic,
 )
@@ -198,9 +199,7 @@ def index_workspace(workspace: Path | str, force: bool = False, progress: Progre
     root = root.resolve()
     state = root / STATE_DIR
     try:
-        # The index holds the workspace's source text: only its owner may enter (an existing folder too).
-        state.mkdir(mode=0o700, exist_ok=True)
-        os.chmod(state, 0o700)
+        private_state_dir(root)
         lock = _lock(state)
     except OSError as err:
         raise WorkspaceError(f"cannot write {state}: {err.strerror or err}") from err

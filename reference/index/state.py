@@ -63,6 +63,32 @@ def state_dir(workspace: Path | str) -> Path:
     return Path(workspace) / STATE_DIR
 
 
+GITIGNORE = ".gitignore"
+GITIGNORE_TEXT = "*\n"  # git ignores everything in the folder, this file included
+
+
+def private_state_dir(workspace: Path | str) -> Path:
+    """`<workspace>/.cruxgate`, made 0700 (an existing folder too) and holding a `.gitignore` of `*`.
+
+    The folder holds the workspace's source text and the HTTP token: only its owner may enter, and git
+    never offers any of it for a commit, whether or not the workspace ignores `.cruxgate`.
+    """
+    state = state_dir(workspace)
+    state.mkdir(mode=0o700, exist_ok=True)
+    os.chmod(state, 0o700)
+    ignore = state / GITIGNORE
+    try:
+        current = read_small_text(str(ignore), CURRENT_BYTES)
+    except FileNotFoundError:
+        current = None
+    except OSError:
+        current = ""  # a link, a FIFO or garbage where the file belongs: replaced
+    if current != GITIGNORE_TEXT:
+        write_atomic(ignore, GITIGNORE_TEXT)
+        os.chmod(ignore, 0o600)  # like everything else in the folder, whatever the umask
+    return state
+
+
 def generation_dir(workspace: Path | str, name: str) -> Path:
     """The directory of generation `name` (as CURRENT names it); a name that is no generation's maps nowhere."""
     if not name.startswith(GENERATION_PREFIX) or "/" in name or "\\" in name or name in (".", ".."):

@@ -7,7 +7,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cruxgate.reference.index.state import STATE_DIR, state_dir
+from cruxgate.reference.index.state import STATE_DIR, private_state_dir
 
 TOKEN_ENV = "CRUXGATE_HTTP_TOKEN"
 TOKEN_FILE = "http-token"  # under the workspace's state folder unless --token-file names another
@@ -71,7 +71,13 @@ def http_options(args: argparse.Namespace, workspace: Path) -> HttpOptions:
                               "for its token")
         print("serve-mcp: --no-auth: every local user can use this server", file=sys.stderr)
         return options
-    token_file = Path(args.token_file) if args.token_file else state_dir(workspace) / TOKEN_FILE
+    if args.token_file:
+        token_file = Path(args.token_file)
+    else:
+        try:
+            token_file = private_state_dir(workspace) / TOKEN_FILE
+        except OSError as exc:
+            raise AccessError(f"cannot write the state folder of {workspace}: {exc.strerror or exc}") from None
     options.token, where = resolve_token(token_file, TOKEN_ENV)
     print(f"serve-mcp: requests need `Authorization: Bearer <token>`, the token in {where}", file=sys.stderr)
     return options

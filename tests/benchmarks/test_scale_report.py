@@ -115,3 +115,24 @@ def test_slo_report_carries_the_scale_figures_as_information_only(tmp_path: Path
     bare, _ = write(tmp_path / "bare.md", measurements, {"target": "t"},
                      scale_report.appendix(tmp_path / "missing.json"))
     assert "Scale" not in bare.read_text(encoding="utf-8")
+
+
+def test_the_semantic_comparison_gets_its_own_table_where_measured(tmp_path: Path) -> None:
+    import semantic_recall
+
+    measured = rows()
+    assert semantic_recall.table(measured) == ""  # older records carry no comparison: no table
+    cpu = {"p50": 1.0, "p95": 2.0}
+    measured[0]["semantic"] = {"rows": 7_824, "search": "exact scan", "questions": 99, "recall_at_10": 1.0,
+                               "exact_cpu_ms": cpu, "search_cpu_ms": cpu}
+    measured[2]["semantic"] = {"rows": 158_290, "search": "graph", "questions": 99, "recall_at_10": 0.9923,
+                               "exact_cpu_ms": {"p50": 8.3, "p95": 9.5}, "search_cpu_ms": {"p50": 1.5, "p95": 2.6}}
+    text = semantic_recall.table(measured)
+    lines = text.splitlines()
+    assert len(lines) == 4 and "recall@10 vs exact scan" in lines[0]
+    assert lines[2].startswith("| 1,000 | 7,824 | exact scan | - |")
+    assert lines[3] == "| 20,000 | 158,290 | graph | 0.992 | 8.30 / 9.50 | 1.50 / 2.60 |"
+    docs = tmp_path / "benchmarks.md"
+    docs.write_text(f"x\n{scale_report.BEGIN}\n{scale_report.END}\ny\n", encoding="utf-8")
+    scale_report.write(measured, {"date": "d"}, docs, tmp_path / "scale.json", tmp_path / "scale.svg")
+    assert text in docs.read_text(encoding="utf-8")

@@ -102,12 +102,15 @@ def proxied_profile(directory: Path, breaker: str | None = None) -> Path:
     return path
 
 
-def run_suite(directory: Path, profile: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], dict]:
-    """The conformance suite against `profile`, with its JSON results."""
+def run_suite(directory: Path, profile: Path, *args: str,
+              env: dict[str, str] | None = None) -> tuple[subprocess.CompletedProcess[str], dict]:
+    """The conformance suite against `profile`, with its JSON results (`env`: variables added to the runner's)."""
+    directory.mkdir(parents=True, exist_ok=True)
     out = directory / "results.json"
     done = subprocess.run([sys.executable, "-m", "pytest", str(SUITE), *LEAN, "-p", "no:cacheprovider", "-q",
                            "--target-profile", str(profile), "--conformance-json", str(out), *args],
-                          cwd=directory, capture_output=True, text=True, timeout=900)
+                          cwd=directory, capture_output=True, text=True, timeout=900,
+                          env={**os.environ, **env} if env else None)
     return done, json.loads(out.read_text(encoding="utf-8"))
 
 

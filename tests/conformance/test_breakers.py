@@ -20,7 +20,8 @@ from cruxgate.conformance.spec.model import Call, Scenario
 from gate_harness import PROXY, proxied_profile, run_suite
 
 sys.path.insert(0, str(PROXY.parent))
-from breakers import BY_NAME, CATALOGUE, Breaker
+from breakers import BY_NAME, CATALOGUE, CATALOGUE_000, STATEMENTS_000, Breaker
+from test_fairness import OWNERS
 
 ALL = os.environ.get("CRUXGATE_BREAKERS", "sample") == "all"
 CHOSEN = [breaker for breaker in CATALOGUE if ALL or breaker.sample]
@@ -39,15 +40,37 @@ allowed-rewrites proxy in front of the reference server) and the scenario that m
 """
 
 
+def killer(name: str) -> str:
+    """The scenario that kills a breaker of the catalogue or of test_fairness.py's OWNERS."""
+    return BY_NAME[name].scenario if name in BY_NAME else OWNERS[name]
+
+
+def statements_000() -> list[str]:
+    """Every line of 000 that holds a MUST, with its breakers (and their killing scenarios) or why none."""
+    covered = sum(1 for statement in STATEMENTS_000 if statement.breakers)
+    lines = ["", "## The MUST statements of 000", "",
+             f"{len(STATEMENTS_000)} lines of 000 hold a MUST: {covered} have a breaker, "
+             f"{len(STATEMENTS_000) - covered} cannot have one (the reason says why, as it says what a breaker leaves "
+             "unreached). A breaker in *italics* is one of test_fairness.py's OWNERS.", "",
+             "| line | statement | breakers (killed by) |", "|---|---|---|"]
+    for statement in STATEMENTS_000:
+        quote = statement.quote.replace("|", "\\|")
+        told = ", ".join((f"`{name}`" if name in BY_NAME else f"*`{name}`*") + f" ({killer(name)})"
+                         for name in statement.breakers)
+        told = f"{told}. {statement.reason}" if told and statement.reason else told or f"none: {statement.reason}"
+        lines.append(f"| {statement.line} | {quote} | {told} |")
+    return lines
+
+
 def table() -> str:
-    """The coverage table: statement -> breaker -> killing scenario."""
+    """The coverage table: statement -> breaker -> killing scenario; then 000's statements, each covered or not."""
     lines = [HEADER, f"{len(CATALOGUE)} breakers.", "",
              "| statement | source | breaker | what it does | killed by | run |", "|---|---|---|---|---|---|"]
     for breaker in CATALOGUE:
         quote = breaker.quote.replace("|", "\\|")
         lines.append(f"| {quote} | {breaker.source} | `{breaker.name}` | {breaker.summary} | {breaker.scenario} | "
                      f"{'sample' if breaker.sample else 'all'} |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + statements_000()) + "\n"
 
 
 def test_each_breaker_names_a_must_scenario_of_the_spec_and_a_distinct_rewrite():
@@ -66,6 +89,24 @@ def test_each_quote_stands_at_its_line_in_the_seeds():
     for breaker in CATALOGUE:
         seed, line = breaker.source.split(":")
         assert breaker.quote in files[seed][int(line) - 1], breaker.name
+
+
+def test_each_must_line_of_000_is_listed_with_its_words():
+    if not SEEDS.is_dir():
+        pytest.skip(f"the seeds are not at {SEEDS} (set CRUXGATE_SEEDS)")
+    seed = next(SEEDS.glob("000_*.txt")).read_text(encoding="utf-8").splitlines()
+    assert [statement.line for statement in STATEMENTS_000] == [n for n, line in enumerate(seed, 1) if "MUST" in line]
+    for statement in STATEMENTS_000:
+        assert statement.quote in seed[statement.line - 1], statement.line
+
+
+def test_each_statement_of_000_has_known_breakers_or_says_why_not():
+    for statement in STATEMENTS_000:
+        assert statement.breakers or statement.reason, statement.line  # a reason may also say what is left
+        assert all(name in BY_NAME or name in OWNERS for name in statement.breakers), statement.line
+    listed = {(name, statement.line) for statement in STATEMENTS_000 for name in statement.breakers}
+    for breaker in CATALOGUE_000:  # each new breaker is listed at the line it quotes
+        assert (breaker.name, int(breaker.source.split(":")[1])) in listed, breaker.name
 
 
 def test_the_coverage_table_in_docs_is_generated_from_the_catalogue():

@@ -94,7 +94,7 @@ def test_cruxgate_fuzz_stands_for_pytest_with_the_fuzz_phase_only():
     command.add_arguments(parser, "fuzz")
     args = parser.parse_args(["--tool", "search_code", "--fuzz-examples", "5", "--", "--junitxml", "x.xml"])
     assert command.pytest_arguments(args) + args.words == [
-        "--pyargs", "cruxgate.conformance", "--fuzz", "-m", "fuzz", "--target", "stdio", "--fuzz-examples", "5",
+        "--pyargs", "cruxgate.conformance", "--fuzz", "-m", "fuzz", "--fuzz-examples", "5",  # pytest's --target: stdio
         "-k", "fuzz[search_code]", "--junitxml", "x.xml"]
     assert parser.parse_args(["replay", "search_code", "{}"]).words == ["replay", "search_code", "{}"]
 

@@ -8,7 +8,9 @@ import subprocess
 import sys
 import time
 
-from gate_harness import DATA, SERVER, run_gate
+from cruxgate.conformance.target.options import SERVER_TOKEN_ENV
+from cruxgate.conformance.target.profile import default_profile_path
+from gate_harness import DATA, SERVER, run_gate, run_suite
 
 
 def listening(port: int) -> bool:
@@ -51,3 +53,36 @@ def test_running_http_server_is_gated_without_preparing_anything(tmp_path):
     assert run.record("SC-SEARCH-02")["skip_reason"] == (
         "target is a running server (--server-url): the scenario needs its own server config (search), "
         "and the runner cannot restart the server with it")
+
+
+def test_a_running_reference_that_asks_for_its_token_is_gated_with_the_token_given(polyglot_copy, tmp_path):
+    workspace = polyglot_copy("served")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    # The reference's defaults over HTTP: a bearer token it writes 0600 into its state folder.
+    server = subprocess.Popen([sys.executable, "-m", "cruxgate", "serve-mcp", "--workspace", str(workspace),
+                               "--transport", "http", "--port", str(port)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    token_file = workspace / ".cruxgate" / "http-token"
+    url = f"http://127.0.0.1:{port}/mcp"
+    gate = ("--target=http", "--server-url", url, "-k", "FR-110-01")
+    try:
+        deadline = time.monotonic() + 120
+        while not (listening(port) and token_file.exists()):
+            assert time.monotonic() < deadline and server.poll() is None, "the reference did not listen"
+            time.sleep(0.1)
+        profile = default_profile_path()  # the reference's (its tools), with --server-url: nothing started
+        with_file = run_suite(tmp_path / "file", profile, *gate, "--server-token-file", str(token_file))
+        with_env = run_suite(tmp_path / "env", profile, *gate, env={SERVER_TOKEN_ENV: token_file.read_text().strip()})
+        without = run_suite(tmp_path / "none", profile, *gate)
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    for done, results in (with_file, with_env):
+        outcomes = {record["id"]: record["outcome"] for record in results["scenarios"]}
+        assert done.returncode == 0 and outcomes["FR-110-01"] == "passed", done.stdout[-2000:]
+    done, results = without
+    assert done.returncode == 1, done.stdout[-2000:]
+    message = next(record["failure_message"] for record in results["scenarios"] if record["id"] == "FR-110-01")
+    assert "it answered HTTP 401 (WWW-Authenticate: Bearer" in message and "--server-token-file" in message, message

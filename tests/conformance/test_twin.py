@@ -96,6 +96,32 @@ def test_the_run_summary_lists_each_reading_the_twin_departs_from(twin_run):
 
 
 @pytest.fixture(scope="module")
+def strict_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, dict[str, Any]]:
+    """The same run under --strict: every warning fails its scenario."""
+    directory = tmp_path_factory.mktemp("twin-strict")
+    return run_suite(directory, twin_profile(directory), "--strict")
+
+
+def test_strict_fails_each_scenario_that_warned_on_the_twin_and_nothing_else(twin_run, strict_run):
+    _, results = twin_run
+    done, strict = strict_run
+    normal = {record["id"]: record["outcome"] for record in results["scenarios"]}
+    under_strict = {record["id"]: record["outcome"] for record in strict["scenarios"]}
+    warned = {scenario for scenario, outcome in normal.items() if outcome == "warned"}
+    assert warned and done.returncode == 1, done.stdout[-2000:]
+    assert {scenario for scenario, outcome in under_strict.items() if outcome == "failed"} == warned
+    assert {scenario for scenario, outcome in under_strict.items() if outcome == "passed"} == \
+        {scenario for scenario, outcome in normal.items() if outcome == "passed"}
+    readings = set(load_readings(spec_dir()).readings)
+    for record in strict["scenarios"]:
+        if record["outcome"] == "failed":  # on its first reading the twin departs from, which the message names
+            first = record["findings"][0]
+            assert first["basis"].get("reading") in readings, record
+            assert "(a warning, failing under --strict)" in record["failure_message"], record["failure_message"]
+    assert "departs from" in done.stdout  # the summary still lists the readings
+
+
+@pytest.fixture(scope="module")
 def deviation_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
     """One run per deviation breaker through the twin, of the scenario that owns the rule (two at a time)."""
     return owner_runs(tmp_path_factory.mktemp("twin-breakers"), DEVIATIONS, twin_profile)

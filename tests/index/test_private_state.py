@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import stat
@@ -10,7 +11,8 @@ import sys
 from pathlib import Path
 
 from cruxgate.reference.index import index_workspace
-from cruxgate.reference.index.state import STATE_DIR
+from cruxgate.reference.index.state import STATE_DIR, private_state_dir
+from cruxgate.reference.server.http_options import add_http_arguments, http_options
 
 FIXTURE = Path(__file__).resolve().parents[2] / "golden" / "fixtures" / "polyglot"
 
@@ -40,3 +42,47 @@ def test_an_existing_open_state_folder_is_closed(tmp_path: Path) -> None:
     state.chmod(0o755)  # as an older version, or a umask of 022, left it
     index_workspace(workspace)
     assert stat.S_IMODE(state.stat().st_mode) == 0o700
+
+
+def git(workspace: Path, *args: str) -> str:
+    """git's output in `workspace` (a throw-away identity: nothing here reads the user's config)."""
+    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=workspace, check=True,
+                          capture_output=True, text=True, timeout=60).stdout
+
+
+def test_git_never_offers_the_state_folder_for_a_commit(tmp_path: Path) -> None:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (workspace / "a.py").write_text("def a():\n    return 1\n")
+    git(workspace, "init", "-q")  # no .gitignore of the workspace's own names .cruxgate
+    index_workspace(workspace)
+    (workspace / STATE_DIR / "http-token").write_text("not to be committed\n")
+    assert (workspace / STATE_DIR / ".gitignore").read_text() == "*\n"
+    git(workspace, "add", "-A")
+    assert git(workspace, "diff", "--cached", "--name-only").split() == ["a.py"]
+
+
+def test_a_planted_gitignore_link_is_replaced_not_written_through(tmp_path: Path) -> None:
+    workspace = tmp_path / "ws"
+    (workspace / STATE_DIR).mkdir(parents=True)
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep\n")
+    (workspace / STATE_DIR / ".gitignore").symlink_to(outside)
+    private_state_dir(workspace)
+    ignore = workspace / STATE_DIR / ".gitignore"
+    assert not ignore.is_symlink() and ignore.read_text() == "*\n"
+    assert outside.read_text() == "keep\n"
+
+
+def test_serving_http_before_any_index_writes_the_gitignore_beside_its_token(tmp_path: Path) -> None:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=0)
+    add_http_arguments(parser)
+    options = http_options(parser.parse_args([]), workspace)
+    state = workspace / STATE_DIR
+    assert options.token == (state / "http-token").read_text().strip()
+    assert (state / ".gitignore").read_text() == "*\n"
+    assert shared_modes(state) == []

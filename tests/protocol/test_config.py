@@ -94,3 +94,15 @@ def test_invalid_semantic_values_fall_back_with_warnings(tmp_path: Path) -> None
     assert len(config.warnings) == 5 and all(w.startswith("search.semantic.") for w in config.warnings)
     assert load_config(write(tmp_path, '[search]\nsemantic = 3\n')).warnings == (
         "[search.semantic] is not a table; ignored",)
+
+
+def test_the_semantic_backend_is_lsi_unless_a_word_vector_file_is_named(tmp_path: Path) -> None:
+    from cruxgate.reference.config import SemanticConfig
+
+    assert load_config(None).semantic.backend == "lsi" and load_config(None).semantic.model is None
+    config = load_config(write(tmp_path, '[search.semantic]\nbackend = "Static"\nmodel = "/models/words.vec"\n'))
+    assert (config.semantic.backend, config.semantic.model, config.warnings) == ("static", "/models/words.vec", ())
+    for body in ('backend = "static"\n', 'backend = "bert"\nmodel = "/m.vec"\n', 'backend = 3\n'):
+        config = load_config(write(tmp_path, "[search.semantic]\n" + body))
+        assert config.semantic == SemanticConfig() and len(config.warnings) == 1, body
+        assert config.warnings[0].startswith("search.semantic.backend=")

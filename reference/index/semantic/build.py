@@ -16,13 +16,14 @@ import os
 import shutil
 from array import array
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..kinds import kinds_of
+from . import graph
 from .model import FORMAT, MANIFEST, SEMANTIC_DIR, SemanticIndex, SemanticIndexError
 from .text import Terms
 
@@ -52,7 +53,7 @@ GRAM_ROWS = 16_384
 # Everything above that shapes the vectors: an index built by another recipe is not reused.
 RECIPE = (f"kinds={sorted(INDEXED_KINDS)} name={NAME_WEIGHT} body={BODY_WEIGHT}x{BODY_CHARS} "
           f"df>={MIN_DOCUMENT_FREQUENCY} k={DIMENSIONS}+{OVERSAMPLING} q={POWER_ITERATIONS} alpha={ALPHA} "
-          f"tests={INDEX_TESTS}/{TEST_PRIOR} seed={SEED}")
+          f"tests={INDEX_TESTS}/{TEST_PRIOR} seed={SEED} {graph.RECIPE}")
 
 
 def is_test_path(path: str) -> bool:
@@ -108,8 +109,12 @@ class SemanticIndexBuilder:
 
     def add_file(self, path: str, symbols: Sequence[tuple]) -> None:
         """Count the definitions of one file (extract Symbol tuples: name, qualified, kind, ..., doc, ..., content)."""
+        self.add_rows(definition_rows(path, symbols))
+
+    def add_rows(self, rows: Iterable[tuple[str, str, str | None, str, int, float]]) -> None:
+        """Count `definition_rows` rows: (name, scope, doc, body head, stable id as an int, prior)."""
         vocabulary, columns, weights = self._vocabulary, self._columns, self._weights
-        for name, scope, doc, body, stable, prior in definition_rows(path, symbols):
+        for name, scope, doc, body, stable, prior in rows:
             bag = term_bag(self._terms, name, scope, doc, body)
             if not bag:
                 continue  # a definition without terms is no row
@@ -155,6 +160,9 @@ class SemanticIndexBuilder:
                     "alpha": ALPHA, "test_prior": TEST_PRIOR, "nonzeros": int(csc.nnz), "source": source,
                     "recipe": RECIPE, "fitted_rows": rows, "folded_rows": 0}
         folder.mkdir()
+        built = graph.build(folder, doc_vectors)
+        if built is not None:
+            manifest["graph"] = built
         (folder / "terms.json").write_text(json.dumps(words), encoding="utf-8")
         save_arrays(folder, {"idf": idf, "term_vectors": term_vectors, "doc_vectors": doc_vectors,
                              **csc_arrays(csc), "stable_ids": stable_ids, "priors": priors}, manifest)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import graph
 from .build import RECIPE, link_file, save_arrays, stored_columns, term_bag, term_weight
 from .model import FORMAT, SEMANTIC_DIR, SemanticIndex, SemanticIndexError
 from .text import Terms
@@ -87,6 +88,7 @@ def fold(previous: Path, generation: Path, removed: Iterable[int],
     data = np.concatenate([np.asarray(old.tfidf_data)[kept], new_values])[order]
     pointers = np.concatenate([[0], np.cumsum(np.bincount(all_columns, minlength=len(indptr) - 1))])
     doc_vectors = np.ascontiguousarray(np.vstack([np.asarray(old.doc_vectors)[keep], vectors]), dtype=np.float32)
+    graph.fold(previous / SEMANTIC_DIR, folder, keep, len(stable_ids))
     manifest = {**old.manifest, "rows": int(doc_vectors.shape[0]), "nonzeros": int(data.shape[0]), "source": source,
                 "folded_rows": int(old.manifest["folded_rows"]) + len(stable_ids)}
     save_arrays(folder, {"doc_vectors": doc_vectors, **stored_columns(pointers, entries, data),

@@ -1,4 +1,5 @@
-"""The semantic index of one generation on disk, and the similarity search it answers (numpy only at query time).
+"""The semantic index of one generation on disk, and the similarity search it answers (numpy, and usearch's
+graph on large indexes, at query time).
 
 Files in `gen-<n>/semantic/` (all written before the generation's CURRENT flip, so they swap with it):
 
@@ -10,11 +11,13 @@ Files in `gen-<n>/semantic/` (all written before the generation's CURRENT flip, 
     tfidf_indptr.npy, tfidf_indices.npy, tfidf_data.npy   the unit-length TF-IDF rows, as CSC columns
     stable_ids.npy           uint64[rows]        each row's symbol_stable_id (16 hex digits)
     priors.npy               float32[rows]       a row's weight in the ranking (test files below 1)
+    graph.usearch, graph_rows.npy, graph_extra.npy   the nearest-neighbour graph of large indexes (graph.py)
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import math
 import threading
 from collections import Counter
@@ -24,6 +27,9 @@ from pathlib import Path
 
 import numpy as np
 
+from .graph import Graph
+
+log = logging.getLogger("cruxgate.semantic")
 SEMANTIC_DIR = "semantic"
 FORMAT = 1
 MANIFEST = "manifest.json"
@@ -36,6 +42,11 @@ ARRAYS = ("idf", "term_vectors", "doc_vectors", "tfidf_indptr", "tfidf_indices",
 # below this size the hand-over costs more than it saves.
 SPLIT_ROWS = 32_768
 _SPLIT_ALIGN = 16  # rows: a split at the same alignment as the arrays' start keeps einsum's inner loop alike
+# A search over a graph scores, per result asked, this many of the graph's nearest rows and of each query
+# term's heaviest rows (at least the minimums): recall against the exact scan is measured in docs/semantic.md.
+CANDIDATES_PER_RESULT = 4
+MIN_GRAPH_CANDIDATES = 64
+TERM_CANDIDATES = 256
 _scan_pool: ThreadPoolExecutor | None = None
 _scan_pool_lock = threading.Lock()
 
@@ -66,6 +77,17 @@ def dense_scores(doc_vectors: np.ndarray, concept: np.ndarray, split_rows: int =
     np.einsum("ij,j->i", doc_vectors[half:], concept, out=out[half:])
     first.result()
     return out
+
+
+def _open_graph(folder: Path, rows: int) -> Graph | None:
+    """The folder's graph; None (the exact scan, same answers, slower) when the library is not installed."""
+    try:
+        return Graph.open(folder, rows)
+    except ImportError as err:
+        log.warning("semantic graph not used (%s): every search scans all %d rows", err, rows)
+        return None
+    except (RuntimeError, ValueError, OSError) as err:
+        raise SemanticIndexError("semantic_backend_error", f"{folder}: graph: {type(err).__name__}: {err}") from err
 
 
 class SemanticIndexError(Exception):
@@ -100,6 +122,7 @@ class SemanticIndex:
         self.stable_ids: np.ndarray = arrays["stable_ids"]
         self.priors: np.ndarray = arrays["priors"]
         self.rows = int(self.doc_vectors.shape[0])
+        self.graph: Graph | None = None
 
     @classmethod
     def open(cls, generation: Path) -> SemanticIndex:
@@ -111,9 +134,13 @@ class SemanticIndex:
             manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
             terms = json.loads((folder / "terms.json").read_text(encoding="utf-8"))
             # mmap: the vectors stay in the page cache, shared by every server of the workspace.
-            arrays = {name: np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False) for name in ARRAYS}
+            # np.asarray: plain views of the same pages, without np.memmap's Python-level indexing (a search
+            # indexes them a few dozen times).
+            arrays = {name: np.asarray(np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False))
+                      for name in ARRAYS}
             index = cls(manifest, terms, arrays)
             index._check(len(terms))
+            index.graph = _open_graph(folder, index.rows)
         except SemanticIndexError:
             raise
         except (OSError, ValueError, KeyError, TypeError, EOFError) as err:
@@ -137,12 +164,13 @@ class SemanticIndex:
         """The distinct query terms the index can weigh, in first-seen order."""
         return [t for t in dict.fromkeys(terms) if t in self.columns and self.idf[self.columns[t]] > 0]
 
-    def search(self, terms: list[str], limit: int, min_similarity: float) -> list[Match]:
-        """The `limit` rows most similar to the query's terms (best first, ties by row), above `min_similarity`."""
-        counts = Counter(t for t in terms if t in self.columns)
-        columns = [self.columns[t] for t in counts]
-        weights = np.array([(1.0 + math.log(n)) * float(self.idf[c])
-                            for c, n in zip(columns, counts.values(), strict=True)], dtype=np.float32)
+    def search(self, terms: list[str], limit: int, min_similarity: float, exact: bool = False) -> list[Match]:
+        """The `limit` rows most similar to the query's terms (best first, ties by row), above `min_similarity`.
+
+        With a graph (large indexes) only candidate rows are scored: the graph's nearest rows, every row outside
+        the graph, and for each query term the rows it weighs most in; `exact` scores every row instead.
+        """
+        columns, weights = self.query_weights(terms)
         norm = float(np.linalg.norm(weights))
         if not columns or norm == 0.0 or self.rows == 0:
             return []
@@ -150,17 +178,74 @@ class SemanticIndex:
         # Dense part: the cosine in the LSI concept space, where co-occurring words stand in for each other.
         concept = np.einsum("i,ij->j", weights, self.term_vectors[columns])
         length = float(np.linalg.norm(concept))
-        if length > 0.0:
-            scores = dense_scores(self.doc_vectors, concept * np.float32((1.0 - self.alpha) / length))
-        else:
-            scores = np.zeros(self.rows, dtype=np.float32)
+        scaled = concept * np.float32((1.0 - self.alpha) / length) if length > 0.0 else concept
+        if self.graph is not None and not exact:
+            unit = concept * np.float32(1.0 / length) if length > 0.0 else None
+            rows = self._candidates(unit, columns, limit)
+            return self.best(self._scores_of(rows, scaled, columns, weights, length > 0.0), rows, limit,
+                             min_similarity)
+        return self.best(self.scores(scaled, columns, weights, length > 0.0), None, limit, min_similarity)
+
+    def query_weights(self, terms: list[str]) -> tuple[list[int], np.ndarray]:
+        """The distinct query terms' columns and their weights (log tf x idf), not yet scaled to unit length."""
+        counts = Counter(t for t in terms if t in self.columns)
+        columns = [self.columns[t] for t in counts]
+        return columns, np.array([(1.0 + math.log(n)) * float(self.idf[c])
+                                  for c, n in zip(columns, counts.values(), strict=True)], dtype=np.float32)
+
+    def best(self, scores: np.ndarray, rows: np.ndarray | None, limit: int, min_similarity: float) -> list[Match]:
+        """The `limit` best of `scores` (of every row, or of `rows`), best first, ties by row, above the floor."""
+        count = min(limit, scores.shape[0])
+        if count == 0:
+            return []
+        top = np.argpartition(-scores, count - 1)[:count] if count < scores.shape[0] else np.arange(scores.shape[0])
+        order = top if rows is None else rows[top]
+        top = top[np.lexsort((order, -scores[top]))]
+        found = top if rows is None else rows[top]
+        return [Match(f"{int(self.stable_ids[r]):016x}", min(float(scores[i]), 1.0))
+                for i, r in zip(top, found, strict=True) if scores[i] > min_similarity]
+
+    def scores(self, concept: np.ndarray, columns: list[int], weights: np.ndarray, dense: bool = True,
+               doc_vectors: np.ndarray | None = None) -> np.ndarray:
+        """Every row's similarity (the exact scan): `doc_vectors` (default the LSI rows) against `concept`, plus the
+        TF-IDF cosine of `columns` weighted by `weights`, times each row's prior."""
+        vectors = self.doc_vectors if doc_vectors is None else doc_vectors
+        scores = dense_scores(vectors, concept) if dense else np.zeros(self.rows, dtype=np.float32)
         # Sparse part: the query's TF-IDF cosine, added only where a row holds a query term.
         for column, weight in zip(columns, weights * np.float32(self.alpha), strict=True):
             start, end = int(self.tfidf_indptr[column]), int(self.tfidf_indptr[column + 1])
             scores[self.tfidf_indices[start:end]] += self.tfidf_data[start:end] * weight
         scores *= self.priors
-        count = min(limit, self.rows)
-        top = np.argpartition(-scores, count - 1)[:count] if count < self.rows else np.arange(self.rows)
-        top = top[np.lexsort((top, -scores[top]))]
-        return [Match(f"{int(self.stable_ids[i]):016x}", min(float(scores[i]), 1.0))
-                for i in top if scores[i] > min_similarity]
+        return scores
+
+    def _candidates(self, concept: np.ndarray | None, columns: list[int], limit: int) -> np.ndarray:
+        """The rows worth scoring (sorted, distinct): the graph's nearest to `concept` (with the rows outside the
+        graph), and each query term's `TERM_CANDIDATES` heaviest rows (all of its rows when it has fewer)."""
+        assert self.graph is not None
+        wanted = max(limit * CANDIDATES_PER_RESULT, MIN_GRAPH_CANDIDATES)
+        parts = [self.graph.nearest(concept, wanted) if concept is not None else self.graph.extra]
+        per_term = max(limit * CANDIDATES_PER_RESULT, TERM_CANDIDATES)
+        for column in columns:
+            start, end = int(self.tfidf_indptr[column]), int(self.tfidf_indptr[column + 1])
+            if end - start <= per_term:
+                parts.append(np.asarray(self.tfidf_indices[start:end], dtype=np.int64))
+            else:
+                heaviest = np.argpartition(-np.asarray(self.tfidf_data[start:end]), per_term - 1)[:per_term]
+                parts.append(np.asarray(self.tfidf_indices[start:end], dtype=np.int64)[heaviest])
+        return np.unique(np.concatenate(parts))
+
+    def _scores_of(self, rows: np.ndarray, concept: np.ndarray, columns: list[int], weights: np.ndarray,
+                   dense: bool) -> np.ndarray:
+        """The similarity of `rows` (sorted) only: the same sums as the exact scan, per row."""
+        if dense:
+            scores = np.einsum("ij,j->i", self.doc_vectors[rows], concept)
+        else:
+            scores = np.zeros(rows.shape[0], dtype=np.float32)
+        for column, weight in zip(columns, weights * np.float32(self.alpha), strict=True):
+            start, end = int(self.tfidf_indptr[column]), int(self.tfidf_indptr[column + 1])
+            holders = self.tfidf_indices[start:end]  # sorted: the CSC column's rows in order
+            at = np.minimum(np.searchsorted(holders, rows), max(end - start - 1, 0))
+            hit = (holders[at] == rows) if end > start else np.zeros(rows.shape[0], dtype=bool)
+            scores[hit] += self.tfidf_data[start:end][at[hit]] * weight
+        scores *= self.priors[rows]
+        return scores

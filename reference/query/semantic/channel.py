@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 from cruxgate.reference.config import SemanticConfig
 from cruxgate.reference.index.semantic import Match, SemanticIndex, SemanticIndexError
+from cruxgate.reference.index.semantic.embedding import open_embedding_index
 from cruxgate.reference.index.semantic.text import terms as text_terms
 
 from .budget import Budget, budget
@@ -159,5 +160,9 @@ def _no_backend() -> Backend:
 
 
 def channel_for(settings: SemanticConfig, generation: Path) -> SemanticChannel:
-    """The configured channel over `generation`'s semantic index (opened on the first query that needs it)."""
+    """The configured channel over `generation`'s semantic index (opened on the first query that needs it): LSI,
+    or the static word vectors of `settings.model` (a local file) over the same index."""
+    if settings.backend == "static" and settings.model:
+        model = Path(settings.model)
+        return SemanticChannel(settings, lambda: open_embedding_index(generation, model))
     return SemanticChannel(settings, lambda: SemanticIndex.open(generation))

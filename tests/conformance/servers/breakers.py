@@ -265,4 +265,9 @@ CATALOGUE: tuple[Breaker, ...] = (
             "Query tools that support symbol-type filtering MUST support role-aware filtering",
             default_filters_kinds),
 )
+# Each document's statements keep their breakers in a module of their own (imported after Breaker, which they
+# use; import them through this module).
+from breakers_000 import CATALOGUE_000, STATEMENTS_000  # noqa: E402, F401  (STATEMENTS_000: re-exported)
+
+CATALOGUE += CATALOGUE_000
 BY_NAME = {breaker.name: breaker for breaker in CATALOGUE}

@@ -1,8 +1,11 @@
 """MCP servers that break the transport itself, one way each, for the runner's dead-target and clean-up tests.
 
     hostile_server.py MODE [ignored arguments...]
+    hostile_server.py MODE --port PORT [--sse] [ignored arguments...]
 
-Modes (stdio, newline-delimited JSON-RPC, no SDK import so each starts in milliseconds):
+Modes (stdio, newline-delimited JSON-RPC, no SDK import so each starts in milliseconds; with --port, the same
+answers over Streamable HTTP at http://127.0.0.1:PORT/mcp, each as the JSON body of its POST, or with --sse as
+one SSE event; meant for the modes whose answers are the point, such as invalid_utf8):
 
 - silent: reads its input and never writes a byte
 - exit_after_initialize: answers `initialize`, then exits
@@ -11,6 +14,7 @@ Modes (stdio, newline-delimited JSON-RPC, no SDK import so each starts in millis
 - huge_payload: a normal handshake and tools/list, then every tools/call answers a 50 MB payload
 - invalid_utf8: a normal handshake and tools/list, then every tools/call answer holds a byte that is not UTF-8
 - slow: every answer comes SLOW_SECONDS (20 s; HOSTILE_DELAY overrides) after its request
+- no_answer: a normal handshake and tools/list, then no tools/call is ever answered (the server stays up)
 - orphan: forks a child that calls setsid() and sleeps an hour holding stdout open; the server itself answers the
   handshake and tools/list, then exits on its first tools/call
 - stderr_flood: writes HOSTILE_FLOOD_MB (default 256) MB to stderr as fast as it can from its start, answers the
@@ -38,13 +42,21 @@ TOOLS = [{"name": "health_check", "description": "Report the index health.",
           "inputSchema": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}}]
 
 
+def to_stdout(data: bytes) -> None:
+    """One message on stdout."""
+    sys.stdout.buffer.write(data + b"\n")
+    sys.stdout.buffer.flush()
+
+
+SINK = threading.local()  # where write() sends a message: stdout, or the HTTP answer being made in this thread
+
+
 def write(message: dict[str, Any], raw: bytes = b"") -> None:
-    """One message on stdout; `raw` replaces the text payload's marker with bytes that may be invalid UTF-8."""
+    """One message out; `raw` replaces the text payload's marker with bytes that may be invalid UTF-8."""
     data = json.dumps(message).encode("utf-8")
     if raw:
         data = data.replace(b"RAW", raw)
-    sys.stdout.buffer.write(data + b"\n")
-    sys.stdout.buffer.flush()
+    getattr(SINK, "send", to_stdout)(data)
 
 
 def flood() -> None:
@@ -86,43 +98,89 @@ def serve(mode: str) -> None:
             sys.stdout.write("<<< not json-rpc >>>\n")
             sys.stdout.flush()
             continue
-        message = json.loads(line)
-        method, message_id, params = message.get("method"), message.get("id"), message.get("params") or {}
-        if message_id is None:
-            continue
-        if mode == "slow":
-            time.sleep(SLOW_SECONDS)
-        if method == "initialize":
-            if mode == "wrong_id":
-                write({"jsonrpc": "2.0", "id": f"not-{message_id}", "result": initialize_result(params)})
-                continue
-            write({"jsonrpc": "2.0", "id": message_id, "result": initialize_result(params)})
-            if mode == "exit_after_initialize":
-                sys.exit(0)
-        elif method == "tools/list":
-            write({"jsonrpc": "2.0", "id": message_id, "result": {"tools": TOOLS}})
-        elif method == "tools/call" and mode == "orphan":
-            sys.exit(3)
-        elif method == "tools/call" and mode == "stderr_flood":
-            flooding.join()
-            sys.exit(4)
-        elif method == "tools/call" and mode == "invalid_utf8":
-            # Latin-1 where UTF-8 is due: a JSON-RPC answer with its id, unreadable as UTF-8.
-            listing: dict[str, Any] = {"results": [{"path": "RAW.py"}]}
-            write({"jsonrpc": "2.0", "id": message_id,
-                   "result": {"content": [{"type": "text", "text": json.dumps(listing)}], "isError": False}},
-                  raw=b"caf\xe9")
-        elif method == "tools/call" and mode == "slow":
-            write({"jsonrpc": "2.0", "id": message_id,
-                   "result": {"content": [{"type": "text", "text": json.dumps({"results": []})}], "isError": False}})
-        elif method == "tools/call":
-            # A valid JSON object, so the verdict is about its size and shape, not about parsing.
-            payload = {"results": [], "padding": "x" * HUGE_BYTES}
-            write({"jsonrpc": "2.0", "id": message_id,
-                   "result": {"content": [{"type": "text", "text": json.dumps(payload)}], "isError": False}})
-        else:
-            write({"jsonrpc": "2.0", "id": message_id, "result": {}})
+        answer(mode, json.loads(line), flooding)
+
+
+def answer(mode: str, message: dict[str, Any], flooding: threading.Thread) -> None:
+    """Answer one JSON-RPC message the way `mode` does (nothing for a notification)."""
+    method, message_id, params = message.get("method"), message.get("id"), message.get("params") or {}
+    if message_id is None:
+        return
+    if mode == "slow":
+        time.sleep(SLOW_SECONDS)
+    if method == "initialize":
+        if mode == "wrong_id":
+            write({"jsonrpc": "2.0", "id": f"not-{message_id}", "result": initialize_result(params)})
+            return
+        write({"jsonrpc": "2.0", "id": message_id, "result": initialize_result(params)})
+        if mode == "exit_after_initialize":
+            sys.exit(0)
+    elif method == "tools/list":
+        write({"jsonrpc": "2.0", "id": message_id, "result": {"tools": TOOLS}})
+    elif method == "tools/call" and mode == "no_answer":
+        return
+    elif method == "tools/call" and mode == "orphan":
+        sys.exit(3)
+    elif method == "tools/call" and mode == "stderr_flood":
+        flooding.join()
+        sys.exit(4)
+    elif method == "tools/call" and mode == "invalid_utf8":
+        # Latin-1 where UTF-8 is due: a JSON-RPC answer with its id, unreadable as UTF-8.
+        listing: dict[str, Any] = {"results": [{"path": "RAW.py"}]}
+        write({"jsonrpc": "2.0", "id": message_id,
+               "result": {"content": [{"type": "text", "text": json.dumps(listing)}], "isError": False}},
+              raw=b"caf\xe9")
+    elif method == "tools/call" and mode == "slow":
+        write({"jsonrpc": "2.0", "id": message_id,
+               "result": {"content": [{"type": "text", "text": json.dumps({"results": []})}], "isError": False}})
+    elif method == "tools/call":
+        # A valid JSON object, so the verdict is about its size and shape, not about parsing.
+        payload = {"results": [], "padding": "x" * HUGE_BYTES}
+        write({"jsonrpc": "2.0", "id": message_id,
+               "result": {"content": [{"type": "text", "text": json.dumps(payload)}], "isError": False}})
+    else:
+        write({"jsonrpc": "2.0", "id": message_id, "result": {}})
+
+
+def serve_http(mode: str, port: int, sse: bool) -> None:
+    """The same answers over Streamable HTTP (no sessions): each request's answer is its POST's body."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    idle = threading.Thread(target=lambda: None)
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            message = json.loads(self.rfile.read(int(self.headers.get("content-length") or 0)))
+            sent: list[bytes] = []
+            SINK.send = sent.append
+            answer(mode, message, idle)
+            if not sent:
+                self.send_response(202)
+                self.end_headers()
+                return
+            body = b"event: message\ndata: " + sent[0] + b"\n\n" if sse else sent[0]
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream" if sse else "application/json")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self) -> None:
+            self.send_response(405)
+            self.end_headers()
+
+        def do_DELETE(self) -> None:
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
 
 
 if __name__ == "__main__":
-    serve(sys.argv[1])
+    if "--port" in sys.argv:
+        serve_http(sys.argv[1], int(sys.argv[sys.argv.index("--port") + 1]), "--sse" in sys.argv)
+    else:
+        serve(sys.argv[1])

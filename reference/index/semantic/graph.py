@@ -1,0 +1,110 @@
+"""The approximate nearest-neighbour graph over the LSI row vectors (usearch HNSW), for large indexes.
+
+Below `MIN_ROWS` rows the exact scan of every row's vector is as fast as a graph search plus the
+rescoring of its candidates, so no graph is built. Above it a full run builds an HNSW graph of the rows
+(inner product on unit vectors = cosine), in one thread so that a rebuild of the same vectors gives the
+same graph file. The query side opens it memory-mapped (`view`): the graph stays in the page cache,
+shared by every server of the workspace, as the vectors do.
+
+Files in `gen-<n>/semantic/` when built:
+
+    graph.usearch        the HNSW graph; its keys are the rows of the full run that built it
+    graph_rows.npy       int64[keys]   each key's row now (-1: the row went in a later patch)
+    graph_extra.npy      int64[...]    rows the graph does not hold (folded in by patches): always scanned
+
+A patch links the graph file and rewrites only the two small arrays (`fold`): a row it removes is
+dropped from the graph's answers, a row it adds is scanned exactly until a full run rebuilds the
+graph (the patch budget keeps those under 10% of the rows).
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+GRAPH_FILE = "graph.usearch"
+GRAPH_ROWS = "graph_rows.npy"
+GRAPH_EXTRA = "graph_extra.npy"
+# Measured in docs/semantic.md: below this the exact scan costs no more than the graph search with its rescoring.
+MIN_ROWS = 32_768
+CONNECTIVITY = 16
+EXPANSION_ADD = 64
+EXPANSION_SEARCH = 96
+# Everything above that shapes the graph (an index built by another recipe is not reused).
+RECIPE = f"graph>={MIN_ROWS} M={CONNECTIVITY} ef_add={EXPANSION_ADD}"
+
+log = logging.getLogger("cruxgate.semantic")
+
+
+def build(folder: Path, doc_vectors: np.ndarray, min_rows: int | None = None) -> dict[str, Any] | None:
+    """Write the graph of `doc_vectors` into `folder` when there are at least `min_rows` rows (default
+    `MIN_ROWS`); its manifest entry, or None when no graph is built."""
+    rows = int(doc_vectors.shape[0])
+    if rows < (MIN_ROWS if min_rows is None else min_rows) or doc_vectors.shape[1] == 0:
+        return None
+    try:
+        from usearch.index import Index
+    except ImportError as err:  # an install without it: every search scans, as below MIN_ROWS
+        log.warning("no semantic graph built (%s): searches will scan all %d rows", err, rows)
+        return None
+
+    index = Index(ndim=int(doc_vectors.shape[1]), metric="ip", dtype="f16", connectivity=CONNECTIVITY,
+                  expansion_add=EXPANSION_ADD, expansion_search=EXPANSION_SEARCH)
+    # One thread: the graph then depends on the vectors only (insertion order is the row order).
+    index.add(np.arange(rows, dtype=np.uint64), np.ascontiguousarray(doc_vectors, dtype=np.float32), threads=1)
+    index.save(str(folder / GRAPH_FILE))
+    np.save(folder / GRAPH_ROWS, np.arange(rows, dtype=np.int64), allow_pickle=False)
+    np.save(folder / GRAPH_EXTRA, np.zeros(0, dtype=np.int64), allow_pickle=False)
+    return {"library": "usearch", "keys": rows, "connectivity": CONNECTIVITY, "expansion_add": EXPANSION_ADD}
+
+
+def fold(previous: Path, folder: Path, keep: np.ndarray, added: int) -> None:
+    """`folder`'s graph arrays after a patch: `previous`'s graph with the rows not in `keep` gone and `added` new
+    rows after the kept ones (numbered as `semantic/fold.py` numbers them); no-op when `previous` has no graph."""
+    from .build import link_file
+
+    if not (previous / GRAPH_FILE).is_file():
+        return
+    link_file(previous / GRAPH_FILE, folder / GRAPH_FILE)
+    renumber = np.where(keep, np.cumsum(keep) - 1, -1).astype(np.int64)
+    old_rows = np.load(previous / GRAPH_ROWS, allow_pickle=False)
+    old_extra = np.load(previous / GRAPH_EXTRA, allow_pickle=False)
+    rows = np.where(old_rows >= 0, renumber[np.maximum(old_rows, 0)], -1)
+    kept = int(keep.sum())
+    extra = np.concatenate([renumber[old_extra][renumber[old_extra] >= 0], np.arange(kept, kept + added)])
+    np.save(folder / GRAPH_ROWS, rows.astype(np.int64), allow_pickle=False)
+    np.save(folder / GRAPH_EXTRA, extra.astype(np.int64), allow_pickle=False)
+
+
+class Graph:
+    """An opened graph: the rows nearest to a unit query vector, as rows of the generation now."""
+
+    def __init__(self, index: Any, rows: np.ndarray, extra: np.ndarray) -> None:
+        self._index = index
+        self.rows = rows
+        self.extra = extra
+
+    @classmethod
+    def open(cls, folder: Path, row_count: int) -> Graph | None:
+        """The graph in `folder` (memory-mapped), None without one; raises ValueError/OSError when it does not
+        fit the rows, and ImportError when the library is missing."""
+        if not (folder / GRAPH_FILE).is_file():
+            return None
+        from usearch.index import Index
+
+        rows = np.load(folder / GRAPH_ROWS, mmap_mode="r", allow_pickle=False)
+        extra = np.load(folder / GRAPH_EXTRA, mmap_mode="r", allow_pickle=False)
+        index = Index.restore(str(folder / GRAPH_FILE), view=True, expansion_search=EXPANSION_SEARCH)
+        if index is None or len(index) != rows.shape[0] or (rows.size and int(rows.max()) >= row_count) \
+                or (extra.size and int(extra.max()) >= row_count):
+            raise ValueError(f"{folder / GRAPH_FILE} does not fit the index's {row_count} rows")
+        return cls(index, np.asarray(rows), np.asarray(extra))
+
+    def nearest(self, vector: np.ndarray, count: int) -> np.ndarray:
+        """Rows (of the generation now) among the graph's `count` nearest to `vector`, plus every row outside it."""
+        found = self._index.search(np.ascontiguousarray(vector, dtype=np.float32), count)
+        rows = self.rows[np.asarray(found.keys, dtype=np.int64)]
+        return np.concatenate([rows[rows >= 0], self.extra])

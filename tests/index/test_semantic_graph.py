@@ -1,0 +1,170 @@
+"""The nearest-neighbour graph of large semantic indexes: built at index time, searched with exact rescoring, kept
+through patches.
+
+The guarantee tested: a search over the graph scores its candidates exactly as the full scan does (same
+similarity, bit for bit), so it differs from the full scan only by rows it did not consider; every row a
+patch added is considered (it is outside the graph, so always scanned) and no row a patch removed is answered.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cruxgate.reference.index.semantic import SEMANTIC_DIR, SemanticIndex, SemanticIndexError, graph
+from cruxgate.reference.index.semantic.build import SemanticIndexBuilder
+from cruxgate.reference.index.semantic.fold import fold
+from cruxgate.reference.index.semantic.text import terms
+
+# Topics of a synthetic code base: each definition draws most of its words from one topic, so rows cluster.
+TOPICS = [
+    ["parse", "email", "address", "header", "mailbox", "domain", "quoted", "local", "part"],
+    ["compress", "archive", "zip", "deflate", "stream", "block", "checksum", "crc"],
+    ["socket", "connect", "timeout", "retry", "backoff", "server", "client", "request"],
+    ["render", "template", "escape", "html", "markup", "context", "variable", "filter"],
+    ["matrix", "vector", "multiply", "transpose", "determinant", "inverse", "eigen", "solve"],
+    ["cache", "entry", "expire", "evict", "least", "recently", "lookup", "store"],
+    ["thread", "lock", "queue", "worker", "pool", "schedule", "wait", "notify"],
+    ["path", "directory", "walk", "remove", "tree", "copy", "rename", "permission"],
+]
+QUERIES = ["parse the email address of a header", "retry a socket request after a timeout",
+           "remove a directory tree", "evict expired cache entries", "invert a matrix", "escape html in a template",
+           "checksum of a compressed block", "wait for a worker in the pool"]
+
+
+Row = tuple[str, str, str | None, str, int, float]
+
+
+def definitions(count: int, seed: int, first_id: int = 1) -> list[Row]:
+    """`count` definition rows (`definition_rows`'s) of a seeded synthetic code base (stable ids from `first_id`)."""
+    rng = random.Random(seed)
+    rows: list[Row] = []
+    for i in range(count):
+        topic = TOPICS[rng.randrange(len(TOPICS))]
+        other = TOPICS[rng.randrange(len(TOPICS))]
+        name = "_".join(rng.sample(topic, 2))
+        doc = " ".join(rng.sample(topic, 4) + rng.sample(other, 1))
+        body = " ".join(rng.choice(topic + other) for _ in range(8))
+        rows.append((name, f"pkg.mod{i % 40}.", doc, body, first_id + i, 1.0))
+    return rows
+
+
+def build(generation: Path, rows: list[tuple[str, str, str | None, str, int, float]], min_rows: int,
+          monkeypatch: pytest.MonkeyPatch) -> SemanticIndex:
+    """Write a semantic index of `rows` into `generation` (a graph from `min_rows` rows) and open it."""
+    monkeypatch.setattr(graph, "MIN_ROWS", min_rows)
+    builder = SemanticIndexBuilder()
+    builder.add_rows(rows)
+    generation.mkdir(parents=True)
+    builder.write(generation)
+    return SemanticIndex.open(generation)
+
+
+def top_ids(index: SemanticIndex, query: str, limit: int = 10, exact: bool = False) -> list[tuple[str, float]]:
+    return [(m.stable_id, m.similarity) for m in index.search(terms(query), limit, 0.05, exact=exact)]
+
+
+def reachable_once(index: SemanticIndex) -> bool:
+    """Every row of the index is either a key of the graph or outside it (scanned), never both, never neither."""
+    assert index.graph is not None
+    in_graph = [int(r) for r in index.graph.rows if r >= 0]
+    outside = [int(r) for r in index.graph.extra]
+    return sorted(in_graph + outside) == list(range(index.rows))
+
+
+@pytest.fixture(scope="module")
+def rows() -> list[tuple[str, str, str | None, str, int, float]]:
+    return definitions(3000, seed=7)
+
+
+def test_a_large_index_gets_a_graph_and_a_small_one_does_not(tmp_path: Path, rows: list,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    small = build(tmp_path / "small", rows, min_rows=len(rows) + 1, monkeypatch=monkeypatch)
+    large = build(tmp_path / "large", rows, min_rows=len(rows), monkeypatch=monkeypatch)
+    assert small.graph is None and "graph" not in small.manifest
+    assert large.graph is not None and large.manifest["graph"]["keys"] == len(rows)
+    assert (tmp_path / "large" / SEMANTIC_DIR / graph.GRAPH_FILE).is_file()
+
+
+def test_graph_answers_score_exactly_and_miss_little(tmp_path: Path, rows: list,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    index = build(tmp_path / "gen", rows, min_rows=1, monkeypatch=monkeypatch)
+    overlap = []
+    for query in QUERIES:
+        exact = top_ids(index, query, exact=True)
+        found = top_ids(index, query)
+        assert found and found[0] == exact[0], query  # the best row is never missed on these topics
+        scores = dict(top_ids(index, query, limit=index.rows, exact=True))
+        assert all(scores[sid] == similarity for sid, similarity in found)  # bit-identical similarity
+        assert [s for _, s in found] == sorted((s for _, s in found), reverse=True)
+        overlap.append(len({sid for sid, _ in exact} & {sid for sid, _ in found}) / len(exact))
+    assert np.mean(overlap) >= 0.9, overlap
+
+
+def test_a_rebuild_of_the_same_rows_gives_the_same_graph_file(tmp_path: Path, rows: list,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    build(tmp_path / "a", rows, min_rows=1, monkeypatch=monkeypatch)
+    build(tmp_path / "b", rows, min_rows=1, monkeypatch=monkeypatch)
+    a, b = (tmp_path / name / SEMANTIC_DIR / graph.GRAPH_FILE for name in ("a", "b"))
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_a_patch_keeps_the_graph_and_scans_what_it_added(tmp_path: Path, rows: list,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    previous = tmp_path / "gen-1"
+    before = build(previous, rows, min_rows=1, monkeypatch=monkeypatch)
+    query = "remove a directory tree"
+    gone = [int(sid, 16) for sid, _ in top_ids(before, query)[:3]]  # the best answers are deleted
+    added: list[Row] = [("remove_directory_tree", "pkg.shutil.",
+                         "Remove a directory tree: walk the path, remove each entry.",
+                         "walk path remove directory tree", 10_000_001, 1.0)]
+    generation = tmp_path / "gen-2"
+    generation.mkdir()
+    fold(previous, generation, gone, added, source="patched")
+    after = SemanticIndex.open(generation)
+    folder, old = generation / SEMANTIC_DIR, previous / SEMANTIC_DIR
+    assert after.graph is not None
+    assert (folder / graph.GRAPH_FILE).stat().st_ino == (old / graph.GRAPH_FILE).stat().st_ino  # linked
+    assert reachable_once(after)
+    assert {int(s) for s in after.stable_ids[after.graph.extra]} == {10_000_001}
+    found = top_ids(after, query)
+    assert found[0][0] == f"{10_000_001:016x}"  # the added row is outside the graph, and scanned
+    assert not {f"{sid:016x}" for sid in gone} & {sid for sid, _ in found}
+    exact = top_ids(after, query, exact=True)
+    assert found[0] == exact[0]
+    scores = dict(top_ids(after, query, limit=after.rows, exact=True))
+    assert all(scores[sid] == similarity for sid, similarity in found)
+    # A second patch: the first patch's row stays outside the graph and is still found; the graph stays linked.
+    third = tmp_path / "gen-3"
+    third.mkdir()
+    fold(generation, third, [rows[0][4]], [], source="patched again")
+    again = SemanticIndex.open(third)
+    assert again.graph is not None and reachable_once(again)
+    assert top_ids(again, query)[0][0] == f"{10_000_001:016x}"
+    assert (third / SEMANTIC_DIR / graph.GRAPH_FILE).stat().st_ino == (old / graph.GRAPH_FILE).stat().st_ino
+
+
+def test_without_the_library_the_search_scans_every_row(tmp_path: Path, rows: list,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    index = build(tmp_path / "gen", rows, min_rows=1, monkeypatch=monkeypatch)
+    monkeypatch.setitem(__import__("sys").modules, "usearch.index", None)  # import fails
+    scanned = SemanticIndex.open(tmp_path / "gen")
+    assert scanned.graph is None
+    assert top_ids(scanned, QUERIES[0]) == top_ids(index, QUERIES[0], exact=True)
+    unbuilt = build(tmp_path / "without", rows, min_rows=1, monkeypatch=monkeypatch)  # the index run goes on
+    assert unbuilt.graph is None and "graph" not in unbuilt.manifest
+    assert not (tmp_path / "without" / SEMANTIC_DIR / graph.GRAPH_FILE).exists()
+
+
+def test_a_damaged_graph_is_a_backend_error(tmp_path: Path, rows: list, monkeypatch: pytest.MonkeyPatch) -> None:
+    build(tmp_path / "gen", rows, min_rows=1, monkeypatch=monkeypatch)
+    damaged = tmp_path / "damaged"
+    shutil.copytree(tmp_path / "gen", damaged)
+    np.save(damaged / SEMANTIC_DIR / graph.GRAPH_ROWS, np.arange(5, dtype=np.int64))  # fewer keys than the graph
+    with pytest.raises(SemanticIndexError) as caught:
+        SemanticIndex.open(damaged)
+    assert caught.value.reason == "semantic_backend_error"
