@@ -69,16 +69,33 @@ def floor(root: Path, workers: int) -> int:
         return sum(pool.imap(_parse, tasks, chunksize=CHUNK_SIZE))
 
 
-def _timed(argv: list[str]) -> Timed:
+@dataclass(frozen=True)
+class Child:
+    """What a child process run to its end left: its stdout, exit code, wall and CPU time, peak RSS."""
+
+    out: str
+    code: int
+    timed: Timed
+    peak_rss_mb: float
+
+
+def run_child(argv: list[str]) -> Child:
+    """Run `argv` to its end (stderr dropped); times and peak RSS from wait4, its reaped children included."""
     started = time.perf_counter()
-    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    assert process.stderr is not None
-    err = process.stderr.read().decode("utf-8", "replace")
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert process.stdout is not None
+    out = process.stdout.read().decode("utf-8", "replace")
     _, status, usage = os.wait4(process.pid, 0)
     seconds = time.perf_counter() - started
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(f"{' '.join(argv)} failed: {err[-500:]}")
-    return Timed(seconds, usage.ru_utime + usage.ru_stime)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return Child(out, process.returncode, Timed(seconds, usage.ru_utime + usage.ru_stime), usage.ru_maxrss / 1024)
+
+
+def _timed(argv: list[str]) -> Timed:
+    child = run_child(argv)
+    if child.code != 0:
+        raise RuntimeError(f"{' '.join(argv)} exited {child.code}: {child.out[-500:]}")
+    return child.timed
 
 
 def tree_sitter_floor(root: Path, workers: int | None = None) -> Timed:

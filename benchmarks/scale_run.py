@@ -15,7 +15,6 @@ import os
 import random
 import re
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -108,17 +107,11 @@ class Result:
 def index(root: Path, force: bool) -> IndexRun:
     """Run `python -m cruxgate index root` (with `--force` for a full rebuild) and measure it."""
     argv = [sys.executable, "-m", "cruxgate", "index", str(root), "--quiet", *(["--force"] if force else [])]
-    started = time.perf_counter()
-    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    assert process.stdout is not None
-    out = process.stdout.read().decode("utf-8", "replace")
-    _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - started
-    process.returncode = os.waitstatus_to_exitcode(status)
-    match = SUMMARY.search(out)
-    if process.returncode != 0 or match is None:
-        raise RuntimeError(f"{' '.join(argv)} exited {process.returncode}: {out[-500:]}")
-    return IndexRun(seconds, usage.ru_maxrss / 1024, int(match[1]), int(match[2]), usage.ru_utime + usage.ru_stime)
+    child = scale_floor.run_child(argv)
+    match = SUMMARY.search(child.out)
+    if child.code != 0 or match is None:
+        raise RuntimeError(f"{' '.join(argv)} exited {child.code}: {child.out[-500:]}")
+    return IndexRun(child.timed.seconds, child.peak_rss_mb, int(match[1]), int(match[2]), child.timed.cpu_seconds)
 
 
 def index_bytes(root: Path) -> int:
