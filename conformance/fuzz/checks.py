@@ -43,8 +43,9 @@ NO_ENVELOPE = Basis(DOCUMENT, f"{AP_ERRORS}: a crash, a hang or a JSON-RPC error
 READABLE = Basis(REGISTRY, "error registry: a tool answers its payload or, on a hard failure, the envelope "
                  "{error: {code, message, data?}} (seeds/README.md, 'Referenced but not provided'); an answer "
                  "the client cannot read as either is neither", "MUST", REGISTRY_ENVELOPE.quote)
-OUTPUT_CONTRACT = Basis(DOCUMENT, "the document that defines the tool (spec/*.yaml tools); its payload contract "
-                        "is schemas/<tool>.output.schema.json", "MUST")
+# Each tool's own basis replaces it (basis_in): the sentence its spec `tools` entry quotes as `output`, or a reading.
+OUTPUT_CONTRACT = Basis(DOCUMENT, "the sentence the spec's tools table quotes as the tool's output (spec/*.yaml "
+                        "tools); its payload contract is schemas/<tool>.output.schema.json", "MUST")
 MCP_OUTPUT_SCHEMA = Basis(MCP, "MCP specification, tools: a tool that declares an outputSchema MUST return "
                           "structured results that conform to it", "MUST")
 MCP_VALIDATE = Basis(MCP, "MCP specification, tools, security: servers MUST validate all tool inputs", "MUST")
@@ -62,7 +63,7 @@ class Context:
     """What the checks know about the tool besides one observation."""
 
     output_schema: dict[str, Any] | None = None  # the spec's success payload schema, when it has one
-    output_basis: Basis | None = None  # the anchor of the document that defines the tool (FZ-OUTPUT's basis)
+    output_basis: Basis | None = None  # the tool's `output` basis in the spec's tools table (FZ-OUTPUT's)
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,7 @@ class FuzzCheck:
         return self.function(observation, context)
 
     def basis_in(self, context: Context) -> Basis:
-        """The basis for one tool: FZ-OUTPUT rests on the document that defines the tool, the others on their own."""
+        """The basis for one tool: FZ-OUTPUT rests on the tool's `output` (quoted or a reading), the rest on theirs."""
         return context.output_basis if self.basis is OUTPUT_CONTRACT and context.output_basis else self.basis
 
     def signature(self, observation: Observation) -> str:

@@ -21,7 +21,7 @@ from cruxgate.conformance.fuzz.checks import Context
 from cruxgate.conformance.fuzz.odd_values import SYSTEM_MARKERS, outside_files
 from cruxgate.conformance.fuzz.strategies import arguments_for
 from cruxgate.conformance.fuzz.validity import Judge
-from cruxgate.conformance.spec.model import DOCUMENT, Basis, ToolRule
+from cruxgate.conformance.spec.model import ToolRule
 from cruxgate.conformance.spec.schemas import schema as spec_schema
 from cruxgate.conformance.surface.lint import load_expected_inputs
 from cruxgate.conformance.target.lifecycle import Environment, Lifecycle
@@ -53,8 +53,7 @@ class Tool:
     @property
     def context(self) -> Context:
         """What the checks need beyond one observation."""
-        basis = Basis(DOCUMENT, self.rule.source, "MUST") if self.rule is not None else None
-        return Context(output_schema=self.spec_output, output_basis=basis)
+        return Context(output_schema=self.spec_output, output_basis=self.rule.output if self.rule else None)
 
 
 def _spec_output(tool: str) -> dict[str, Any] | None:

@@ -57,9 +57,9 @@ class ScenarioRun:
         return response
 
     def list_tools(self, transport: str | None) -> list[dict[str, Any]]:
-        """tools/list, with the target's argument names turned back into ours."""
+        """tools/list asked now (a step observes the answer of its moment, never a cached one), in our names."""
         with self.transcript.call(self.judge_.step, "tools/list", None, None, transport or self.transport) as record:
-            tools = self.names.tools(self.server(transport).list_tools())
+            tools = self.names.tools(self.server(transport).list_tools(refresh=True))
             self.transcript.answered(record, {"tools": tools}, False)
         return tools
 

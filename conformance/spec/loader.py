@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, cast
 
@@ -16,6 +16,7 @@ from cruxgate.conformance.spec.model import (
     READING,
     STEP_KINDS,
     Basis,
+    Call,
     Quote,
     Requirement,
     Scenario,
@@ -90,6 +91,9 @@ def _check_steps(file: Path, where: str, scenario: dict[str, Any], level: str, r
                 if ref and ref.group(1) not in captured:
                     raise SpecError(file, at, f"{operand} is used before a step captures it")
                 _check_expression(file, at, operand)
+        for name in step.argument_refs() if isinstance(step, Call) else ():
+            if name not in captured:
+                raise SpecError(file, f"{at}.args", f"${name} is used before a step captures it")
         for part, expression in step.conditions():
             _check_expression(file, f"{at}.{part}", expression)
         for name, expression in step.captures().items():
@@ -108,6 +112,8 @@ def _check_document(file: Path, document: dict[str, Any], seen_ids: dict[str, st
     if document["document"] != file.stem:
         raise SpecError(file, "document", f"{document['document']!r} must equal the file stem {file.stem!r}")
     refs = {source["ref"] for source in document["sources"]}
+    for t_index, tool in enumerate(document.get("tools", [])):  # the fuzz phase judges each payload on this basis
+        _check_basis(file, f"tools[{t_index}].output", output_basis(tool), readings)
     for r_index, requirement in enumerate(document["requirements"]):
         where = f"requirements[{r_index}]"
         entries = [(where, requirement)] + [
@@ -160,12 +166,13 @@ def load_documents(spec_dir: Path | str | None = None) -> list[dict[str, Any]]:
     readings = reading_ids(folder)
     documents = [load_file(file, seen_ids, readings) for file in sorted(folder.glob("*.yaml"))
                  if file.name != READINGS_FILE]
-    _check_tools(folder, documents, seen_ids)
+    _check_tools(folder, documents, seen_ids, readings)
     return documents
 
 
-def _check_tools(folder: Path, documents: list[dict[str, Any]], ids: dict[str, str]) -> None:
-    """Each tool is defined once, by an anchor of its document's sources, and its surface scenario exists."""
+def _check_tools(folder: Path, documents: list[dict[str, Any]], ids: dict[str, str], readings: set[str]) -> None:
+    """Each tool is defined once, by an anchor of its document's sources, its surface scenario exists, and the
+    basis of its payload contract (the fuzz phase's FZ-OUTPUT) is a quoted sentence or a reading."""
     defined: set[str] = set()
     for document in documents:
         file = folder / f"{document['document']}.yaml"
@@ -180,6 +187,7 @@ def _check_tools(folder: Path, documents: list[dict[str, Any]], ids: dict[str, s
                                 f"anchor {rule['source']!r} names a source the document does not list")
             if rule.get("surface") and rule["surface"] not in ids:
                 raise SpecError(file, f"{where}.surface", f"no scenario {rule['surface']}")
+            _check_basis(file, f"{where}.output", output_basis(rule), readings)
 
 
 def iter_scenarios(documents: list[dict[str, Any]]) -> Iterator[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]]:
@@ -256,9 +264,15 @@ def scenarios(documents: list[dict[str, Any]]) -> list[Scenario]:
     return out + standing
 
 
+def output_basis(tool: Mapping[str, Any]) -> Basis:
+    """The basis of a `tools` entry's payload contract: its `output` (a quoted sentence, or a reading)."""
+    return parse_basis(tool.get("output"), Basis(DOCUMENT, tool["source"], "MUST"))
+
+
 def tool_rules(documents: list[dict[str, Any]]) -> dict[str, ToolRule]:
     """{tool name: its rule} from every document's `tools` table."""
-    return {body["name"]: ToolRule(body["name"], body["source"], body.get("surface"), body.get("group"))
+    return {body["name"]: ToolRule(body["name"], body["source"], body.get("surface"), body.get("group"),
+                                   output_basis(body))
             for document in documents for body in document.get("tools", [])}
 
 

@@ -123,6 +123,7 @@ class ToolRule:
     source: str                 # the seed anchor that defines the tool
     surface: str | None = None  # the scenario that owns the tool's presence (the rest are blocked by it)
     group: str | None = None    # optional capability group (e.g. scored-search); None: mandatory
+    output: Basis | None = None  # the basis of its payload contract (the fuzz phase's FZ-OUTPUT): quoted, or a reading
 
 
 @dataclass(frozen=True, slots=True)
@@ -404,8 +405,15 @@ class Call(Step):
         args = json.dumps(dict(self.args), ensure_ascii=False)
         return f"call {self.tool} {args[:200]} over {self.via or default_transport}"
 
+    def argument_refs(self) -> tuple[str, ...]:
+        """The captures its arguments name (an argument written `$name` takes that earlier capture's value)."""
+        return tuple(match.group(1) for value in self.args.values()
+                     if isinstance(value, str) and (match := CAPTURE_REF.match(value)))
+
     def run(self, context: StepContext) -> None:
-        response = context.call(self.tool, dict(self.args), self.via)
+        args = {key: context.captures.get(match.group(1)) if isinstance(value, str) and
+                (match := CAPTURE_REF.match(value)) else value for key, value in self.args.items()}
+        response = context.call(self.tool, args, self.via)
         context.judge(self.expect, response)
         context.capture(self.capture, response.payload)
 

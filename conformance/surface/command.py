@@ -20,6 +20,7 @@ import yaml
 
 from cruxgate import extras
 from cruxgate.conformance.surface import lint
+from cruxgate.conformance.target.options import OPTIONS, server_token
 from cruxgate.conformance.target.profile import http_headers
 
 
@@ -33,6 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     snap.add_argument("--server-cmd", metavar="CMD", help="stdio: the server command line, instead of a profile")
     snap.add_argument("--server-url", metavar="URL",
                       help="http: the URL of an already running server, instead of a profile")
+    token = next(option for option in OPTIONS if option.flag == "--server-token-file")
+    snap.add_argument(token.flag, metavar=token.metavar, help=token.help)
     snap.add_argument("--workspace", metavar="DIR",
                       help="workspace the profile's server opens (default: empty temp dir)")
     snap.add_argument("--index", action="store_true", help="run the profile's index_command on the workspace first")
@@ -140,8 +143,15 @@ def fetch_surface(args: argparse.Namespace) -> dict[str, Any]:
         argv = shlex.split(args.server_cmd)
         params = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ))
         return lint.normalize(anyio.run(_list_all_tools, params, 60.0))
+    if args.server_token_file and not args.server_url:
+        raise SurfaceError("cruxgate surface snapshot: --server-token-file goes with --server-url")
     if args.server_url:
-        return lint.normalize(anyio.run(_list_all_tools, args.server_url, 60.0))
+        try:
+            token = server_token(args.server_token_file)
+        except (OSError, ValueError) as exc:
+            raise SurfaceError(f"cruxgate surface snapshot: {exc}") from exc
+        headers = {"Authorization": f"Bearer {token}"} if token else None
+        return lint.normalize(anyio.run(_list_all_tools, args.server_url, 60.0, headers))
 
     profile = yaml.safe_load(Path(args.target_profile or _default_profile()).read_text(encoding="utf-8"))
     timeouts = {"start": 30, "call": 30, "index": 180, **(profile.get("timeouts") or {})}

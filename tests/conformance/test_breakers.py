@@ -16,12 +16,13 @@ from pathlib import Path
 import pytest
 
 from cruxgate.conformance.spec.loader import load_scenarios
-from cruxgate.conformance.spec.model import Call, Scenario
+from cruxgate.conformance.spec.model import DOCUMENT, Call, Quote, Scenario
 from gate_harness import PROXY, proxied_profile, run_suite
+from test_fairness import OWNERS
 
 sys.path.insert(0, str(PROXY.parent))
 from breakers import BY_NAME, CATALOGUE, CATALOGUE_000, STATEMENTS_000, Breaker
-from test_fairness import OWNERS
+from breakers_rest import DOCUMENTS, UNBROKEN
 
 ALL = os.environ.get("CRUXGATE_BREAKERS", "sample") == "all"
 CHOSEN = [breaker for breaker in CATALOGUE if ALL or breaker.sample]
@@ -70,7 +71,54 @@ def table() -> str:
         quote = breaker.quote.replace("|", "\\|")
         lines.append(f"| {quote} | {breaker.source} | `{breaker.name}` | {breaker.summary} | {breaker.scenario} | "
                      f"{'sample' if breaker.sample else 'all'} |")
-    return "\n".join(lines + statements_000()) + "\n"
+    return "\n".join(lines + statements_000()) + "\n\n" + coverage()
+
+
+def gating_statements(scenarios: list[Scenario]) -> list[tuple[Scenario, Quote]]:
+    """Each (scenario, quoted sentence) a replayed scenario of DOCUMENTS gates on, in spec order."""
+    found = []
+    for scenario in scenarios:
+        if scenario.document in DOCUMENTS and scenario.runs:
+            quotes = [basis.quote for step in scenario.steps for basis in step.bases()
+                      if basis.gates and basis.kind == DOCUMENT and basis.quote is not None]
+            found += [(scenario, quote) for quote in dict.fromkeys(quotes)]
+    return found
+
+
+def not_replayed(scenarios: list[Scenario]) -> list[Scenario]:
+    """The MUST scenarios of DOCUMENTS on a document basis that no wire answer judges (benchmarks, informative)."""
+    return [scenario for scenario in scenarios if scenario.document in DOCUMENTS and not scenario.runs
+            and scenario.level == "MUST" and scenario.basis.kind == DOCUMENT]
+
+
+def breakers_of(scenario: str) -> list[str]:
+    """The one-rule breakers its scenario kills: the catalogue's, and test_fairness.py's (OWNERS)."""
+    return ([f"`{breaker.name}`" for breaker in CATALOGUE if breaker.scenario == scenario]
+            + [f"`{name}` (fairness)" for name, owner in OWNERS.items() if owner == scenario])
+
+
+def coverage() -> str:
+    """Statement -> breakers -> scenario for every gating statement of DOCUMENTS, then what has no breaker and why."""
+    scenarios = load_scenarios()
+    rows, missing = [], []
+    for scenario, quote in gating_statements(scenarios):
+        words = quote.text.replace("|", "\\|")
+        names = breakers_of(scenario.id)
+        rows.append(f"| {words} | {quote.file}:{quote.line} | {scenario.id} | {', '.join(names) or '—'} |")
+        if not names:
+            missing.append(f"| {scenario.id} | {quote.file}:{quote.line} | {UNBROKEN.get(scenario.id, '?')} |")
+    for scenario in not_replayed(scenarios):
+        why = scenario.reason or f"a {scenario.coverage} target: benchmarks/ measures it over many calls"
+        missing.append(f"| {scenario.id} | {scenario.source} | {why} |")
+    broken = sum(1 for line in rows if not line.endswith("| — |"))
+    return "\n".join([
+        f"## Coverage of {', '.join(f'`spec/{name}.yaml`' for name in DOCUMENTS)}", "",
+        "Each gating statement (a quoted MUST, 'only' or number) a replayed scenario of these files judges, and the "
+        "breakers its scenario kills (this catalogue's, and `test_fairness.py`'s OWNERS, marked *fairness*).", "",
+        f"{len(rows)} (scenario, statement) pairs; {broken} with a breaker, {len(rows) - broken} without; "
+        f"{len(not_replayed(scenarios))} MUST scenarios no single answer judges.", "",
+        "| statement | source | scenario | breakers |", "|---|---|---|---|", *rows, "",
+        "### Without a breaker", "", "| scenario | source | why |", "|---|---|---|", *missing, ""])
 
 
 def test_each_breaker_names_a_must_scenario_of_the_spec_and_a_distinct_rewrite():
@@ -107,6 +155,13 @@ def test_each_statement_of_000_has_known_breakers_or_says_why_not():
     listed = {(name, statement.line) for statement in STATEMENTS_000 for name in statement.breakers}
     for breaker in CATALOGUE_000:  # each new breaker is listed at the line it quotes
         assert (breaker.name, int(breaker.source.split(":")[1])) in listed, breaker.name
+
+
+def test_every_gating_statement_of_the_rest_has_a_breaker_or_says_why_not():
+    scenarios = load_scenarios()
+    bare = {scenario.id for scenario, _ in gating_statements(scenarios) if not breakers_of(scenario.id)}
+    assert bare == set(UNBROKEN), "give each a breaker, or its reason in breakers_rest.UNBROKEN"
+    assert len(gating_statements(scenarios)) > 40
 
 
 def test_the_coverage_table_in_docs_is_generated_from_the_catalogue():

@@ -150,3 +150,21 @@ def test_an_excluded_check_is_not_run():
 def test_a_valid_answer_passes_every_check():
     assert run_checks(observe(response=SUCCESS), OUTPUT) == []
     assert run_checks(observe(INVALID, failure=failed("rpc_error", -32602)), OUTPUT) == []
+
+
+def test_each_defined_tool_judges_its_payload_on_a_quoted_sentence_or_warns_on_a_reading():
+    from cruxgate.conformance.fuzz.session import Tool
+    from cruxgate.conformance.spec.loader import load_documents, tool_rules
+
+    rules = tool_rules(load_documents())
+    bases = {name: Tool(name, None, None, schema(f"{name}.output"), rule).context.output_basis
+             for name, rule in rules.items()}
+    for name, basis in bases.items():
+        assert basis is not None and (basis.quote is not None and basis.quote.normative if basis.gates
+                                      else basis.kind == READING), name
+    assert bases["get_file_outline"].quote.line == 19 and bases["get_file_outline"].gates
+    # 002 states its payloads without a normative word: a scored-search payload off its schema warns.
+    broken = observe(response=answer({"query": "q", "results": "none"}))
+    search = Context(output_schema=schema("search.output"), output_basis=bases["search"])
+    [(check, _)] = [(check, message) for check, message in run_checks(broken, search) if check.id == "FZ-OUTPUT"]
+    assert not check.basis_in(search).gates and check.basis_in(search).reading == "R36"

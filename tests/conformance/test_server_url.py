@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import socket
 import subprocess
@@ -76,6 +78,11 @@ def test_a_running_reference_that_asks_for_its_token_is_gated_with_the_token_giv
         with_file = run_suite(tmp_path / "file", profile, *gate, "--server-token-file", str(token_file))
         with_env = run_suite(tmp_path / "env", profile, *gate, env={SERVER_TOKEN_ENV: token_file.read_text().strip()})
         without = run_suite(tmp_path / "none", profile, *gate)
+        snapshot = [sys.executable, "-m", "cruxgate", "surface", "snapshot", "--server-url", url, "--out", "-"]
+        surface = subprocess.run([*snapshot, "--server-token-file", str(token_file)], capture_output=True, text=True,
+                                 timeout=120)
+        refused = subprocess.run(snapshot, capture_output=True, text=True, timeout=120,
+                                 env={k: v for k, v in os.environ.items() if k != SERVER_TOKEN_ENV})
     finally:
         server.terminate()
         server.wait(timeout=20)
@@ -86,3 +93,7 @@ def test_a_running_reference_that_asks_for_its_token_is_gated_with_the_token_giv
     assert done.returncode == 1, done.stdout[-2000:]
     message = next(record["failure_message"] for record in results["scenarios"] if record["id"] == "FR-110-01")
     assert "it answered HTTP 401 (WWW-Authenticate: Bearer" in message and "--server-token-file" in message, message
+    # The surface snapshot reaches the same running server with the same token, and is refused without it.
+    assert surface.returncode == 0, surface.stderr
+    assert "locate_symbol" in {tool["name"] for tool in json.loads(surface.stdout)["tools"]}
+    assert refused.returncode == 2 and "could not read the tool surface" in refused.stderr, refused.stderr

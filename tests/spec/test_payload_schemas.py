@@ -70,6 +70,7 @@ GOOD = [
                                               schema_status="reindex_required"),
                              "startup_checks": {"index": {"status": "reindex_required", "current_schema_version": 0,
                                                           "required_schema_version": 1}}}),
+    ("metadata", dict(META, indexing_status="indexing", result_completeness="partial")),  # a sync is running
     ("search.output", SEED_002_EXAMPLE),
     ("search_preview.output", SEED_002_EXAMPLE),
     ("error-envelope", {"error": {"code": "index_incompatible", "message": "rebuild the index",
@@ -123,6 +124,7 @@ BAD = {
     "safety_limit_applied false": ("search_code.output", with_meta(safety_limit_applied=False)),
     "safety limit without truncated": ("search_code.output", with_meta(safety_limit_applied=True)),
     "corrupt manifest but ready": ("metadata", dict(META, schema_status="corrupt_manifest")),
+    "a sync said complete": ("metadata", dict(META, indexing_status="indexing")),  # 004: syncing -> indexing / partial
     "unknown error code": ("error-envelope", {"error": {"code": "oops", "message": "x"}}),
     "error without message": ("error-envelope", {"error": {"code": "invalid_input"}}),
     "compatibility error without remediation": ("https://cruxgate.dev/schemas/error-envelope.json#/$defs/compatibility",

@@ -13,7 +13,7 @@ from test_spec_loader import MINIMAL, write  # type: ignore[import-not-found]
 
 from cruxgate.conformance.checks.judge import Finding
 from cruxgate.conformance.fuzz.checks import FUZZ_CHECKS
-from cruxgate.conformance.spec.loader import SpecError, load_documents, load_scenarios
+from cruxgate.conformance.spec.loader import SpecError, load_documents, load_scenarios, tool_rules
 from cruxgate.conformance.spec.model import READING, REGISTRY_ENVELOPE, Basis, Quote, reading
 from cruxgate.conformance.spec.paths import spec_dir
 from cruxgate.conformance.spec.readings import load_readings, to_markdown
@@ -78,6 +78,9 @@ def _quotes() -> list[tuple[str, Quote]]:
     for scenario in load_scenarios():
         bases: list[Basis] = [scenario.basis, *(basis for step in scenario.steps for basis in step.bases())]
         out += [(scenario.id, basis.quote) for basis in bases if basis.quote is not None]
+    # The sentence each tool's payload contract rests on (the fuzz phase's FZ-OUTPUT).
+    out += [(f"tools {name}", rule.output.quote) for name, rule in tool_rules(load_documents()).items()
+            if rule.output is not None]
     return [(where, quote) for where, quote in out if quote is not None]
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cruxgate.conformance.spec.loader import SpecError, iter_scenarios, load_documents, scenario_level
+from cruxgate.conformance.spec.loader import SpecError, iter_scenarios, load_documents, scenario_level, tool_rules
+from cruxgate.conformance.spec.model import Call, reading
 
 MINIMAL = {
     "document": "demo",
@@ -87,6 +88,14 @@ CASES = {
                            "requirements[0].scenarios[0]"),
     "hook step not declared": (lambda d: scenario(d)["steps"].insert(0, {"hook": "corrupt_manifest"}),
                                "requirements[0].scenarios[0]"),
+    "tool whose payload contract quotes nothing": (
+        lambda d: d.update(tools=[{"name": "search_code", "source": "000 > Requirement: Off"}]), "tools[0].output"),
+    "tool whose payload contract quotes no MUST": (
+        lambda d: d.update(tools=[{"name": "search_code", "source": "000 > Requirement: Off",
+                                   "output": {"quote": {"file": "000", "line": 1, "text": "Off mode"}}}]),
+        "tools[0].output"),
+    "argument naming a capture taken later": (lambda d: scenario(d)["steps"][0]["args"].update(query="$ids"),
+                                              "requirements[0].scenarios[0].steps[0].args"),
 }
 
 
@@ -117,3 +126,40 @@ def test_invalid_yaml_is_a_spec_error(tmp_path: Path) -> None:
     (tmp_path / "demo.yaml").write_text("document: [unclosed\n", encoding="utf-8")
     with pytest.raises(SpecError, match="not valid YAML"):
         load_documents(tmp_path)
+
+
+def test_a_tool_gates_its_payload_on_its_quote_and_warns_on_a_reading(tmp_path: Path) -> None:
+    quoted = {"quote": {"file": "000", "line": 28, "text": "response metadata MUST NOT include `ranking_reasons`"}}
+    document = broken(lambda d: d.update(tools=[
+        {"name": "search_code", "source": "000 > Requirement: Off", "output": quoted},
+        {"name": "locate_symbol", "source": "000 > Requirement: Off", "output": "reading R36"}]))
+    write(tmp_path, document)
+    (tmp_path / "readings.yaml").write_text((Path(__file__).parents[2] / "spec" / "readings.yaml")
+                                            .read_text(encoding="utf-8"), encoding="utf-8")
+    rules = tool_rules(load_documents(tmp_path))
+    assert rules["search_code"].output.gates and rules["search_code"].output.quote.line == 28
+    assert rules["locate_symbol"].output.reading == "R36" and not rules["locate_symbol"].output.gates
+
+
+def test_an_argument_written_as_a_capture_takes_its_value() -> None:
+    step = Call.from_yaml({"call": "get_file_outline", "args": {"path": "a.py", "ref": "$indexed", "depth": "$"}},
+                          reading("R1"))
+    sent: list[dict] = []
+
+    class Context:
+        def __init__(self) -> None:
+            self.captures = {"indexed": "live"}
+
+        def call(self, tool, args, transport):
+            sent.append(args)
+            return type("Response", (), {"payload": {}})()
+
+        def judge(self, expect, response):
+            pass
+
+        def capture(self, spec, payload):
+            pass
+
+    assert isinstance(step, Call) and step.argument_refs() == ("indexed",)
+    step.run(Context())  # type: ignore[arg-type]
+    assert sent == [{"path": "a.py", "ref": "live", "depth": "$"}]

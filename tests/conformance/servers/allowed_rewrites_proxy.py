@@ -24,6 +24,7 @@ from typing import Any
 from upstream_twin import twin_arguments, twin_listing, twin_result
 
 from breakers import BY_NAME as CATALOGUE_BY_NAME  # the script's own folder is on sys.path
+from breakers_rest import LISTING
 
 LOCATION_FIELDS = {"path", "line_start", "line_end", "kind", "name"}  # FR-102: "only" these at location
 
@@ -257,6 +258,13 @@ def break_payload(payload: dict[str, Any], breaker: str, args: dict[str, Any], t
         CATALOGUE_BY_NAME[breaker].rewrite(payload, args, tool)
 
 
+def break_listing(result: dict[str, Any], breaker: str | None) -> None:
+    """A tools/list answer with one rule broken, when the catalogue's breaker rewrites listings too."""
+    chosen = CATALOGUE_BY_NAME.get(breaker or "")
+    if chosen is not None and chosen.listing:
+        chosen.rewrite(result, {}, LISTING)
+
+
 def rewrite_result(result: dict[str, Any], chosen: set[str]) -> dict[str, Any]:
     """A tools/call result with the chosen rewrites applied to its payload and envelope."""
     texts = [item for item in result.get("content") or [] if item.get("type") == "text"]
@@ -335,6 +343,7 @@ def main() -> None:
                     listed.pop("outputSchema", None)
                 if twin:
                     twin_listing(result.get("tools") or [])
+                break_listing(result, breaker)
             line = (json.dumps(message) + "\n").encode("utf-8")
         sys.stdout.buffer.write(line)
         sys.stdout.buffer.flush()

@@ -26,6 +26,7 @@ class Breaker:
     quote: str   # the statement's own words (a MUST, or a number being enforced)
     rewrite: Rewrite
     sample: bool = False  # run in the default test run (the rest on demand: --breakers=all)
+    listing: bool = False  # the rewrite also receives each tools/list answer, as tool LISTING ("tools/list")
 
     @property
     def summary(self) -> str:
@@ -33,13 +34,18 @@ class Breaker:
         return (self.rewrite.__doc__ or "").strip().splitlines()[0]
 
 
-def _metadata(payload: dict[str, Any]) -> dict[str, Any]:
+def metadata_of(payload: dict[str, Any]) -> dict[str, Any]:
+    """The payload's metadata object ({} when there is none)."""
     metadata = payload.get("metadata")
     return metadata if isinstance(metadata, dict) else {}
 
 
-def _results(payload: dict[str, Any]) -> list[dict[str, Any]]:
+def results_of(payload: dict[str, Any]) -> list[dict[str, Any]]:
+    """The payload's results that are objects."""
     return [result for result in payload.get("results") or [] if isinstance(result, dict)]
+
+
+_metadata, _results = metadata_of, results_of
 
 
 def no_metadata(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
@@ -268,6 +274,7 @@ CATALOGUE: tuple[Breaker, ...] = (
 # Each document's statements keep their breakers in a module of their own (imported after Breaker, which they
 # use; import them through this module).
 from breakers_000 import CATALOGUE_000, STATEMENTS_000  # noqa: E402, F401  (STATEMENTS_000: re-exported)
+from breakers_rest import REST  # noqa: E402 - the rows of documents 001, 002 and 004
 
-CATALOGUE += CATALOGUE_000
+CATALOGUE += CATALOGUE_000 + tuple(Breaker(**row) for row in REST)
 BY_NAME = {breaker.name: breaker for breaker in CATALOGUE}
