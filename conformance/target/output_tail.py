@@ -62,13 +62,18 @@ class OutputTail:
         """The end of what the child wrote (its last `chars` characters), after a note of how much is not shown."""
         with self._lock:
             kept, total = bytes(self._kept), self.total
-        text = kept.decode("utf-8", errors="replace").strip()
-        if chars is not None and len(text) > chars:
-            text = text[-chars:]
-        hidden = total - len(text.encode("utf-8", errors="replace"))
-        if hidden > 0 and total > len(text):
+        whole = kept.decode("utf-8", errors="replace").strip()
+        text = whole[-chars:] if chars is not None and len(whole) > chars else whole
+        # Bytes never kept, and those the character cut drops (surrounding whitespace is not counted as hidden).
+        hidden = total - len(kept) + len(whole.encode("utf-8", errors="replace")) - len(text.encode("utf-8",
+                                                                                               errors="replace"))
+        if hidden > 0:
             return f"[... the first {hidden:,} of {total:,} bytes are not shown]\n{text}"
         return text
+
+    def wait_for_end(self, seconds: float) -> None:
+        """Wait up to `seconds` for the child's last copy of the pipe to close and its last bytes to be read."""
+        self._thread.join(seconds)
 
     def close(self, wait: float = 1.0) -> None:
         """Stop reading once the pipe is drained or `wait` s have passed."""

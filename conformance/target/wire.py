@@ -433,6 +433,8 @@ class Connection:
                                 "UTF-8 encoded)").tagged("unreadable") from None
             if closed:
                 self.broken = True
+                if self.output is not None:  # the server is gone: its last stderr lines are on their way, read them
+                    self.output.wait_for_end(1.0)
                 if self.oversized is not None:
                     raise self.fail(f"{what}: {self.oversized}").tagged("oversized") from None
                 status = f" with status {self.exit_status}{self.exit_note}" if self.exit_status is not None else ""

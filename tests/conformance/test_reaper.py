@@ -58,6 +58,18 @@ def test_a_flood_of_output_is_kept_as_a_bounded_tail_that_says_what_it_dropped(t
             time.sleep(0.05)
         assert output.total == 5 * 1024 * 1024 + len("LAST\n")
         text = output.text(2000)
-    assert text.startswith(f"[... the first {5 * 1024 * 1024 + 5 - 2000:,} of {5 * 1024 * 1024 + 5:,} bytes are "
+    # Shown: the last 2000 characters; the final newline is trimmed, not hidden at the start.
+    assert text.startswith(f"[... the first {5 * 1024 * 1024 + 5 - 2001:,} of {5 * 1024 * 1024 + 5:,} bytes are "
                            "not shown]\n"), text[:120]
     assert text.endswith("x\nLAST") and len(text) < 2100
+
+
+def test_a_short_tail_is_whole_and_read_to_its_end_once_the_child_has_exited():
+    script = "import sys\nsys.stderr.write('server: crashing on an empty query\\n')"
+    for _ in range(20):  # the race: reading the tail the moment the child is gone
+        with OutputTail() as output:
+            child = subprocess.Popen([sys.executable, "-c", script], stderr=output.fileno())
+            output.started()
+            child.wait(timeout=30)
+            output.wait_for_end(5.0)
+            assert output.text(2000) == "server: crashing on an empty query"  # no note: nothing is hidden
