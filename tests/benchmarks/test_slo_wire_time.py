@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,17 +13,20 @@ from cruxgate.conformance.slo.server import BenchServer
 from cruxgate.conformance.slo.settings import Settings
 from cruxgate.conformance.target.profile import resolve
 
-LARGE_ANSWER_SERVER = Path(__file__).with_name("large_answer_server.py")
-ARGS = {"path": "src/big_module.py"}
+FAKE_SERVER = Path(__file__).resolve().parents[1] / "conformance" / "servers" / "fake_server.py"
+# ~2 MB in each of the answer's two forms: the client's parsing and schema check of it take milliseconds.
+LARGE_OUTLINE = (f"{{python}} {FAKE_SERVER} serve --raw --workspace {{workspace}} --index-on-start "
+                 "--outline-symbols 20000")
+ARGS = {"path": "a.py"}
 
 
 @pytest.fixture
 def large_answer_server(tmp_path: Path) -> Iterator[BenchServer]:
-    """The large-answer server, started by the harness's own BenchServer over the runner's stdio transport."""
+    """A server whose outline is large, started by the harness's own BenchServer over the runner's stdio transport."""
     fixtures = tmp_path / "fixtures"
     (fixtures / "tiny").mkdir(parents=True)
     (fixtures / "tiny" / "a.py").write_text("def a():\n    return 1\n", encoding="utf-8")
-    target = resolve("stdio", server_cmd=shlex.join([sys.executable, str(LARGE_ANSWER_SERVER)]))
+    target = resolve("stdio", server_cmd=LARGE_OUTLINE)
     server = BenchServer(target, "stdio", fixtures, "tiny")
     try:
         yield server
