@@ -30,13 +30,16 @@ from cruxgate.conformance.slo.cache import fallback_root  # noqa: E402
 DOCS = ROOT / "docs" / "benchmarks.md"
 DATA = ROOT / "docs" / "scale.json"
 PLOT = ROOT / "docs" / "scale.svg"
+README = ROOT / "README.md"
 
 
 def main(argv: list[str] | None = None) -> int:
     """Set up, measure every size, write the table, plot and record."""
     parser = argparse.ArgumentParser(prog="benchmarks/scale.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=list(scale_corpus.SIZES), help="corpus sizes (files)")
-    parser.add_argument("--repeats", type=int, default=3, help="full and unchanged index runs per size (median)")
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="full runs (each beside the tree-sitter floor and ctags), unchanged runs per size")
+    parser.add_argument("--edits", type=int, default=3, help="one-file edit re-index runs per size (median)")
     parser.add_argument("--rounds", type=int, default=200, help="timed calls per tool per size")
     parser.add_argument("--warmup", type=int, default=20, help="untimed calls per tool first")
     parser.add_argument("--queries", type=int, default=100, help="distinct queries drawn from the smallest corpus")
@@ -59,16 +62,9 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     for corpus in corpora:
         say(f"measuring {corpus.size} files ({corpus.bytes / 1e6:.1f} MB)")
-        results.append(scale_run.measure(corpus.size, corpus.root, corpus.bytes, plan, args.repeats, args.rounds,
-                                         args.warmup, say))
-    rows = [{"size": r.size, "files": r.files, "bytes": r.bytes, "symbols": r.symbols, "full_s": round(r.full, 3),
-             "full_runs_s": [round(s, 3) for s in r.full_seconds], "reindex_s": round(r.reindex, 3),
-             "reindex_runs_s": [round(s, 3) for s in r.reindex_seconds],
-             "edit_s": round(r.edit, 3), "edit_runs_s": [round(s, 3) for s in r.edit_seconds],
-             "indexer_rss_mb": round(r.indexer_rss_mb, 1), "index_mb": round(r.index_mb, 1),
-             "server_rss_mb": round(r.server_rss_mb, 1),
-             "latency": {tool: {"p50": round(f.p50, 3), "p95": round(f.p95, 3), "count": f.count}
-                         for tool, f in r.latency.items()}} for r in results]
+        results.append(scale_run.measure(corpus.size, corpus.root, corpus.bytes, plan, args.repeats, args.edits,
+                                         args.rounds, args.warmup, say))
+    rows = [r.record() for r in results]
     questions = [q["query"] for q in semantic_recall.load_queries()]
     for row, corpus in zip(rows, corpora, strict=True):
         row["semantic"] = semantic_recall.measure(corpus.root, questions)
@@ -79,14 +75,15 @@ def main(argv: list[str] | None = None) -> int:
                   f"fixed-seed nested samples of their source files",
         "machine": f"{os.cpu_count()} cores, {platform.machine()}",
         "load average (1 min) before / after": f"{load_before[0]:.2f} / {os.getloadavg()[0]:.2f}",
-        "timings": f"medians of {args.repeats} index runs; {args.rounds} warm calls per tool "
+        "timings": f"medians of {args.repeats} full and unchanged index runs, {args.edits} edit runs; "
+                   f"{args.rounds} warm calls per tool "
                    f"(p50 / p95 nearest rank)",
     }
-    say(scale_report.table(rows))
+    say(scale_report.tables(rows))
     say(semantic_recall.table(rows))
     if not args.no_docs:
-        scale_report.write(rows, header, DOCS, DATA, PLOT)
-        say(f"wrote {DOCS.relative_to(ROOT)}, {DATA.relative_to(ROOT)}, {PLOT.relative_to(ROOT)}")
+        scale_report.write(rows, header, DOCS, DATA, PLOT, README)
+        say(f"wrote {DOCS.relative_to(ROOT)}, {DATA.relative_to(ROOT)}, {PLOT.relative_to(ROOT)}, README.md")
     return 0
 
 

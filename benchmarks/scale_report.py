@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
@@ -12,34 +13,93 @@ import semantic_recall
 
 BEGIN = "<!-- scale-table:begin (benchmarks/scale.py writes this table) -->"
 END = "<!-- scale-table:end -->"
+README_BEGIN = "<!-- scale-summary:begin (benchmarks/scale.py writes this table) -->"
+README_END = "<!-- scale-summary:end -->"
 TOOLS = ("search_code", "locate_symbol", "find_references", "get_file_outline")
 COLOURS = {"search_code": "#1f77b4", "locate_symbol": "#ff7f0e", "find_references": "#2ca02c",
            "get_file_outline": "#d62728", "files/s": "#555555"}
 
 
-def table(rows: list[dict[str, Any]]) -> str:
-    """The Markdown table: one row per corpus size, from the JSON rows."""
-    head = ["files", "MB", "symbols", "full index s", "files/s", "unchanged re-index s (of full)",
-            "one-file edit re-index s (of full)", "indexer peak RSS MB", "index MB", "server peak RSS MB",
-            *(f"{tool} p50 / p95 ms" for tool in TOOLS)]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for r in rows:
-        edit = r.get("edit_s")  # absent from records made before the benchmark timed edits
-        cells = [f"{r['files']:,}", f"{r['bytes'] / 1e6:.1f}", f"{r['symbols']:,}", f"{r['full_s']:.1f}",
-                 f"{r['files'] / r['full_s']:.0f}", f"{r['reindex_s']:.2f} ({100 * r['reindex_s'] / r['full_s']:.1f}%)",
-                 "-" if edit is None else f"{edit:.2f} ({100 * edit / r['full_s']:.1f}%)",
-                 f"{r['indexer_rss_mb']:.0f}", f"{r['index_mb']:.0f}", f"{r['server_rss_mb']:.0f}",
-                 *(f"{r['latency'][t]['p50']:.1f} / {r['latency'][t]['p95']:.1f}" for t in TOOLS)]
-        lines.append("| " + " | ".join(cells) + " |")
+Row = dict[str, Any]
+Column = tuple[str, Callable[[Row], str]]
+
+
+def _share(row: Row, key: str) -> str:
+    """`row[key]` seconds and its share of the full run's, "-" in a record made before the figure was taken."""
+    value = row.get(key)
+    return "-" if value is None else f"{value:.2f} ({100 * value / row['full_s']:.1f}%)"
+
+
+def _figure(row: Row, key: str, form: str) -> str:
+    value = row.get(key)
+    return "-" if value is None else format(value, form)
+
+
+def _ratio(row: Row, numerator: str, denominator: str) -> str:
+    top, bottom = row.get(numerator), row.get(denominator)
+    return "-" if top is None or not bottom else f"{top / bottom:.2f}x"
+
+
+# The main table, one (header, cell) per column: a benchmark that adds figures to the rows adds its columns here.
+COLUMNS: list[Column] = [
+    ("files", lambda r: f"{r['files']:,}"),
+    ("MB", lambda r: f"{r['bytes'] / 1e6:.1f}"),
+    ("symbols", lambda r: f"{r['symbols']:,}"),
+    ("full index s", lambda r: f"{r['full_s']:.1f}"),
+    ("files/s", lambda r: f"{r['files'] / r['full_s']:.0f}"),
+    ("unchanged re-index s (of full)", lambda r: _share(r, "reindex_s")),
+    ("one-file edit re-index s (of full)", lambda r: _share(r, "edit_s")),
+    ("indexer peak RSS MB", lambda r: f"{r['indexer_rss_mb']:.0f}"),
+    ("index MB", lambda r: f"{r['index_mb']:.0f}"),
+    ("server peak RSS MB", lambda r: f"{r['server_rss_mb']:.0f}"),
+    *((f"{tool} p50 / p95 ms", lambda r, t=tool: f"{r['latency'][t]['p50']:.1f} / {r['latency'][t]['p95']:.1f}")
+      for tool in TOOLS),
+]
+# The indexer against its floor: wall seconds (which the neighbours of a shared machine move) and CPU seconds
+# (which they move far less) of the full run, of tree-sitter's parse and query alone, and of Universal Ctags.
+INDEXER_COLUMNS: list[Column] = [
+    ("files", lambda r: f"{r['files']:,}"),
+    ("full index s / CPU-s", lambda r: f"{r['full_s']:.1f} / {_figure(r, 'full_cpu_s', '.1f')}"),
+    ("tree-sitter floor s / CPU-s", lambda r: f"{_figure(r, 'floor_s', '.1f')} / {_figure(r, 'floor_cpu_s', '.1f')}"),
+    ("full / floor, wall", lambda r: _ratio(r, "full_s", "floor_s")),
+    ("full / floor, CPU", lambda r: _ratio(r, "full_cpu_s", "floor_cpu_s")),
+    ("ctags s (files/s)", lambda r: "-" if r.get("ctags_s") is None
+     else f"{r['ctags_s']:.1f} ({r['files'] / r['ctags_s']:.0f})"),
+    ("one-file edit s / CPU-s", lambda r: f"{_figure(r, 'edit_s', '.2f')} / {_figure(r, 'edit_cpu_s', '.2f')}"),
+    ("indexer peak RSS MB", lambda r: f"{r['indexer_rss_mb']:.0f}"),
+]
+
+
+def table(rows: list[Row], columns: list[Column] | None = None) -> str:
+    """A Markdown table, one row per corpus size, from the JSON rows (the main table unless `columns`)."""
+    columns = COLUMNS if columns is None else columns
+    lines = ["| " + " | ".join(head for head, _ in columns) + " |", "|" + "---|" * len(columns)]
+    lines.extend("| " + " | ".join(cell(r) for _, cell in columns) + " |" for r in rows)
     return "\n".join(lines)
 
 
-def splice(document: str, block: str) -> str:
+# The README's short table: the figures a team asks first, from the same record.
+SUMMARY_COLUMNS: list[Column] = [
+    ("files", lambda r: f"{r['files']:,}"),
+    ("full index s (CPU-s x tree-sitter's)",
+     lambda r: f"{r['full_s']:.1f} ({_ratio(r, 'full_cpu_s', 'floor_cpu_s')})"),
+    ("one-file edit re-index s", lambda r: _figure(r, "edit_s", ".2f")),
+    ("indexer peak RSS MB", lambda r: f"{r['indexer_rss_mb']:.0f}"),
+    ("search_code p95 ms", lambda r: f"{r['latency']['search_code']['p95']:.1f}"),
+]
+
+
+def tables(rows: list[Row]) -> str:
+    """Both tables: the main one, then the indexer against its floor."""
+    return table(rows) + "\n\n" + table(rows, INDEXER_COLUMNS)
+
+
+def splice(document: str, block: str, begin: str = BEGIN, end: str = END) -> str:
     """`document` with the text between the markers replaced by `block` (markers kept); an error without them."""
-    start, stop = document.find(BEGIN), document.find(END)
+    start, stop = document.find(begin), document.find(end)
     if start < 0 or stop < start:
-        raise ValueError(f"the document has no {BEGIN!r} ... {END!r} markers")
-    return document[:start + len(BEGIN)] + "\n" + block.strip("\n") + "\n" + document[stop:]
+        raise ValueError(f"the document has no {begin!r} ... {end!r} markers")
+    return document[:start + len(begin)] + "\n" + block.strip("\n") + "\n" + document[stop:]
 
 
 def _axis_x(files: list[int], left: float, width: float) -> Any:
@@ -91,16 +151,23 @@ def svg(rows: list[dict[str, Any]]) -> str:
             '<rect width="100%" height="100%" fill="#fff"/>' + "".join(body) + "</svg>\n")
 
 
-def write(rows: list[dict[str, Any]], header: dict[str, Any], docs: Path, data: Path, plot: Path) -> None:
-    """Write the JSON record, the SVG plot, and the table (with the run's header lines) into `docs`."""
+def write(rows: list[dict[str, Any]], header: dict[str, Any], docs: Path, data: Path, plot: Path,
+          readme: Path | None = None) -> None:
+    """Write the JSON record, the SVG plot, the tables (with the run's header lines) into `docs`, and the short
+    table into `readme` between its own markers."""
     data.write_text(json.dumps({**header, "rows": rows}, indent=2) + "\n", encoding="utf-8")
     plot.write_text(svg(rows), encoding="utf-8")
     lines = [f"{key}: {value}" for key, value in header.items()]
     semantic = semantic_recall.table(rows)  # the semantic search against its exact scan, where measured
-    block = "\n".join(f"- {line}" for line in lines) + "\n\n" + table(rows) + "\n\n" + \
+    block = "\n".join(f"- {line}" for line in lines) + "\n\n" + tables(rows) + "\n\n" + \
         (semantic + "\n\n" if semantic else "") + \
         f"![warm p95 and full-index throughput against corpus size]({plot.name})"
     docs.write_text(splice(docs.read_text(encoding="utf-8"), block), encoding="utf-8")
+    if readme is not None:
+        short = table(rows, SUMMARY_COLUMNS) + f"\n\n{header.get('date', '')}, load average (1 min) before / after " \
+            f"{header.get('load average (1 min) before / after', '?')}: `{header.get('command', '')}`."
+        readme.write_text(splice(readme.read_text(encoding="utf-8"), short, README_BEGIN, README_END),
+                          encoding="utf-8")
 
 
 def information(data: Path) -> list[str]:
@@ -114,7 +181,7 @@ def information(data: Path) -> list[str]:
         return []
     return ["", "## Scale (information, not gated)", "",
             f"From `{data.name}`, recorded {record.get('date', '?')} by `python3 benchmarks/scale.py` "
-            "(the reference, not this run's target):", "", table(rows)]
+            "(the reference, not this run's target):", "", tables(rows)]
 
 
 def appendix(data: Path) -> tuple[list[str], dict[str, Any]]:

@@ -1,9 +1,11 @@
-"""Measure one scale corpus: full and unchanged index runs (time, peak RSS), index size, warm latency over stdio.
+"""Measure one scale corpus: full, unchanged and one-file edit index runs (time, CPU, peak RSS) beside the
+tree-sitter floor and Universal Ctags, index size, warm latency over stdio.
 
 The indexer runs as `python -m cruxgate index` in a child process, as a user runs it: its wall time
-includes the interpreter's start, and its peak RSS (from wait4) is that of its largest process, the
-main one or a pool worker. The server is the bundled reference over stdio, driven by the conformance
-runner's own connection; its peak RSS is read from /proc after the timed calls.
+includes the interpreter's start, its CPU time (from wait4) that of its pool workers too, and its peak
+RSS that of its largest process, the main one or a pool worker. The floor (`scale_floor.py`) and ctags
+run the same way, alternated with the full runs. The server is the bundled reference over stdio, driven
+by the conformance runner's own connection; its peak RSS is read from /proc after the timed calls.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ import os
 import random
 import re
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import scale_floor
 from anyio.from_thread import start_blocking_portal
 
 from cruxgate.conformance.slo.sampling import Figures, timed
@@ -42,6 +44,7 @@ class IndexRun:
     peak_rss_mb: float
     files: int
     symbols: int
+    cpu_seconds: float = 0.0
 
 
 @dataclass
@@ -69,44 +72,46 @@ class Result:
     files: int
     bytes: int
     symbols: int
-    full_seconds: list[float]
-    reindex_seconds: list[float]
-    edit_seconds: list[float]
-    indexer_rss_mb: float
+    full: list[IndexRun]
+    reindex: list[IndexRun]
+    edits: list[IndexRun]
+    floors: list[scale_floor.Timed]
+    ctags: list[scale_floor.Timed]
     index_mb: float
     server_rss_mb: float
     latency: dict[str, Figures] = field(default_factory=dict)
 
-    @property
-    def full(self) -> float:
-        """Median full-index time (s)."""
-        return statistics.median(self.full_seconds)
+    def record(self) -> dict[str, Any]:
+        """The JSON row of this size (what docs/scale.json keeps and scale_report.table reads)."""
+        def median(runs: list, attribute: str = "seconds") -> float:
+            return round(statistics.median(getattr(r, attribute) for r in runs), 3)
 
-    @property
-    def reindex(self) -> float:
-        """Median unchanged re-index time (s)."""
-        return statistics.median(self.reindex_seconds)
+        def each(runs: list, attribute: str = "seconds") -> list[float]:
+            return [round(getattr(r, attribute), 3) for r in runs]
 
-    @property
-    def edit(self) -> float:
-        """Median re-index time after a one-line edit of one file (s)."""
-        return statistics.median(self.edit_seconds)
+        return {"size": self.size, "files": self.files, "bytes": self.bytes, "symbols": self.symbols,
+                "full_s": median(self.full), "full_runs_s": each(self.full),
+                "full_cpu_s": median(self.full, "cpu_seconds"),
+                "reindex_s": median(self.reindex), "reindex_runs_s": each(self.reindex),
+                "edit_s": median(self.edits), "edit_runs_s": each(self.edits),
+                "edit_cpu_s": median(self.edits, "cpu_seconds"),
+                "floor_s": median(self.floors), "floor_runs_s": each(self.floors),
+                "floor_cpu_s": median(self.floors, "cpu_seconds"),
+                "ctags_s": median(self.ctags) if self.ctags else None,
+                "indexer_rss_mb": round(max(r.peak_rss_mb for r in self.full), 1),
+                "index_mb": round(self.index_mb, 1), "server_rss_mb": round(self.server_rss_mb, 1),
+                "latency": {tool: {"p50": round(f.p50, 3), "p95": round(f.p95, 3), "count": f.count}
+                            for tool, f in self.latency.items()}}
 
 
 def index(root: Path, force: bool) -> IndexRun:
     """Run `python -m cruxgate index root` (with `--force` for a full rebuild) and measure it."""
     argv = [sys.executable, "-m", "cruxgate", "index", str(root), "--quiet", *(["--force"] if force else [])]
-    started = time.perf_counter()
-    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    assert process.stdout is not None
-    out = process.stdout.read().decode("utf-8", "replace")
-    _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - started
-    process.returncode = os.waitstatus_to_exitcode(status)
-    match = SUMMARY.search(out)
-    if process.returncode != 0 or match is None:
-        raise RuntimeError(f"{' '.join(argv)} exited {process.returncode}: {out[-500:]}")
-    return IndexRun(seconds, usage.ru_maxrss / 1024, int(match[1]), int(match[2]))
+    child = scale_floor.run_child(argv)
+    match = SUMMARY.search(child.out)
+    if child.code != 0 or match is None:
+        raise RuntimeError(f"{' '.join(argv)} exited {child.code}: {child.out[-500:]}")
+    return IndexRun(child.timed.seconds, child.peak_rss_mb, int(match[1]), int(match[2]), child.timed.cpu_seconds)
 
 
 def index_bytes(root: Path) -> int:
@@ -193,14 +198,20 @@ def _time_tool(connection: Connection, plan: Queries, tool: str, rounds: int, wa
     return Figures.of(samples)
 
 
-def measure(size: int, root: Path, corpus_bytes: int, plan: Queries, repeats: int, rounds: int, warmup: int,
-            say: Callable[[str], None]) -> Result:
-    """Every figure of one corpus: `repeats` full, unchanged and one-file edit runs (medians), then the warm
-    latencies."""
-    full = []
+def measure(size: int, root: Path, corpus_bytes: int, plan: Queries, repeats: int, edit_repeats: int, rounds: int,
+            warmup: int, say: Callable[[str], None]) -> Result:
+    """Every figure of one corpus: `repeats` full runs alternated with the tree-sitter floor and ctags, as many
+    unchanged runs, `edit_repeats` one-file edit runs (medians), then the warm latencies."""
+    full, floors, tags = [], [], []
     for i in range(repeats):
         full.append(index(root, force=True))
-        say(f"  {size}: full index {i + 1}/{repeats}: {full[-1].seconds:.1f} s, peak RSS {full[-1].peak_rss_mb:.0f} MB")
+        floors.append(scale_floor.tree_sitter_floor(root))
+        found = scale_floor.ctags(root)
+        if found is not None:
+            tags.append(found)
+        say(f"  {size}: full index {i + 1}/{repeats}: {full[-1].seconds:.1f} s ({full[-1].cpu_seconds:.1f} CPU-s), "
+            f"peak RSS {full[-1].peak_rss_mb:.0f} MB; tree-sitter floor {floors[-1].seconds:.1f} s "
+            f"({floors[-1].cpu_seconds:.1f} CPU-s); ctags " + (f"{found.seconds:.1f} s" if found else "not installed"))
     again = []
     for i in range(repeats):
         again.append(index(root, force=False))
@@ -209,19 +220,18 @@ def measure(size: int, root: Path, corpus_bytes: int, plan: Queries, repeats: in
     original = edited.read_bytes()
     edits = []
     try:
-        for i in range(repeats):
+        for i in range(edit_repeats):
             # One line appended to one file, as an agent's edit: a new module-level name, parsed and patched in.
             edited.write_bytes(original + f"\nscale_benchmark_edit_{i} = {i}\n".encode())
             edits.append(index(root, force=False))
-            say(f"  {size}: one-file edit re-index {i + 1}/{repeats}: {edits[-1].seconds:.2f} s")
+            say(f"  {size}: one-file edit re-index {i + 1}/{edit_repeats}: {edits[-1].seconds:.2f} s "
+                f"({edits[-1].cpu_seconds:.2f} CPU-s)")
     finally:
         edited.write_bytes(original)
     index(root, force=False)  # the served index is the corpus's own again
     figures, server_rss = serve_and_time(root, plan, rounds, warmup)
     say(f"  {size}: served, peak RSS {server_rss:.0f} MB; "
         + ", ".join(f"{tool} p95 {f.p95:.1f} ms" for tool, f in figures.items()))
-    return Result(size=size, files=full[-1].files, bytes=corpus_bytes, symbols=full[-1].symbols,
-                  full_seconds=[r.seconds for r in full], reindex_seconds=[r.seconds for r in again],
-                  edit_seconds=[r.seconds for r in edits],
-                  indexer_rss_mb=max(r.peak_rss_mb for r in full), index_mb=index_bytes(root) / 1e6,
+    return Result(size=size, files=full[-1].files, bytes=corpus_bytes, symbols=full[-1].symbols, full=full,
+                  reindex=again, edits=edits, floors=floors, ctags=tags, index_mb=index_bytes(root) / 1e6,
                   server_rss_mb=server_rss, latency=figures)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from cruxgate import extras
-
 # Sub-commands of the reference server and of the conformance side; each part keeps
 # its own argument parsing, so this router never grows logic of its own.
 REFERENCE_COMMANDS = ("index", "serve-mcp", "search", "locate", "hook")
@@ -34,11 +32,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cruxgate {__version__}")
         return 0
     if args[0] in REFERENCE_COMMANDS:
-        absent = extras.missing(extras.REFERENCE)
-        if absent:
-            print(f"cruxgate {args[0]}: the reference server is not installed (missing {', '.join(absent)}); "
-                  f"install it with: {extras.install_hint(extras.REFERENCE)}", file=sys.stderr)
-            return 2
         from cruxgate.reference.cli import main as run
     elif args[0] in CONFORMANCE_COMMANDS:
         from cruxgate.conformance.cli import main as run
@@ -50,8 +43,13 @@ def main(argv: list[str] | None = None) -> int:
     except ModuleNotFoundError as exc:
         if args[0] not in REFERENCE_COMMANDS or (exc.name or "").split(".")[0] == "cruxgate":
             raise
-        # An install whose metadata lists no extra (a checkout) meets the missing module here instead.
-        print(f"cruxgate {args[0]}: the reference server is not installed (missing module {exc.name}); "
+        # The extra's distributions are looked up only now: reading every requirement's metadata costs a tenth
+        # of a second, which a command that imports fine (a one-file re-index) should not pay.
+        from cruxgate import extras
+
+        absent = extras.missing(extras.REFERENCE)
+        what = ", ".join(absent) if absent else f"module {exc.name}"  # a checkout's metadata lists no extra
+        print(f"cruxgate {args[0]}: the reference server is not installed (missing {what}); "
               f"install it with: {extras.install_hint(extras.REFERENCE)}", file=sys.stderr)
         return 2
 

@@ -7,20 +7,25 @@ import errno
 import fcntl
 import gc
 import hashlib
+import importlib
 import json
+import marshal
 import multiprocessing
 import os
+import queue
 import re
 import shutil
 import sqlite3
 import stat
+import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from cruxgate import __version__
 
@@ -29,7 +34,7 @@ from .extracts import ExtractStore
 from .git import git_head
 from .incremental import Patch, PatchUnavailable, copy_generation, worth_patching
 from .languages import language_of
-from .reading import Refused, read_file
+from .reading import Refused, read_file, settled, signature
 from .resolve import Resolver
 from .scan import Candidate, ScanReport, is_binary, scan
 from .seal import link_generation, sealed_files, write_seal
@@ -92,18 +97,28 @@ class IndexSummary:
 
 # -- worker side -------------------------------------------------------------------------
 
+def _signature_text(st: os.stat_result) -> str | None:
+    """The signature a file read now is remembered by (`ExtractStore.signatures`); None when not yet settled."""
+    return ":".join(map(str, signature(st))) if settled(st) else None
+
+
 def _work(task: tuple[str, str, str | None]) -> tuple:
-    """Read, hash and (when the content changed) extract one file. Runs in a pool worker."""
+    """Read, hash and (when the content changed) extract one file. Runs in a pool worker.
+
+    ("error", path, reason), or, with the signature to remember the file's hash by last:
+    ("binary", path, signature), ("same", path, hash, signature), ("parsed", path, extract, signature).
+    """
     root, path, old_hash = task
     try:
-        data = read_file(root, path).data
+        read = read_file(root, path)
     except Refused as refused:
         return ("error", path, refused.reason)
+    data, sig = read.data, _signature_text(read.stat)
     if is_binary(data):
-        return ("binary", path)
+        return ("binary", path, sig)
     digest = content_hash(data)
     if digest == old_hash:
-        return ("same", path, digest)
+        return ("same", path, digest, sig)
     lang = language_of(path)
     try:
         language, grammar = lang or (None, None)
@@ -112,7 +127,7 @@ def _work(task: tuple[str, str, str | None]) -> tuple:
         result = extract(path, data, None, None, digest=digest)
         result.language = lang[0] if lang else None
         result.parse_errors = max(result.parse_errors, 1)
-    return ("parsed", path, result.dumps())
+    return ("parsed", path, result.dumps(), sig)
 
 
 @contextmanager
@@ -212,7 +227,6 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     sealed = None
     if previous is not None and (live.manifest or {}).get("tool_version") == TOOL_VERSION:
         sealed = sealed_files(previous)
-    tree = _classify(root, report.files, old, progress) if sealed else None
     gens = _generations(state)
     number = (gens[-1][0] + 1) if gens else 1
     name = f"{GENERATION_PREFIX}{number}"  # past every generation there is, a leftover's too: names are never reused
@@ -221,6 +235,8 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     generation.mkdir()
     store = ExtractStore(state, TOOL_VERSION)
     try:
+        tree = _classify(root, report.files, old, store.signatures(), progress) if sealed else None
+        remembered = tree.remembered if tree is not None else []
         totals = None
         if tree is not None and sealed is not None and previous is not None:
             if tree.unchanged(old):
@@ -232,6 +248,7 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
             shutil.rmtree(generation)  # a link or patch that stopped half-way leaves files behind
             generation.mkdir()
             totals = _build(root, previous, report, old, generation, store, progress, workers)
+            remembered = totals.remembered
         cursor = _cursor(totals.hashes)
         manifest = {
             "schema_version": SCHEMA_VERSION,
@@ -254,6 +271,7 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
         store.close()
         raise
     store.prune(totals.hashes)
+    store.put_signatures(remembered, {candidate.path for candidate in report.files})
     store.close()
     _collect_garbage(state, keep={name, previous.name if previous is not None else "",
                                   live.generation.name if live.generation is not None else ""})
@@ -281,6 +299,7 @@ class _Totals:
     problems: list[str]
     hashes: list[tuple[str, str]]  # (path, content hash) of every indexed file, in path order
     linked: bool = False
+    remembered: list[tuple[str, str, str | None]] = field(default_factory=list)  # signatures read (ExtractStore)
 
 
 def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str, str], generation: Path,
@@ -291,24 +310,52 @@ def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str,
 
     tasks = [(str(root), c.path, old.get(c.path)) for c in report.files]
     writer: GenerationWriter | None = None
-    try:
-        # The pool forks on entry, before the writer starts Tantivy's threads.
-        with _extraction(tasks, workers) as results:
-            writer = GenerationWriter(generation, store)
-            semantic = SemanticIndexBuilder()
-            edges, counts, hashes, problems = _write(root, store, tasks, results, writer, semantic, progress)
-        # The workers are done and a core is free: SQLite stores the edges and builds its indices in a thread
-        # (outside the GIL) while the semantic index is computed here.
-        writer.finish_in_thread(edges)
-        semantic.write(generation, _cursor(hashes), previous)  # beside the lexical indices, so it flips with them
-        writer.join()
-    except BaseException:
-        if writer is not None:
-            writer.abort()
-        raise
-    unresolved = sum(1 for e in edges if e[4] is None)
-    return _Totals(writer.file_count, writer.symbol_count, len(edges), unresolved, counts["parsed"],
-                   counts["reused"], counts["errors"], counts["skipped"], problems, hashes)
+    # Each file's edges wait on disk for the symbols of every other file (a target may come later in the tree).
+    with tempfile.TemporaryFile(dir=generation.parent) as spill:
+        try:
+            # The pool forks on entry, before the writer starts Tantivy's threads.
+            with _extraction(tasks, workers) as results:
+                writer = GenerationWriter(generation, store)
+                semantic = SemanticIndexBuilder()
+                resolver, counts, hashes, problems, remembered = _write(root, store, tasks, results, writer, semantic,
+                                                                        spill, progress)
+            # The workers are done and a core is free: SQLite stores the edges as they are resolved here, then builds
+            # its indices in its thread (outside the GIL) while the semantic index is computed here. The resolver's
+            # tables are dropped before the semantic index's arrays are made: the two never share the memory.
+            chunks: queue.SimpleQueue[list[tuple] | None] = queue.SimpleQueue()
+            writer.finish_in_thread(iter(chunks.get, None))
+            for chunk in _resolved_edges(spill, counts["stored"], resolver):
+                chunks.put(chunk)
+            chunks.put(None)
+            del resolver
+            semantic.write(generation, _cursor(hashes), previous)  # beside the lexical indices, so it flips with them
+            del semantic
+            writer.join()
+        except BaseException:
+            if writer is not None:
+                writer.abort()
+            raise
+    return _Totals(writer.file_count, writer.symbol_count, writer.edge_count, sum(writer.unresolved.values()),
+                   counts["parsed"], counts["reused"], counts["errors"], counts["skipped"], problems, hashes,
+                   remembered=remembered)
+
+
+# How many edges a chunk the resolving thread hands to SQLite holds: memory for this many rows, never the tree's.
+EDGE_CHUNK = 20_000
+
+
+def _resolved_edges(spill: BinaryIO, files: int, resolver: Resolver) -> Iterator[list[tuple]]:
+    """The spilled files' edges resolved against every file's symbols, in chunks of about EDGE_CHUNK rows."""
+    spill.seek(0)
+    chunk: list[tuple] = []
+    for _ in range(files):
+        path, language, module, edges, first = marshal.load(spill)
+        chunk.extend(resolver.edges(FileExtract(path, language, 0, "", 0, module=module, edges=edges), first))
+        if len(chunk) >= EDGE_CHUNK:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
 
 
 @dataclass
@@ -319,6 +366,7 @@ class _Tree:
     binary: int
     changed: list[str]  # text files added or edited since the live generation
     readable: bool  # False when a file could not be read (a full run names it among the problems)
+    remembered: list[tuple[str, str, str | None]]  # (path, signature, hash) of the files read settled
 
     def deleted(self, old: dict[str, str]) -> list[str]:
         """Paths the live generation indexed that are no text file now."""
@@ -330,55 +378,80 @@ class _Tree:
         return self.readable and not self.changed and len(self.hashes) == len(old)
 
 
-def _classify(root: Path, files: list[Candidate], old: dict[str, str], progress: Progress | None) -> _Tree:
-    """Read and hash every file: which text files are new or edited against `old` (path -> hash)."""
+def _classify(root: Path, files: list[Candidate], old: dict[str, str], known: dict[str, tuple[str, str | None]],
+              progress: Progress | None) -> _Tree:
+    """Hash every file: which text files are new or edited against `old` (path -> hash).
+
+    A file whose scanned signature is the one `known` remembers it by is not read: its hash (None: binary)
+    is the one read under that signature. Any other file is read and hashed.
+    """
     hashes: list[tuple[str, str]] = []
     changed: list[str] = []
+    remembered: list[tuple[str, str, str | None]] = []
     binary = 0
     readable = True
     for done, candidate in enumerate(files, 1):
-        try:
-            data = read_file(str(root), candidate.path).data
-        except Refused:
-            readable = False  # a full run names it among the problems
-            continue
-        if is_binary(data):
+        path = candidate.path
+        kept = known.get(path)
+        if kept is not None and kept[0] == ":".join(map(str, candidate.signature)):
+            digest = kept[1]
+        else:
+            try:
+                read = read_file(str(root), path)
+            except Refused:
+                readable = False  # a full run names it among the problems
+                continue
+            digest = None if is_binary(read.data) else content_hash(read.data)
+            sig = _signature_text(read.stat)
+            if sig is not None:
+                remembered.append((path, sig, digest))
+        if digest is None:
             binary += 1
         else:
-            digest = content_hash(data)
-            if old.get(candidate.path) != digest:
-                changed.append(candidate.path)
-            hashes.append((candidate.path, digest))
+            if old.get(path) != digest:
+                changed.append(path)
+            hashes.append((path, digest))
         if progress is not None:
             progress(done, len(files))
-    return _Tree(hashes, binary, changed, readable)
+    return _Tree(hashes, binary, changed, readable, remembered)
 
 
 def _patch(root: Path, previous: Path, tree: _Tree, old: dict[str, str], generation: Path,
            store: ExtractStore) -> _Totals | None:
     """The live generation patched for the changed files (`incremental.py`); None when a full run must do it."""
-    from .semantic.build import SemanticIndexBuilder
-    from .semantic.fold import can_fold, fold
+    # The semantic fold's modules (numpy: a quarter of a one-file patch's time) import in a thread while the
+    # changed files are parsed and the database is copied and edited, much of which runs outside the GIL.
+    preload = threading.Thread(target=importlib.import_module, args=(f"{__package__}.semantic.fold",),
+                               name="import-fold", daemon=True)
+    preload.start()
+    try:
+        return _patched(root, previous, tree, old, generation, store)
+    finally:
+        preload.join()  # no import under way when a full run forks its pool
 
+
+def _patched(root: Path, previous: Path, tree: _Tree, old: dict[str, str], generation: Path,
+             store: ExtractStore) -> _Totals | None:
     results: list[FileExtract] = []
     blobs: list[bytes] = []
-    semantic = SemanticIndexBuilder()
     for path in tree.changed:
         item = _work((str(root), path, None))
         if item[0] != "parsed":
             return None  # turned binary or unreadable since it was hashed: a full run sorts it out
-        result = FileExtract.loads(item[2])
-        semantic.add_file(result.path, result.symbols)
-        results.append(result)
+        results.append(FileExtract.loads(item[2]))
         blobs.append(item[2])
-    if not can_fold(previous, len(semantic.rows)):
-        return None
     copy_generation(previous, generation)
     try:
         patched = Patch(generation, store).apply(results, blobs, tree.deleted(old))
     except PatchUnavailable:
         return None
-    fold(previous, generation, patched.removed_stable_ids, semantic.rows, _cursor(tree.hashes))
+    from .semantic.build import definition_rows
+    from .semantic.fold import can_fold, fold
+
+    rows = [row for result in results for row in definition_rows(result.path, result.symbols)]
+    if not can_fold(previous, len(rows)):
+        return None  # the caller rebuilds the generation from scratch
+    fold(previous, generation, patched.removed_stable_ids, rows, _cursor(tree.hashes))
     totals = _linked_totals(generation, (tree.hashes, tree.binary))
     totals.parsed, totals.reused, totals.linked = len(results), totals.file_count - len(results), False
     return totals
@@ -402,12 +475,13 @@ def _linked_totals(generation: Path, unchanged: tuple[list[tuple[str, str]], int
 
 
 def _write(root: Path, store: ExtractStore, tasks: list, results: Iterator[tuple], writer: GenerationWriter,
-           semantic: SemanticIndexBuilder, progress: Progress | None,
-           ) -> tuple[list[tuple], dict[str, int], list[tuple[str, str]], list[str]]:
-    """Store each result as it arrives (in path order), then resolve and store the edges."""
+           semantic: SemanticIndexBuilder, spill: BinaryIO, progress: Progress | None,
+           ) -> tuple[Resolver, dict[str, int], list[tuple[str, str]], list[str], list[tuple[str, str, str | None]]]:
+    """Store each result as it arrives (in path order): its rows and documents written, its symbols registered with
+    the resolver and the semantic builder, its edges spilled to `spill` (resolved once every file is in)."""
     resolver = Resolver()
-    stored: list[tuple[FileExtract, int]] = []  # texts dropped once written: only edges are needed later
     hashes: list[tuple[str, str]] = []
+    remembered: list[tuple[str, str, str | None]] = []
     parsed = reused = errors = skipped = 0
     problems: list[str] = []
     for done, item in enumerate(results, 1):  # in path order, written while workers parse on
@@ -423,6 +497,8 @@ def _write(root: Path, store: ExtractStore, tasks: list, results: Iterator[tuple
             skipped += 1
             if kind == "error":
                 problems.append(f"{path}: not indexed, {item[2]}")
+            elif item[2] is not None:
+                remembered.append((path, item[2], None))
             continue
         if kind == "parsed":
             blob = item[2]
@@ -438,15 +514,13 @@ def _write(root: Path, store: ExtractStore, tasks: list, results: Iterator[tuple
         _, first = writer.add(result, blob)
         semantic.add_file(result.path, result.symbols)
         resolver.add_file(result, first)
-        result.symbols, result.snippets, result.content_head = [], [], ""
-        stored.append((result, first))
+        marshal.dump((result.path, result.language, result.module, result.edges, first), spill)
         hashes.append((result.path, result.content_hash))
+        if item[-1] is not None:
+            remembered.append((path, item[-1], result.content_hash))
     writer.commit_search_indices()  # Tantivy commits in a thread while the edges are resolved
-    edges: list[tuple] = []
-    for result, first in stored:
-        edges.extend(resolver.edges(result, first))
-    counts = {"parsed": parsed, "reused": reused, "errors": errors, "skipped": skipped}
-    return edges, counts, hashes, problems
+    counts = {"parsed": parsed, "reused": reused, "errors": errors, "skipped": skipped, "stored": len(hashes)}
+    return resolver, counts, hashes, problems, remembered
 
 
 def _cursor(hashes: list[tuple[str, str]]) -> str:

@@ -6,6 +6,10 @@ the generations, not inside one, so that a run that patches the live generation 
 neither copies every other file's extraction (most of what a generation's database held) nor loses them.
 Only the index run reads and writes it, under the state directory's lock; any failure to read it is a
 miss (the file is parsed again), never an error, and it is pruned to the live tree after each run.
+
+It also keeps each file's stat signature (`reading.signature`) with the content hash read under it, for
+files whose stat was `settled` when read: a run that finds a file with the same signature takes the hash
+from here instead of reading and hashing the file (a one-file edit of a large tree reads one file).
 """
 
 from __future__ import annotations
@@ -20,6 +24,9 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS extracts(path TEXT NOT NULL, content_hash TEXT NOT NULL, payload BLOB NOT NULL,
                                     PRIMARY KEY (path, content_hash)) WITHOUT ROWID;
+-- content_hash NULL: the file was binary (not indexed).
+CREATE TABLE IF NOT EXISTS signatures(path TEXT PRIMARY KEY, signature TEXT NOT NULL, content_hash TEXT)
+    WITHOUT ROWID;
 """
 
 
@@ -36,6 +43,7 @@ class ExtractStore:
             row = db.execute("SELECT value FROM meta WHERE key = 'tool_version'").fetchone()
             if row is None or row[0] != tool_version:
                 db.execute("DELETE FROM extracts")
+                db.execute("DELETE FROM signatures")
                 db.execute("INSERT OR REPLACE INTO meta VALUES ('tool_version', ?)", (tool_version,))
                 db.commit()
             self.db = db
@@ -73,6 +81,27 @@ class ExtractStore:
         if self.db is not None:
             with contextlib.suppress(sqlite3.Error):
                 self.db.commit()
+
+    def signatures(self) -> dict[str, tuple[str, str | None]]:
+        """path -> (stat signature, content hash or None for a binary file) of every file read settled."""
+        if self.db is None:
+            return {}
+        try:
+            return {path: (sig, digest) for path, sig, digest in self.db.execute("SELECT * FROM signatures")}
+        except sqlite3.Error:
+            return {}
+
+    def put_signatures(self, rows: Iterable[tuple[str, str, str | None]], scanned: set[str]) -> None:
+        """Store (path, signature, content hash or None) rows and forget every path not in `scanned`; committed."""
+        if self.db is None:
+            return
+        try:
+            self.db.executemany("INSERT OR REPLACE INTO signatures VALUES (?,?,?)", rows)
+            gone = [(path,) for (path,) in self.db.execute("SELECT path FROM signatures") if path not in scanned]
+            self.db.executemany("DELETE FROM signatures WHERE path = ?", gone)
+            self.db.commit()
+        except sqlite3.Error:
+            self.db.rollback()
 
     def prune(self, live: Iterable[tuple[str, str]]) -> None:
         """Keep only the extractions of the live tree's (path, content hash) pairs."""

@@ -13,9 +13,12 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import time
 from dataclasses import dataclass
 
 MAX_FILE_BYTES = 1_000_000
+# Coarser than any file system's timestamp granularity (FAT's 2 s included): see `settled`.
+RACY_SECONDS = 3
 _FLAGS = (os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
           | getattr(os, "O_CLOEXEC", 0))
 _CHUNK = 1 << 20
@@ -58,6 +61,18 @@ def utf8_text(text: str) -> bool:
 def signature(st: os.stat_result) -> tuple[int, ...]:
     """What identifies one version of a file without reading it: device, inode, size, mtime, ctime."""
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def settled(st: os.stat_result, now_ns: int | None = None) -> bool:
+    """Whether a file read now with this stat will change `signature` on its next edit.
+
+    A signature can miss an edit made within one tick of the file system's clock after the file was read
+    (same size, same timestamps). A file whose ctime is older than RACY_SECONDS when it is read cannot be
+    edited within that tick any more: its next edit lands on a later one (ctime cannot be set by hand;
+    only a clock stepped backwards defeats this).
+    """
+    now = time.time_ns() if now_ns is None else now_ns
+    return now - st.st_ctime_ns >= RACY_SECONDS * 1_000_000_000
 
 
 def refusal(st: os.stat_result, limit: int = MAX_FILE_BYTES) -> str | None:

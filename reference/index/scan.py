@@ -7,7 +7,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .reading import MAX_FILE_BYTES, refusal, utf8_text
+from .reading import MAX_FILE_BYTES, refusal, signature, utf8_text
 from .state import STATE_DIR
 
 __all__ = ["BINARY_PROBE", "MAX_FILE_BYTES", "SKIP_DIRS", "Candidate", "ScanReport", "is_binary", "scan"]
@@ -23,10 +23,11 @@ NOT_UTF8 = "its name is not valid UTF-8"
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """A file to index: its posix path relative to the workspace and its absolute path."""
+    """A file to index: its posix path relative to the workspace, its absolute path and its stat signature."""
 
     path: str
     absolute: str
+    signature: tuple[int, ...] = ()  # reading.signature of its lstat when scanned
 
 
 @dataclass(slots=True)
@@ -82,7 +83,7 @@ def scan(workspace: Path) -> ScanReport:
                 continue  # gone since the directory was listed
             reason = refusal(st)
             if reason is None:
-                report.files.append(Candidate(rel, absolute))
+                report.files.append(Candidate(rel, absolute, signature(st)))
             elif stat.S_ISREG(st.st_mode):  # a regular file is refused for its size only
                 report.skipped_large += 1
             else:

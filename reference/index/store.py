@@ -6,7 +6,7 @@ import contextlib
 import sqlite3
 import threading
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import tantivy
@@ -45,7 +45,7 @@ CREATE INDEX edges_from_path ON symbol_edges(from_path, edge_type, line);
 CREATE INDEX unresolved_names_key ON unresolved_names(name_key);
 """
 REPO = "workspace"
-WRITER_HEAP = 64_000_000  # per index; tantivy wants >= 15 MB per indexing thread
+WRITER_HEAP = 32_000_000  # per index (the indexer holds three); tantivy wants >= 15 MB per indexing thread
 
 
 def symbols_schema() -> tantivy.Schema:
@@ -147,6 +147,8 @@ class GenerationWriter:
         self.symbols: list[tuple] = []
         self.relations: list[tuple] = []
         self.extracts: list[tuple] = []
+        self.edge_count = 0  # edges stored by add_edges, and their unresolved targets counted by name
+        self.unresolved: Counter[str] = Counter()
         # The last id given so far; for a new generation, also how many files, symbols and snippets it holds.
         self.file_count, self.symbol_count, self.snippet_count = last_ids or (0, 0, 0)
 
@@ -211,13 +213,17 @@ class GenerationWriter:
             self.writers["files"].delete_documents_by_term("file_id", file_id)
 
     def add_edges(self, edges: list[tuple]) -> None:
-        """Insert (from_symbol_id, from_path, line, edge_type, to_symbol_id, to_name) rows, and count the unresolved."""
+        """Insert (from_symbol_id, from_path, line, edge_type, to_symbol_id, to_name) rows; the unresolved ones are
+        counted by target name, for `unresolved_names` (written once every edge is in)."""
         self.db.executemany(
             "INSERT INTO symbol_edges(repo, \"ref\", from_symbol_id, from_path, line, edge_type, to_symbol_id, to_name)"
             f" VALUES ('{REPO}', '{LIVE_REF}', ?, ?, ?, ?, ?, ?)", edges)
-        unresolved = Counter(e[5] for e in edges if e[4] is None)
+        self.edge_count += len(edges)
+        self.unresolved.update(e[5] for e in edges if e[4] is None)
+
+    def _add_unresolved_names(self) -> None:
         self.db.executemany("INSERT INTO unresolved_names VALUES (?,?,?)",
-                            ((name_key(name), name, count) for name, count in unresolved.items()))
+                            ((name_key(name), name, count) for name, count in self.unresolved.items()))
 
     def commit_search_indices(self) -> None:
         """Start committing the Tantivy indices in a thread (no document may be added after this)."""
@@ -243,13 +249,17 @@ class GenerationWriter:
         committer.join()
         self.writers.clear()
 
-    def finish_in_thread(self, edges: list[tuple]) -> None:
-        """`add_edges(edges)` then `finish()` in a thread: SQLite runs outside the GIL, beside the caller's Python.
+    def finish_in_thread(self, edges: Iterable[list[tuple]]) -> None:
+        """`add_edges` of each chunk `edges` yields, the unresolved counts, then `finish()`, in a thread: SQLite runs
+        outside the GIL beside the caller's Python, and the caller hands the chunks over as it resolves them, so
+        the edges of the whole tree are never in memory at once.
 
         Nothing else may touch the writer until `join()`.
         """
         def run() -> None:
-            self.add_edges(edges)
+            for chunk in edges:
+                self.add_edges(chunk)
+            self._add_unresolved_names()
             self.finish()
 
         self._finisher = _Background("sqlite-finish", run)

@@ -11,10 +11,8 @@ same files come back query after query, so the split lines are kept between
 calls under the file's stat signature (device, inode, size, mtime, ctime).
 
 A signature can miss an edit made within one tick of the file system's clock
-after the file was read (same size, same timestamps). So a file whose ctime
-is younger than RACY_SECONDS when it is read is not kept: its next edit
-necessarily lands on a later tick and changes the signature (ctime cannot be
-set by hand; only a clock stepped backwards defeats this).
+after the file was read (same size, same timestamps), so only a file whose
+stat is `settled` when it is read is kept (the index's rule, `reading.py`).
 """
 
 from __future__ import annotations
@@ -22,16 +20,13 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
 from cruxgate.reference.index.extract import content_hash
-from cruxgate.reference.index.reading import Refused, read_file, refusal, signature
+from cruxgate.reference.index.reading import Refused, read_file, refusal, settled, signature
 
-# Coarser than any file system's timestamp granularity (FAT's 2 s included).
-RACY_SECONDS = 3
 # About how much memory the kept lines may take (bytes), least recently used dropped first, and what
 # one line costs besides its characters (a str object and its slot in the list).
 CACHE_BYTES = 64_000_000
@@ -84,7 +79,7 @@ class WorkspaceFiles:
         decoded = read.data.decode("utf-8", "replace")
         text = FileText(decoded.splitlines(), content_hash(read.data))
         size = len(decoded) + LINE_BYTES * len(text.lines)
-        if time.time_ns() - read.stat.st_ctime_ns >= RACY_SECONDS * 1_000_000_000 and size <= self._budget:
+        if settled(read.stat) and size <= self._budget:
             self._keep(path, signature(read.stat), text, size)
         return text
 

@@ -46,6 +46,32 @@ def test_table_has_one_row_per_size_with_rates_and_ratios() -> None:
     assert "| 5.0 / 10.0 |" in lines[2] and lines[4].endswith("| 7.5 / 15.0 |")
 
 
+def test_indexer_table_sets_the_full_run_against_the_floor_and_ctags() -> None:
+    timed = [{**row, "full_cpu_s": row["full_s"] * 1.5, "floor_s": row["full_s"] / 4, "floor_cpu_s": row["full_s"] / 2,
+              "ctags_s": row["full_s"] / 50, "edit_cpu_s": 0.4} for row in rows()]
+    lines = scale_report.table(timed, scale_report.INDEXER_COLUMNS).splitlines()
+    assert lines[2] == "| 1,000 | 5.0 / 7.5 | 1.2 / 2.5 | 4.00x | 3.00x | 0.1 (10000) | 0.50 / 0.40 | 300 |"
+    older = scale_report.table(rows(), scale_report.INDEXER_COLUMNS).splitlines()  # before the floor was measured
+    assert older[2] == "| 1,000 | 5.0 / - | - / - | - | - | - | 0.50 / - | 300 |"
+    assert scale_report.tables(timed).count("| files |") == 2
+
+
+def test_the_floor_parses_the_files_the_indexer_parses(polyglot_copy) -> None:
+    import sqlite3
+
+    import scale_floor
+
+    from cruxgate.reference.index import read_state
+
+    root = polyglot_copy("scale-floor")
+    generation = read_state(root).generation
+    assert generation is not None
+    db = sqlite3.connect(generation / "index.db")
+    parsed = {path for (path,) in db.execute("SELECT path FROM files WHERE language IS NOT NULL")}
+    assert parsed and {path for _, path, _ in scale_floor.parse_tasks(root)} == parsed
+    assert scale_floor.floor(root, workers=1) > len(parsed)  # every file matched something (a definition at least)
+
+
 def test_splice_replaces_only_between_the_markers() -> None:
     document = f"intro\n{scale_report.BEGIN}\nold table\n{scale_report.END}\noutro\n"
     spliced = scale_report.splice(document, "new table")
@@ -62,12 +88,18 @@ def test_plot_is_svg_with_a_line_per_tool_and_one_for_throughput() -> None:
     assert all(len(line.get("points", "").split()) == 3 for line in lines)
 
 
-def test_write_fills_docs_json_and_plot(tmp_path: Path) -> None:
+def test_write_fills_docs_json_plot_and_the_readme_table(tmp_path: Path) -> None:
     docs = tmp_path / "benchmarks.md"
     docs.write_text(f"# B\n{scale_report.BEGIN}\n{scale_report.END}\n", encoding="utf-8")
-    scale_report.write(rows(), {"date": "2026-11-25 08:00 UTC"}, docs, tmp_path / "scale.json", tmp_path / "scale.svg")
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# R\n{scale_report.README_BEGIN}\nold\n{scale_report.README_END}\ntail\n", encoding="utf-8")
+    scale_report.write(rows(), {"date": "2026-11-25 08:00 UTC"}, docs, tmp_path / "scale.json", tmp_path / "scale.svg",
+                       readme)
     text = docs.read_text(encoding="utf-8")
     assert "- date: 2026-11-25 08:00 UTC" in text and "| 20,000 |" in text and "](scale.svg)" in text
+    short = readme.read_text(encoding="utf-8")
+    assert "old" not in short and short.endswith("tail\n") and "2026-11-25 08:00 UTC" in short
+    assert "| 20,000 | 110.0 (-) | 11.00 | 300 | 15.0 |" in short  # a record without the floor says so
     assert json.loads((tmp_path / "scale.json").read_text(encoding="utf-8"))["rows"][2]["files"] == 20_000
 
 

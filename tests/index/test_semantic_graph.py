@@ -40,7 +40,7 @@ Row = tuple[str, str, str | None, str, int, float]
 
 
 def definitions(count: int, seed: int, first_id: int = 1) -> list[Row]:
-    """`count` SemanticIndexBuilder rows of a seeded synthetic code base (stable ids from `first_id`)."""
+    """`count` definition rows (`definition_rows`'s) of a seeded synthetic code base (stable ids from `first_id`)."""
     rng = random.Random(seed)
     rows: list[Row] = []
     for i in range(count):
@@ -58,7 +58,7 @@ def build(generation: Path, rows: list[tuple[str, str, str | None, str, int, flo
     """Write a semantic index of `rows` into `generation` (a graph from `min_rows` rows) and open it."""
     monkeypatch.setattr(graph, "MIN_ROWS", min_rows)
     builder = SemanticIndexBuilder()
-    builder._rows = list(rows)
+    builder.add_rows(rows)
     generation.mkdir(parents=True)
     builder.write(generation)
     return SemanticIndex.open(generation)

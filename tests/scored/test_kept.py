@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from cruxgate.reference.index import reading
 from cruxgate.reference.query import workspace_files as scored_files
 from cruxgate.reference.query.scored.facts import FactsStore, SymbolRow
 from cruxgate.reference.query.workspace_files import WorkspaceFiles
@@ -16,8 +17,8 @@ from cruxgate.reference.query.workspace_files import WorkspaceFiles
 
 def settled(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make every file look older than the racy window (as an untouched workspace file is)."""
-    real = scored_files.time.time_ns
-    monkeypatch.setattr(scored_files.time, "time_ns", lambda: real() + (scored_files.RACY_SECONDS + 1) * 10**9)
+    real = reading.time.time_ns
+    monkeypatch.setattr(reading.time, "time_ns", lambda: real() + (reading.RACY_SECONDS + 1) * 10**9)
 
 
 def test_a_settled_file_is_read_once_and_re_read_when_it_changes(tmp_path: Path,

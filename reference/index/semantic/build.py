@@ -14,8 +14,9 @@ import json
 import math
 import os
 import shutil
+from array import array
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -45,6 +46,10 @@ ALPHA = 0.5
 INDEX_TESTS = False
 TEST_PRIOR = 0.8  # their weight when INDEX_TESTS is on
 SEED = 20261124
+# Terms of the random test matrix drawn at a time, and rows of the basis copied to float64 at a time for its Gram
+# matrix: the fit's temporaries are these slices, never whole (rows x k) copies.
+CHUNK = 65_536
+GRAM_ROWS = 16_384
 # Everything above that shapes the vectors: an index built by another recipe is not reused.
 RECIPE = (f"kinds={sorted(INDEXED_KINDS)} name={NAME_WEIGHT} body={BODY_WEIGHT}x{BODY_CHARS} "
           f"df>={MIN_DOCUMENT_FREQUENCY} k={DIMENSIONS}+{OVERSAMPLING} q={POWER_ITERATIONS} alpha={ALPHA} "
@@ -76,31 +81,49 @@ def term_weight(count: float) -> float:
     return 1.0 + math.log(count) if count >= 1.0 else count
 
 
-class SemanticIndexBuilder:
-    """Keeps each definition's text while the indexer streams files, then builds and writes the index at the end.
+def definition_rows(path: str, symbols: Sequence[tuple]) -> list[tuple[str, str, str | None, str, int, float]]:
+    """The rows one file's definitions give the channel: (name, scope, doc, body head, stable id as an int, prior)."""
+    test = is_test_path(path)
+    if test and not INDEX_TESTS:
+        return []
+    prior = TEST_PRIOR if test else 1.0
+    return [(name, qualified[: len(qualified) - len(name)], doc, content[:BODY_CHARS], int(stable, 16), prior)
+            for name, qualified, kind, _, _, _, _, doc, _, stable, content, *_ in symbols if kind in INDEXED_KINDS]
 
-    The terms are counted in `write`, not as files arrive: a run whose files are all unchanged reuses the
-    previous generation's index (same sources, same seeded build) and never counts them.
+
+class SemanticIndexBuilder:
+    """Counts each definition's terms while the indexer streams files, then builds and writes the index at the end.
+
+    A row is kept as its term columns and weighted counts in flat typed arrays (4 bytes an entry), never as
+    its text: what the builder holds grows with the terms, a fraction of the definitions' text.
     """
 
     def __init__(self) -> None:
-        self._rows: list[tuple[str, str, str | None, str, int, float]] = []
+        self._terms = Terms()
+        self._vocabulary: dict[str, int] = {}
+        self._columns = array("i")  # each row's term columns, row after row
+        self._weights = array("f")  # their term_weight, float32 as stored
+        self._indptr = array("q", [0])  # where each row starts in the two arrays above
+        self._stable_ids = array("Q")
+        self._priors = array("f")
 
     def add_file(self, path: str, symbols: Sequence[tuple]) -> None:
-        """Add the definitions of one file (extract Symbol tuples: name, qualified, kind, ..., doc, ..., content)."""
-        test = is_test_path(path)
-        if test and not INDEX_TESTS:
-            return
-        prior = TEST_PRIOR if test else 1.0
-        for name, qualified, kind, _, _, _, _, doc, _, stable, content, *_ in symbols:
-            if kind in INDEXED_KINDS:
-                self._rows.append((name, qualified[: len(qualified) - len(name)], doc, content[:BODY_CHARS],
-                                   int(stable, 16), prior))
+        """Count the definitions of one file (extract Symbol tuples: name, qualified, kind, ..., doc, ..., content)."""
+        self.add_rows(definition_rows(path, symbols))
 
-    @property
-    def rows(self) -> list[tuple[str, str, str | None, str, int, float]]:
-        """The definitions added so far: (name, scope, doc, body head, stable id as an int, prior)."""
-        return self._rows
+    def add_rows(self, rows: Iterable[tuple[str, str, str | None, str, int, float]]) -> None:
+        """Count `definition_rows` rows: (name, scope, doc, body head, stable id as an int, prior)."""
+        vocabulary, columns, weights = self._vocabulary, self._columns, self._weights
+        for name, scope, doc, body, stable, prior in rows:
+            bag = term_bag(self._terms, name, scope, doc, body)
+            if not bag:
+                continue  # a definition without terms is no row
+            for term, count in bag.items():
+                columns.append(vocabulary.setdefault(term, len(vocabulary)))
+                weights.append(term_weight(count))
+            self._indptr.append(len(columns))
+            self._stable_ids.append(stable)
+            self._priors.append(prior)
 
     def write(self, generation: Path, source: str = "", previous: Path | None = None) -> dict:
         """Write `generation/semantic/`: linked from `previous` when it was built from the same `source` (the
@@ -108,31 +131,18 @@ class SemanticIndexBuilder:
         folder = Path(generation) / SEMANTIC_DIR
         if source and previous is not None and _reuse(previous / SEMANTIC_DIR, folder, source):
             return json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-        terms = Terms()
-        vocabulary: dict[str, int] = {}
-        data: list[float] = []
-        columns_of: list[int] = []
-        indptr: list[int] = [0]
-        stable_ids: list[int] = []
-        priors: list[float] = []
-        for name, scope, doc, body, stable, prior in self._rows:
-            bag = term_bag(terms, name, scope, doc, body)
-            if not bag:
-                continue
-            for term, count in bag.items():
-                columns_of.append(vocabulary.setdefault(term, len(vocabulary)))
-                data.append(term_weight(count))
-            indptr.append(len(columns_of))
-            stable_ids.append(stable)
-            priors.append(prior)
-        self._rows = []
+        vocabulary = self._vocabulary
+        data = np.frombuffer(self._weights, dtype=np.float32)
+        columns_of = np.frombuffer(self._columns, dtype=np.int32)
+        indptr = np.frombuffer(self._indptr, dtype=np.int64)
+        stable_ids = np.frombuffer(self._stable_ids, dtype=np.uint64)
+        priors = np.frombuffer(self._priors, dtype=np.float32)
         rows, columns = len(stable_ids), len(vocabulary)
         # Here, not at the top: scipy takes most of a second to import, which a patch (semantic/fold.py) never needs.
         import scipy.sparse as sp
         from threadpoolctl import threadpool_limits
 
-        counts = sp.csr_matrix((np.asarray(data, dtype=np.float32), np.asarray(columns_of, dtype=np.int32),
-                                np.asarray(indptr, dtype=np.int64)), shape=(rows, columns))
+        counts = sp.csr_matrix((data, columns_of, indptr), shape=(rows, columns))
         document_frequency = np.bincount(counts.indices, minlength=columns)
         idf = np.log(max(rows, 1) / (1.0 + document_frequency)).astype(np.float32)
         idf[(document_frequency < MIN_DOCUMENT_FREQUENCY) | (idf < 0)] = 0.0
@@ -155,8 +165,7 @@ class SemanticIndexBuilder:
             manifest["graph"] = built
         (folder / "terms.json").write_text(json.dumps(words), encoding="utf-8")
         save_arrays(folder, {"idf": idf, "term_vectors": term_vectors, "doc_vectors": doc_vectors,
-                             **csc_arrays(csc), "stable_ids": np.asarray(stable_ids, dtype=np.uint64),
-                             "priors": np.asarray(priors, dtype=np.float32)}, manifest)
+                             **csc_arrays(csc), "stable_ids": stable_ids, "priors": priors}, manifest)
         return manifest
 
 
@@ -173,8 +182,8 @@ def stored_columns(indptr: np.ndarray, indices: np.ndarray, data: np.ndarray) ->
 
 def save_arrays(folder: Path, arrays: dict[str, np.ndarray], manifest: dict) -> None:
     """Write `arrays` as .npy files into `folder`, then the manifest (a folder without it reads as missing)."""
-    for name, array in arrays.items():
-        np.save(folder / f"{name}.npy", array, allow_pickle=False)
+    for name, values in arrays.items():
+        np.save(folder / f"{name}.npy", values, allow_pickle=False)
     tmp = folder / f".{MANIFEST}.{os.getpid()}.tmp"
     tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     os.replace(tmp, folder / MANIFEST)
@@ -227,10 +236,13 @@ def _orthonormal(block: np.ndarray) -> np.ndarray:
     products and a 144 x 144 factorization (0.1 s), and the second pass restores orthogonality.
     """
     for _ in range(2):
-        gram = block.T.astype(np.float64) @ block.astype(np.float64)
+        gram = np.zeros((block.shape[1], block.shape[1]), dtype=np.float64)
+        for start in range(0, block.shape[0], GRAM_ROWS):  # float64 copies of a slice at a time, never of the block
+            part = block[start:start + GRAM_ROWS]
+            gram += part.T.astype(np.float64) @ part.astype(np.float64)
         gram[np.diag_indices_from(gram)] += 1e-9 * max(float(np.trace(gram)), 1e-30) / gram.shape[0]
         inverse = np.linalg.inv(np.linalg.cholesky(gram))
-        block = (block @ inverse.T.astype(np.float32)).astype(np.float32)
+        block = (block @ inverse.T.astype(np.float32)).astype(np.float32, copy=False)
     return block
 
 
@@ -241,13 +253,22 @@ def _lsi(tfidf: sp.csr_matrix, dimensions: int) -> tuple[np.ndarray, np.ndarray]
         return np.zeros((columns, 0), np.float32), np.zeros((rows, 0), np.float32)
     rng = np.random.default_rng(SEED)
     width = min(dimensions + OVERSAMPLING, columns, rows)
-    basis = _orthonormal(tfidf @ rng.standard_normal((columns, width), dtype=np.float32))
+    # The random test matrix (terms x width) is drawn and applied a slice of terms at a time: the same draws in
+    # the same order as one (terms x width) matrix, without holding it.
+    sample = np.zeros((rows, width), dtype=np.float32)
+    for start in range(0, columns, CHUNK):
+        stop = min(start + CHUNK, columns)
+        terms = tfidf if stop - start == columns else tfidf[:, start:stop]
+        sample += terms @ rng.standard_normal((stop - start, width), dtype=np.float32)
+    basis = _orthonormal(sample)
+    del sample
     for _ in range(POWER_ITERATIONS):
         back = _orthonormal(np.asarray(tfidf.T @ basis))
         basis = _orthonormal(np.asarray(tfidf @ back))
     _, _, vt = np.linalg.svd((tfidf.T @ basis).T, full_matrices=False)
     term_vectors = np.ascontiguousarray(vt[:dimensions].T, dtype=np.float32)
-    doc_vectors = np.asarray(tfidf @ term_vectors, dtype=np.float32)
+    doc_vectors = np.ascontiguousarray(tfidf @ term_vectors, dtype=np.float32)
     norms = np.linalg.norm(doc_vectors, axis=1)
     norms[norms == 0] = 1.0
-    return term_vectors, np.ascontiguousarray(doc_vectors / norms[:, None], dtype=np.float32)
+    doc_vectors /= norms[:, None]  # in place: the rows x k matrix is the largest array of the fit
+    return term_vectors, doc_vectors

@@ -38,7 +38,7 @@ def can_fold(previous: Path, new_rows: int) -> bool:
 def fold(previous: Path, generation: Path, removed: Iterable[int],
          rows: list[tuple[str, str, str | None, str, int, float]], source: str) -> dict:
     """Write `generation`'s semantic index: `previous`'s without the rows of stable ids `removed`, plus `rows`
-    (SemanticIndexBuilder rows); returns its manifest."""
+    (`definition_rows`); returns its manifest."""
     old = SemanticIndex.open(previous)
     folder = generation / SEMANTIC_DIR
     folder.mkdir()
