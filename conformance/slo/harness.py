@@ -1,7 +1,9 @@
 """The p95 SLO benchmarks of seeds 001 and 002, measured over MCP against any target, like a client.
 
-Every latency is taken per call (perf_counter around each call) and read against a no-op
-floor (`ping`, else `tools/list`) interleaved with it in the same run; paired figures
+Every latency is taken per call on the wire (the request's last byte written to the answer's last byte
+read, stamped by the runner's transport), with the whole call as the client saw it (perf_counter around
+it, the same clock) reported beside it, and read against a no-op floor (`ping`, else `tools/list`) timed
+the same way and interleaved with it in the same run; paired figures
 (balanced vs best_effort, basic vs off, scored vs plain search) alternate their two sides
 call by call. p95 is the nearest rank of the raw samples. The registry of limits is registry.py; the options
 and the report are described in docs/benchmarks.md. The module is not named test_*.py, so that
@@ -24,7 +26,7 @@ import yaml
 from cruxgate.conformance.slo.corpus import name_queries, search_queries
 from cruxgate.conformance.slo.plugin import match_reasons
 from cruxgate.conformance.slo.registry import REGISTRY, Measurement
-from cruxgate.conformance.slo.sampling import Figures, counterbalanced, interleave, timed
+from cruxgate.conformance.slo.sampling import Figures, Sample, counterbalanced, interleave, timed
 from cruxgate.conformance.slo.server import BenchServer
 from cruxgate.conformance.slo.settings import Settings
 from cruxgate.conformance.slo.tokens import count as tokens
@@ -54,30 +56,35 @@ def cycle(queries: list[str]) -> Callable[[int], str]:
     return lambda round_no: queries[round_no % len(queries)]
 
 
-def latency(slo_id: str, server: BenchServer, settings: Settings, call: Callable[[int], Any]) -> Measurement:
-    """p50/p95 of `call`, with the no-op interleaved as the floor: value = the call's p95."""
-    floor, measured = (Figures.of(s) for s in interleave([server.noop, call], settings.rounds, settings.warmup))
-    return Measurement(REGISTRY[slo_id], value=measured.p95, p50=measured.p50, p95=measured.p95,
-                       floor_p95=floor.p95, samples=measured.count, corpus=server.corpus)
+def latency(slo_id: str, server: BenchServer, settings: Settings, call: Callable[[int], float]) -> Measurement:
+    """Wire p50/p95 of `call`, with the no-op interleaved as the floor: value = the call's wire p95."""
+    floor, measured = interleave([server.noop, call], settings.rounds, settings.warmup)
+    wire = Figures.wire(measured)
+    return Measurement(REGISTRY[slo_id], value=wire.p95, p50=wire.p50, p95=wire.p95,
+                       floor_p95=Figures.wire(floor).p95, client_p95=Figures.client(measured).p95,
+                       samples=wire.count, corpus=server.corpus)
 
 
-def paired(server: BenchServer, settings: Settings, base: Callable[[int], Any],
-           variant: Callable[[int], Any]) -> tuple[Figures, Figures, Figures]:
-    """Floor, base and variant figures, the three interleaved call by call in one run (rounds x paired_factor)."""
+def paired(server: BenchServer, settings: Settings, base: Callable[[int], float],
+           variant: Callable[[int], float]) -> tuple[list[Sample], list[Sample], list[Sample]]:
+    """Floor, base and variant samples, the three interleaved call by call in one run (rounds x paired_factor)."""
     rounds = settings.rounds * settings.paired_factor
     calls = [server.noop, base, variant]
-    floor, a, b = (Figures.of(s) for s in interleave(calls, rounds, settings.warmup, counterbalanced(len(calls))))
+    floor, a, b = interleave(calls, rounds, settings.warmup, counterbalanced(len(calls)))
     return floor, a, b
 
 
-def overhead(slo_id: str, server: BenchServer, floor: Figures, base: Figures, variant: Figures, percent: bool,
-             names: tuple[str, str]) -> Measurement:
-    """The variant's p95 over the base's p95 (ms, or % of the base), with both sides in the note."""
-    value = (variant.p95 / base.p95 - 1.0) * 100.0 if percent else variant.p95 - base.p95
-    note = (f"{names[1]} p50 {variant.p50:.2f} / p95 {variant.p95:.2f} ms vs {names[0]} p50 {base.p50:.2f} / "
-            f"p95 {base.p95:.2f} ms")
-    return Measurement(REGISTRY[slo_id], value=value, p50=variant.p50, p95=variant.p95, floor_p95=floor.p95,
-                       samples=variant.count, corpus=server.corpus, note=note)
+def overhead(slo_id: str, server: BenchServer, floor: list[Sample], base: list[Sample], variant: list[Sample],
+             percent: bool, names: tuple[str, str]) -> Measurement:
+    """The variant's wire p95 over the base's (ms, or % of the base), with both sides in the note."""
+    wire_base, wire_variant = Figures.wire(base), Figures.wire(variant)
+    value = (wire_variant.p95 / wire_base.p95 - 1.0) * 100.0 if percent else wire_variant.p95 - wire_base.p95
+    note = (f"{names[1]} p50 {wire_variant.p50:.2f} / p95 {wire_variant.p95:.2f} ms vs {names[0]} p50 "
+            f"{wire_base.p50:.2f} / p95 {wire_base.p95:.2f} ms on the wire; client-side p95 "
+            f"{Figures.client(variant).p95:.2f} vs {Figures.client(base).p95:.2f} ms")
+    return Measurement(REGISTRY[slo_id], value=value, p50=wire_variant.p50, p95=wire_variant.p95,
+                       floor_p95=Figures.wire(floor).p95, client_p95=Figures.client(variant).p95,
+                       samples=wire_variant.count, corpus=server.corpus, note=note)
 
 
 # ------------------------------------------------------------------ floor, health, status, outline
@@ -85,9 +92,9 @@ def overhead(slo_id: str, server: BenchServer, floor: Figures, base: Figures, va
 
 def test_noop_floor(corpus_server: BenchServer, settings: Settings, record: Callable[..., None]) -> None:
     (pings,) = interleave([corpus_server.noop], settings.rounds, settings.warmup)
-    figures = Figures.of(pings)
+    figures = Figures.wire(pings)
     record(Measurement(REGISTRY["floor"], value=figures.p95, p50=figures.p50, p95=figures.p95,
-                       samples=figures.count, corpus=corpus_server.corpus,
+                       client_p95=Figures.client(pings).p95, samples=figures.count, corpus=corpus_server.corpus,
                        note=f"the no-op is {corpus_server.floor_method}; every latency row has its own floor, "
                             "measured interleaved with it"))
 
@@ -203,9 +210,9 @@ def test_sc104_first_query_p95(corpus_server: BenchServer, settings: Settings, r
             firsts.append(timed(lambda i: corpus_server.call("search_code", query_args("search_code", queries[i])), n))
     finally:
         corpus_server.wait_ready(corpus_server.target.timeouts["start"])  # later scenarios measure warm
-    first, handshake = Figures.of(firsts), Figures.of(handshakes)
+    first, handshake = Figures.wire(firsts), Figures.of(handshakes)
     record(Measurement(REGISTRY["SC-104"], value=first.p95, p50=first.p50, p95=first.p95, samples=first.count,
-                       corpus=corpus_server.corpus,
+                       client_p95=Figures.client(firsts).p95, corpus=corpus_server.corpus,
                        note=f"{first.count} fresh starts (prewarm on); spawn to handshake p50 {handshake.p50:.0f} / "
                             f"p95 {handshake.p95:.0f} ms (not judged)"))
 

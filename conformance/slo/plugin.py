@@ -117,6 +117,8 @@ def record(request: pytest.FixtureRequest) -> Callable[..., None]:
         recorder.measurements.extend(measurements)
         for measurement in measurements:
             floor = f", floor p95 {measurement.floor_p95:.2f} ms" if measurement.floor_p95 is not None else ""
+            if measurement.client_p95 is not None:
+                floor += f", client-side p95 {measurement.client_p95:.2f} ms"
             print(f"\n[{measurement.slo.id} on {measurement.corpus}] {measurement.value:.2f} {measurement.slo.unit}"
                   f"{floor} ({measurement.samples} samples) {measurement.note}")
         failures = [message for m in measurements if (message := gate_message(m))]

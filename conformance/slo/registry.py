@@ -140,6 +140,7 @@ class Measurement:
     p50: float | None = None
     p95: float | None = None
     floor_p95: float | None = None
+    client_p95: float | None = None  # the whole call as the client saw it (p50/p95 are on the wire), not judged
     samples: int = 0
     corpus: str = ""
     note: str = ""

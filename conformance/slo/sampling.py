@@ -1,4 +1,8 @@
-"""Raw per-call timing: nearest-rank percentiles, timed loops, and A/B calls interleaved in one run."""
+"""Raw per-call timing: nearest-rank percentiles, timed loops, and A/B calls interleaved in one run.
+
+A timed call returns its time on the wire (ms, from the transport's stamps: see conformance/target/wire_clock.py)
+and is timed whole around it with the same clock, so each sample holds both and the wire time is the inner one.
+"""
 
 from __future__ import annotations
 
@@ -35,12 +39,34 @@ class Figures:
         """The figures of a series in milliseconds."""
         return cls(p50=statistics.median(samples_ms), p95=nearest_rank(samples_ms, 0.95), count=len(samples_ms))
 
+    @classmethod
+    def wire(cls, samples: Sequence[Sample]) -> Figures:
+        """The figures of the series' times on the wire (what a latency SLO judges)."""
+        return cls.of([sample.wire for sample in samples])
 
-def timed(call: Callable[[int], Any], round_no: int) -> float:
-    """Milliseconds one call takes (perf_counter around it only)."""
+    @classmethod
+    def client(cls, samples: Sequence[Sample]) -> Figures:
+        """The figures of the series' whole calls as the client saw them (reported beside the wire's)."""
+        return cls.of([sample.total for sample in samples])
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One call in milliseconds: on the wire (request's last byte written to answer's last byte read) and whole."""
+
+    wire: float
+    total: float
+
+
+def timed(call: Callable[[int], float | None], round_no: int) -> Sample:
+    """One call, timed whole with perf_counter around it; its wire time is what it returns.
+
+    A call that returns None has no wire stamps (not a server call): its wire time is its whole time.
+    """
     started = time.perf_counter()
-    call(round_no)
-    return (time.perf_counter() - started) * 1000.0
+    wire = call(round_no)
+    total = (time.perf_counter() - started) * 1000.0
+    return Sample(wire=total if wire is None else wire, total=total)
 
 
 def counterbalanced(count: int) -> list[list[int]]:
@@ -62,8 +88,8 @@ def counterbalanced(count: int) -> list[list[int]]:
 
 
 def interleave(calls: Sequence[Callable[[int], Any]], rounds: int, warmup: int,
-               orders: Sequence[Sequence[int]] | None = None) -> list[list[float]]:
-    """Per-call latencies (ms) of variants called in turn, one series per variant.
+               orders: Sequence[Sequence[int]] | None = None) -> list[list[Sample]]:
+    """Per-call samples of variants called in turn, one series per variant.
 
     Each call gets the round number (to pick that round's query). Variants alternate
     A, B, A, B ... in one run so that all see the same machine load, which on a shared
@@ -77,7 +103,7 @@ def interleave(calls: Sequence[Callable[[int], Any]], rounds: int, warmup: int,
         orders = [[*range(shift, len(calls)), *range(shift)] for shift in range(len(calls))]
     if any(sorted(order) != list(range(len(calls))) for order in orders):
         raise ValueError(f"each order must run every one of the {len(calls)} calls once: {orders}")
-    series: list[list[float]] = [[] for _ in calls]
+    series: list[list[Sample]] = [[] for _ in calls]
     for round_no in range(warmup):
         for call in calls:
             call(round_no)

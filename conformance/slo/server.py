@@ -56,13 +56,14 @@ class BenchServer:
 
         return connection.portal.call(run)
 
-    def noop(self, _round: int = 0) -> None:
-        """The no-op round trip every latency is read against: `ping`, else `tools/list` (see `floor_method`)."""
-        client = self.connection.client
-        if self.floor_method == "ping":
-            self._bounded(client.send_ping)
-        else:
-            self._bounded(client.list_tools)
+    def noop(self, _round: int = 0) -> float:
+        """The no-op round trip every latency is read against: `ping`, else `tools/list` (see `floor_method`);
+        returns its time on the wire (ms), like `call`."""
+        connection = self.connection
+        method = connection.client.send_ping if self.floor_method == "ping" else connection.client.list_tools
+        connection.wire_clock.begin()
+        self._bounded(method)
+        return connection.wire_clock.call_ms()
 
     @property
     def floor_method(self) -> str:
@@ -78,18 +79,24 @@ class BenchServer:
                 self._floor_method = "tools/list"
         return self._floor_method
 
-    def call(self, tool: str, arguments: dict[str, Any]) -> Any:
-        """tools/call until the payload is in hand (what the latencies time).
+    def call(self, tool: str, arguments: dict[str, Any]) -> float:
+        """tools/call until the payload is in hand; returns the call's time on the wire (ms).
 
-        A server that sends structuredContent has it parsed by the SDK; one that sends only the JSON
-        text is charged its json.loads here, so both forms are timed to the same point.
+        The wire time (the request's last byte written to the answer's last byte read, stamped by the
+        runner's transport) is what a latency SLO judges; the caller times the whole call around it.
+        A server that sends structuredContent has it parsed (and checked against the tool's outputSchema)
+        by the SDK; one that sends only the JSON text is charged its json.loads here, so both forms' whole
+        calls end at the same point.
         """
-        result = self._bounded(self.connection.client.call_tool, tool, arguments)
+        connection = self.connection
+        connection.wire_clock.begin()
+        result = self._bounded(connection.client.call_tool, tool, arguments)
+        wire_ms = connection.wire_clock.call_ms()
         if result.is_error:
             raise ToolFailure(f"{tool} {arguments} answered a tool error: {to_response(result).payload}")
         if result.structured_content is None:
             json.loads(next(item.text for item in result.content if item.type == "text"))
-        return result
+        return wire_ms
 
     def payload(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
         """The payload of a successful call (structuredContent, else the text item's JSON)."""

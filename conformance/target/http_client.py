@@ -9,30 +9,36 @@ notes the first byte that is not UTF-8; the connection then fails the request wi
 from __future__ import annotations
 
 import codecs
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
+
+from cruxgate.conformance.target.wire_clock import WireClock, body_request_id
 
 CHECKED_TYPES = ("application/json", "text/event-stream")  # the bodies that carry JSON-RPC messages
 
 
 def utf8_checked_client(headers: dict[str, str], on_not_utf8: Callable[[str], None],
-                        on_refused: Callable[[str], None]) -> Any:
+                        on_refused: Callable[[str], None], clock: WireClock | None = None) -> Any:
     """An httpx2 AsyncClient as the SDK makes one (its timeouts), sending `headers`, reporting a body that is not
     UTF-8 to `on_not_utf8` with where its first bad byte is, and a 401 or 403 to `on_refused` (the SDK's error
-    does not say the status)."""
+    does not say the status); `clock`, when given, gets each POSTed request's send stamp (its body's last byte
+    handed to the connection) and its answer's read stamp (the answer body's last byte)."""
     import httpx2
     from mcp.shared._httpx_utils import MCP_DEFAULT_SSE_READ_TIMEOUT, MCP_DEFAULT_TIMEOUT
 
     class CheckedBody(httpx2.AsyncByteStream):
         """A response body passed on as it comes, decoded alongside until its first byte that is not UTF-8."""
 
-        def __init__(self, inner: Any, what: str) -> None:
-            self.inner, self.what = inner, what
+        def __init__(self, inner: Any, what: str, answers: int | str | None = None) -> None:
+            self.inner, self.what, self.answers = inner, what, answers
+            self.last_read: float | None = None
 
         async def __aiter__(self) -> AsyncIterator[bytes]:
             decoder = codecs.getincrementaldecoder("utf-8")()
             seen, head, reported = 0, b"", False
             async for chunk in self.inner:
+                self.last_read = time.perf_counter()
                 if not reported:
                     head += chunk[:200 - len(head)]
                     pending = len(decoder.getstate()[0])  # bytes of a character the last chunk began
@@ -45,9 +51,29 @@ def utf8_checked_client(headers: dict[str, str], on_not_utf8: Callable[[str], No
                                     f"{head.decode('utf-8', errors='replace')!r}")
                     seen += len(chunk)
                 yield chunk
+            self._stamp()
+
+        def _stamp(self) -> None:
+            """The body is done (read to its end, or closed by the SDK once it had the answer)."""
+            if clock is not None and self.answers is not None and self.last_read is not None:
+                clock.answered(self.answers, self.last_read)
+                self.answers = None
 
         async def aclose(self) -> None:
+            self._stamp()
             await self.inner.aclose()
+
+    class TimedRequestBody(httpx2.AsyncByteStream):
+        """A request body passed on as it is, stamped on the clock once its last chunk has been written."""
+
+        def __init__(self, inner: Any, request_id: int | str) -> None:
+            self.inner, self.request_id = inner, request_id
+
+        async def __aiter__(self) -> AsyncIterator[bytes]:
+            async for chunk in self.inner:
+                yield chunk  # resumed once the connection has written it
+            if clock is not None:
+                clock.sent(self.request_id)
 
     class CheckedTransport(httpx2.AsyncBaseTransport):
         """The default transport, each JSON or SSE body checked on its way to the SDK."""
@@ -56,6 +82,14 @@ def utf8_checked_client(headers: dict[str, str], on_not_utf8: Callable[[str], No
             self.inner = httpx2.AsyncHTTPTransport()
 
         async def handle_async_request(self, request: Any) -> Any:
+            request_id = None
+            if clock is not None and request.method == "POST":
+                try:
+                    request_id = body_request_id(request.content)
+                except Exception:  # noqa: BLE001 - a streamed body (httpx2 RequestNotRead): not one to time
+                    request_id = None
+            if request_id is not None:
+                request.stream = TimedRequestBody(request.stream, request_id)
             response = await self.inner.handle_async_request(request)
             if response.status_code in (401, 403):
                 challenge = response.headers.get("www-authenticate")
@@ -64,7 +98,8 @@ def utf8_checked_client(headers: dict[str, str], on_not_utf8: Callable[[str], No
             if kind not in CHECKED_TYPES:
                 return response
             return httpx2.Response(status_code=response.status_code, headers=response.headers,
-                                   stream=CheckedBody(response.stream, kind), extensions=response.extensions)
+                                   stream=CheckedBody(response.stream, kind, request_id),
+                                   extensions=response.extensions)
 
         async def aclose(self) -> None:
             await self.inner.aclose()

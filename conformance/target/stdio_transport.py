@@ -17,6 +17,7 @@ process it left behind holds stdout open.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
@@ -25,6 +26,7 @@ from typing import Any
 import anyio
 
 from cruxgate.conformance.target import reaper
+from cruxgate.conformance.target.wire_clock import WireClock, answer_id, request_id
 
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024  # no code-search answer a client can use is this big
 EXIT_GRACE_SECONDS = 2.0  # after stdin closes, before SIGTERM; then as long again before SIGKILL
@@ -88,12 +90,13 @@ def _parse(line: bytes) -> Any:
 @asynccontextmanager
 async def stdio_transport(argv: list[str], *, cwd: Path | None, env: dict[str, str], stderr: int,
                           on_oversize: Callable[[OversizedMessage], None],
-                          on_exit: Callable[[int, int], None]) -> AsyncIterator[tuple[Any, Any]]:
+                          on_exit: Callable[[int, int], None],
+                          clock: WireClock | None = None) -> AsyncIterator[tuple[Any, Any]]:
     """Start `argv` in its own process group and yield the (read, write) streams the SDK `Client` takes.
 
     `stderr` is the descriptor the server's stderr goes to; `env` carries the server's reaper mark;
     `on_exit` hears the server's exit status, and how many processes it left running, when it exits while the
-    connection is open.
+    connection is open; `clock`, when given, gets each request's send stamp and its answer's read stamp.
     """
     mark = env.get(reaper.MARK)
     process = await anyio.open_process(argv, cwd=cwd, env=env, stderr=stderr, start_new_session=True)
@@ -107,6 +110,7 @@ async def stdio_transport(argv: list[str], *, cwd: Path | None, env: dict[str, s
         buffer: bytearray | None = bytearray()  # None: no longer delivering, only draining
         with suppress(anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
             async for chunk in stdout:
+                arrived = time.perf_counter()  # the chunk that ends a line holds that message's last byte
                 if buffer is None:
                     continue  # drained, so a server blocked writing the rest can read its stdin's end and exit
                 scan = len(buffer)  # only the new bytes can hold the next newline
@@ -122,6 +126,8 @@ async def stdio_transport(argv: list[str], *, cwd: Path | None, env: dict[str, s
                             item = _undecodable(line, error)
                         else:
                             item = _parse(line)
+                            if clock is not None:
+                                clock.answered(answer_id(getattr(item, "message", None)), arrived)
                         try:
                             await read_writer.send(item)
                         except (anyio.ClosedResourceError, anyio.BrokenResourceError):
@@ -141,7 +147,10 @@ async def stdio_transport(argv: list[str], *, cwd: Path | None, env: dict[str, s
             try:
                 async for message in write_reader:
                     data = message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
-                    await stdin.send(data.encode("utf-8"))
+                    written = time.perf_counter()  # a request is one small write: the pipe takes it at once, and
+                    await stdin.send(data.encode("utf-8"))  # its answer cannot be read before this stamp
+                    if clock is not None:
+                        clock.sent(request_id(message.message), written)
             except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
                 await read_writer.aclose()  # the server is gone: let the session see the connection end
 

@@ -28,6 +28,7 @@ from anyio.from_thread import BlockingPortal
 from cruxgate.conformance.target import reaper
 from cruxgate.conformance.target.deadline import NO_DEADLINE, Deadline
 from cruxgate.conformance.target.output_tail import OutputTail
+from cruxgate.conformance.target.wire_clock import WireClock
 from cruxgate.conformance.target.workspace import TAIL_CHARS
 
 
@@ -153,6 +154,7 @@ class Connection:
         self.exit_status: int | None = None  # the server exited while connected (stdio)
         self.exit_note = ""
         self.client: Any = None
+        self.wire_clock = WireClock()  # each request's time on the wire, stamped by the transport (the SLO harness)
         self.server_info: dict[str, Any] | None = None
         self.defects: list[WireDefect] = []
         self.defect_sink = defect_sink  # the session's list, for the wire scenario
@@ -310,14 +312,15 @@ class Connection:
                     assert self.output is not None
                     server = stdio_transport(list(self.argv or ()), cwd=self.cwd, env=self.env,
                                              stderr=self.output.fileno(), on_oversize=self._on_oversize,
-                                             on_exit=self._on_exit)
+                                             on_exit=self._on_exit, clock=self.wire_clock)
                 http_client: Any = contextlib.nullcontext()
                 if not stdio:
                     from mcp.client.streamable_http import streamable_http_client
 
                     from cruxgate.conformance.target.http_client import utf8_checked_client
 
-                    http_client = utf8_checked_client(self._http_headers, self._on_not_utf8, self._on_refused)
+                    http_client = utf8_checked_client(self._http_headers, self._on_not_utf8, self._on_refused,
+                                                      self.wire_clock)
                     server = streamable_http_client(str(self.url), http_client=http_client)
                 async with http_client, Client(server, **client_kwargs) as client:
                     scope.deadline = math.inf

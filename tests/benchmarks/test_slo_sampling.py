@@ -39,7 +39,7 @@ def test_interleave_alternates_variants_and_rotates_who_goes_first() -> None:
     assert log == [("a", 0), ("b", 0),  # warm-up, untimed
                    ("a", 0), ("b", 0), ("b", 1), ("a", 1), ("a", 2), ("b", 2)]
     assert [len(s) for s in series] == [3, 3]
-    assert all(value >= 0.0 for s in series for value in s)
+    assert all(sample.total >= 0.0 and sample.wire == sample.total for s in series for sample in s)  # no wire stamps
 
 
 def test_interleave_runs_the_given_orders_in_turn() -> None:

@@ -4,12 +4,16 @@
     fake_server.py hook corrupt_manifest WORKSPACE      # marks the index corrupt
     fake_server.py serve --workspace W [--port N] [--tools a,b] [--flaw NAME] [--raw] [--index-on-start]
                          [--rename OURS=THEIRS]   # --raw: list and answer a tool under another name
+                         [--outline-symbols N]    # --raw: also get_file_outline, answering N symbols
 
 It serves the same tools two ways: through the official SDK (stdio or
 Streamable HTTP), or with `--raw` through a minimal newline-delimited
 JSON-RPC loop on stdio that starts in milliseconds (no SDK import). The raw
 form keeps the runner's own tests fast and proves the runner reads any
-implementation, not only SDK-built ones.
+implementation, not only SDK-built ones. With `--outline-symbols N` it also
+serves `get_file_outline`, with an outputSchema, answering N made-up symbols
+whatever the path: an answer large enough that a client's handling of it
+(parsing, checking it against the schema) is measurable (the SLO harness's wire timing).
 
 Flaws: legacy_idle, missing_metadata, reasons_when_off, compact_order,
 bad_error_code, crash_on_bad_input, hang_on_bad_input, garbage_stdout, log_stdout, notification_reply,
@@ -44,8 +48,8 @@ def index(workspace: Path) -> None:
 class Tools:
     """The tools as plain functions: arguments in, (payload, is_error) out."""
 
-    def __init__(self, workspace: Path, flaw: str | None) -> None:
-        self.workspace, self.flaw = workspace, flaw
+    def __init__(self, workspace: Path, flaw: str | None, outline_symbols: int = 0) -> None:
+        self.workspace, self.flaw, self.outline_symbols = workspace, flaw, outline_symbols
 
     def _state(self) -> dict:
         return json.loads((self.workspace / INDEX).read_text(encoding="utf-8"))
@@ -100,13 +104,24 @@ class Tools:
                  if text.lstrip().startswith(("def " + name, "class " + name))]
         return {"symbols": found, "metadata": self._metadata()}, False
 
+    def get_file_outline(self, path: str) -> tuple[dict, bool]:
+        """The symbols of one file (here, `outline_symbols` made-up functions, whatever the path)."""
+        symbols = [{"name": f"symbol_{n}", "kind": "function", "line": n} for n in range(self.outline_symbols)]
+        return {"path": path, "symbols": symbols, "metadata": self._metadata()}, False
+
 
 SCHEMAS = {
     "health_check": {},
     "search_code": {"query": STRING, "limit": INTEGER, "compact": BOOLEAN, "ranking_explain_level": STRING},
     "locate_symbol": {"name": STRING},
+    "get_file_outline": {"path": STRING},  # served only with --outline-symbols (raw)
 }
-REQUIRED = {"search_code": ["query"], "locate_symbol": ["name"]}
+REQUIRED = {"search_code": ["query"], "locate_symbol": ["name"], "get_file_outline": ["path"]}
+OUTPUT_SCHEMAS = {"get_file_outline": {
+    "type": "object", "required": ["symbols"],
+    "properties": {"symbols": {"type": "array", "items": {
+        "type": "object", "required": ["name", "kind", "line"],
+        "properties": {"name": STRING, "kind": STRING, "line": INTEGER}}}}}}
 
 
 def serve_sdk(tools: Tools, enabled: list[str], port: int | None) -> None:
@@ -150,7 +165,8 @@ def serve_raw(tools: Tools, enabled: list[str], renames: dict[str, str]) -> None
     """Serve newline-delimited JSON-RPC on stdio: initialize, tools/list, tools/call, ping."""
     ours = {theirs: name for name, theirs in renames.items()}
     listing = [{"name": renames.get(name, name), "description": getattr(Tools, name).__doc__,
-                "inputSchema": {"type": "object", "properties": SCHEMAS[name], "required": REQUIRED.get(name, [])}}
+                "inputSchema": {"type": "object", "properties": SCHEMAS[name], "required": REQUIRED.get(name, [])},
+                **({"outputSchema": OUTPUT_SCHEMAS[name]} if name in OUTPUT_SCHEMAS else {})}
                for name in enabled]
     if tools.flaw == "broken_schema":  # "flag" is no JSON Schema type: the surface lint must say so
         for tool in listing:
@@ -205,6 +221,7 @@ def main() -> None:
     run.add_argument("--raw", action="store_true")
     run.add_argument("--index-on-start", action="store_true", help="index the workspace first (no index command)")
     run.add_argument("--rename", action="append", default=[], metavar="OURS=THEIRS")
+    run.add_argument("--outline-symbols", type=int, default=0, metavar="N")
     args = parser.parse_args()
     workspace = Path(args.workspace)
     if args.command == "index":
@@ -221,8 +238,9 @@ def main() -> None:
             # Before an SDK server claims stdout (it diverts later writes to stderr).
             sys.stdout.write("this is not JSON-RPC\n")
             sys.stdout.flush()
-        enabled = [name for name in SCHEMAS if not args.tools or name in args.tools.split(",")]
-        tools = Tools(workspace, args.flaw)
+        enabled = [name for name in SCHEMAS if (not args.tools or name in args.tools.split(","))
+                   and (name != "get_file_outline" or args.outline_symbols)]
+        tools = Tools(workspace, args.flaw, args.outline_symbols)
         if args.index_on_start:
             index(workspace)
         if (args.raw or args.flaw == "broken_schema") and args.port is None:
