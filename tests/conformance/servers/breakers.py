@@ -276,5 +276,5 @@ CATALOGUE: tuple[Breaker, ...] = (
 from breakers_000 import CATALOGUE_000, STATEMENTS_000  # noqa: E402, F401  (STATEMENTS_000: re-exported)
 from breakers_rest import REST  # noqa: E402 - the rows of documents 001, 002 and 004
 
-CATALOGUE += CATALOGUE_000 + tuple(Breaker(**row) for row in REST)
+CATALOGUE += CATALOGUE_000 + REST
 BY_NAME = {breaker.name: breaker for breaker in CATALOGUE}
