@@ -32,7 +32,7 @@ from cruxgate import __version__
 from .extract import FileExtract, content_hash, extract
 from .extracts import ExtractStore
 from .git import git_head
-from .incremental import Patch, PatchUnavailable, copy_generation, worth_patching
+from .incremental import DatabaseCopy, Patch, PatchUnavailable, link_indices, worth_patching
 from .languages import language_of
 from .reading import Refused, read_file, settled, signature
 from .resolve import Resolver
@@ -270,7 +270,11 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
         shutil.rmtree(generation, ignore_errors=True)
         store.close()
         raise
-    store.prune(totals.hashes)
+    if totals.touched is None:
+        store.prune(totals.hashes)
+    else:  # only these paths' extractions can have gone stale
+        touched = set(totals.touched)
+        store.prune([(path, digest) for path, digest in totals.hashes if path in touched], touched)
     store.put_signatures(remembered, {candidate.path for candidate in report.files})
     store.close()
     _collect_garbage(state, keep={name, previous.name if previous is not None else "",
@@ -300,6 +304,7 @@ class _Totals:
     hashes: list[tuple[str, str]]  # (path, content hash) of every indexed file, in path order
     linked: bool = False
     remembered: list[tuple[str, str, str | None]] = field(default_factory=list)  # signatures read (ExtractStore)
+    touched: list[str] | None = None  # a patch's files added, edited and deleted (the rest are as the run before)
 
 
 def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str, str], generation: Path,
@@ -440,20 +445,30 @@ def _patched(root: Path, previous: Path, tree: _Tree, old: dict[str, str], gener
             return None  # turned binary or unreadable since it was hashed: a full run sorts it out
         results.append(FileExtract.loads(item[2]))
         blobs.append(item[2])
-    copy_generation(previous, generation)
+    deleted = tree.deleted(old)
+    link_indices(previous, generation)
+    # The database (hundreds of MB on a large tree) is copied while the patch reads the live one and folds the
+    # semantic rows: both read only the live generation.
+    copy = DatabaseCopy(previous, generation)
     try:
-        patched = Patch(generation, store).apply(results, blobs, tree.deleted(old))
+        patch = Patch(previous, generation, store)
+        plan = patch.plan(results, deleted, old)
+        from .semantic.build import definition_rows
+        from .semantic.fold import can_fold, fold
+
+        rows = [row for result in results for row in definition_rows(result.path, result.symbols)]
+        if not can_fold(previous, len(rows)):
+            return None  # the caller rebuilds the generation from scratch
+        fold(previous, generation, plan.removed_stable_ids, rows, _cursor(tree.hashes))
+        copy.join()
+        patch.write(plan, blobs)
     except PatchUnavailable:
         return None
-    from .semantic.build import definition_rows
-    from .semantic.fold import can_fold, fold
-
-    rows = [row for result in results for row in definition_rows(result.path, result.symbols)]
-    if not can_fold(previous, len(rows)):
-        return None  # the caller rebuilds the generation from scratch
-    fold(previous, generation, patched.removed_stable_ids, rows, _cursor(tree.hashes))
+    finally:
+        copy.join()  # never a copy under way when the caller removes the generation
     totals = _linked_totals(generation, (tree.hashes, tree.binary))
     totals.parsed, totals.reused, totals.linked = len(results), totals.file_count - len(results), False
+    totals.touched = sorted({*tree.changed, *deleted})
     return totals
 
 

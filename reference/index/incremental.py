@@ -29,6 +29,7 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+import threading
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -57,17 +58,8 @@ def worth_patching(changed: int, files: int) -> bool:
     return 0 < changed <= max(MIN_CHANGED_LIMIT, int(files * MAX_CHANGED_SHARE))
 
 
-@dataclass
-class PatchResult:
-    """What a patch did (the generation's totals are read from its database, as for a linked one)."""
-
-    reresolved_files: int  # unchanged files whose edges were resolved again
-    removed_stable_ids: list[int]  # the symbols of the changed and deleted files before the patch
-
-
-def copy_generation(previous: Path, generation: Path) -> None:
-    """The live generation's database copied and its Tantivy files linked into the empty `generation`."""
-    shutil.copyfile(previous / DATABASE, generation / DATABASE)
+def link_indices(previous: Path, generation: Path) -> None:
+    """The live generation's Tantivy files linked into the empty `generation` (its database is `DatabaseCopy`'s)."""
     for name in INDICES:
         source, target = previous / "tantivy" / name, generation / "tantivy" / name
         target.mkdir(parents=True)
@@ -80,12 +72,35 @@ def copy_generation(previous: Path, generation: Path) -> None:
                 os.link(entry.path, target / entry.name)
 
 
+class DatabaseCopy:
+    """The live generation's database copied into `generation` in a thread (the kernel copies: no GIL held),
+    while the patch reads the live one and folds the semantic rows; `join` before writing the copy."""
+
+    def __init__(self, previous: Path, generation: Path) -> None:
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._copy, args=(previous / DATABASE, generation / DATABASE),
+                                        name="copy-database", daemon=True)
+        self._thread.start()
+
+    def _copy(self, source: Path, target: Path) -> None:
+        try:
+            shutil.copyfile(source, target)
+        except BaseException as err:  # noqa: BLE001 - handed to the thread that joins
+            self._error = err
+
+    def join(self) -> None:
+        """Wait for the copy; raise what it raised."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+
+
 class PatchUnavailable(Exception):
     """The live generation lacks what a patch needs (an unchanged file's stored extraction): run in full."""
 
 
 def _last_ids(db: sqlite3.Connection, generation: Path) -> tuple[int, int, int]:
-    """The highest file, symbol and snippet id the copied generation holds."""
+    """The highest file, symbol and snippet id `generation` holds (`db` is its database)."""
     files, symbols = db.execute("SELECT (SELECT COALESCE(MAX(file_id), 0) FROM files), "
                                 "(SELECT COALESCE(MAX(symbol_id), 0) FROM symbols)").fetchone()
     searcher = tantivy.Index.open(str(generation / "tantivy" / "snippets")).searcher()
@@ -99,49 +114,76 @@ def _chunks(items: list, size: int = 500) -> Iterable[list]:
     return (items[start:start + size] for start in range(0, len(items), size))
 
 
-def _parts(to_name: str) -> list[str]:
-    """The names a target text is made of: `a.b::c` -> a, b, c."""
-    return to_name.replace("::", ".").split(".")
+def _rows(db: sqlite3.Connection, sql: str, keys: list) -> list[tuple]:
+    """The rows of `sql` with its `{}` filled by one parameter per key (none without keys)."""
+    if not keys:
+        return []
+    return db.execute(sql.format(",".join("?" * len(keys))), keys).fetchall()
+
+
+@dataclass
+class PatchPlan:
+    """What a patch changes, read from the live generation before its copy is written."""
+
+    changed: list[FileExtract]
+    gone_paths: list[str]  # the changed and deleted files
+    file_ids: list[int]  # their rows in the live generation
+    old_symbols: dict[str, tuple[int, str]]  # their symbols: stable id -> (symbol id, name)
+    rerun: list[str]  # unchanged files whose edges are resolved again
+    last_ids: tuple[int, int, int]
+
+    @property
+    def removed_stable_ids(self) -> list[int]:
+        """The symbols of the changed and deleted files before the patch."""
+        return [int(stable, 16) for stable in self.old_symbols]
 
 
 class Patch:
-    """One patch of the generation `generation`, a copy of the live one (`copy_generation`)."""
+    """One patch of the live generation `previous` into `generation` (its Tantivy files linked, `link_indices`;
+    its database copied, `DatabaseCopy`): `plan` reads `previous` only, `write` edits the copy."""
 
-    def __init__(self, generation: Path, store: ExtractStore) -> None:
+    def __init__(self, previous: Path, generation: Path, store: ExtractStore) -> None:
+        self.previous = previous
         self.generation = generation
         self.store = store
-        self.db = sqlite3.connect(generation / DATABASE)
-        self.db.execute("PRAGMA journal_mode=OFF")
-        self.db.execute("PRAGMA synchronous=OFF")
 
-    def apply(self, changed: list[FileExtract], blobs: list[bytes], deleted: Iterable[str]) -> PatchResult:
-        """Replace the files of `changed` (new and edited, with their stored `blobs`) and drop `deleted`."""
-        db = self.db
-        deleted = set(deleted)
-        gone_paths = sorted({*deleted, *(result.path for result in changed)})
-        old_files = self._rows("SELECT file_id, path, language FROM files WHERE path IN ({})", gone_paths)
-        file_ids = [f[0] for f in old_files]
-        old_symbols = {stable: (sid, name) for sid, name, stable in self._rows(
-            "SELECT symbol_id, name, symbol_stable_id FROM symbols WHERE file_id IN ({})", file_ids)}
-        new_symbols = {symbol[9]: symbol[0] for result in changed for symbol in result.symbols}
-        # A symbol with the same stable id is the same definition (language, path, kind, qualified name): it
-        # keeps every key the resolver looks it up by, so an edge into it only follows its new id. Edges that
-        # name a symbol that appeared or went may resolve otherwise now.
-        affected = {old_symbols[s][1] for s in old_symbols.keys() - new_symbols.keys()}
-        affected.update(new_symbols[s] for s in new_symbols.keys() - old_symbols.keys())
-        gone_ids = [old_symbols[s][0] for s in old_symbols.keys() - new_symbols.keys()]
-        # A TypeScript/JavaScript path that appears or goes can change what a relative import names.
-        old_paths = {path: language for _, path, language in old_files}
-        moved = [language for path, language in old_paths.items() if path in deleted]
-        moved += [r.language for r in changed if r.path not in old_paths]
-        js_moved = not _JS_LANGUAGES.isdisjoint(moved)
+    def plan(self, changed: list[FileExtract], deleted: Iterable[str], live: dict[str, str]) -> PatchPlan:
+        """What replacing the files of `changed` (new and edited) and dropping `deleted` changes, against the live
+        generation, whose files and content hashes are `live`."""
+        db = sqlite3.connect(f"file:{self.previous / DATABASE}?mode=ro", uri=True)
+        try:
+            deleted = set(deleted)
+            gone_paths = sorted({*deleted, *(result.path for result in changed)})
+            old_files = _rows(db, "SELECT file_id, path, language FROM files WHERE path IN ({})", gone_paths)
+            file_ids = [f[0] for f in old_files]
+            old_symbols = {stable: (sid, name) for sid, name, stable in _rows(
+                db, "SELECT symbol_id, name, symbol_stable_id FROM symbols WHERE file_id IN ({})", file_ids)}
+            new_symbols = {symbol[9]: symbol[0] for result in changed for symbol in result.symbols}
+            # A symbol with the same stable id is the same definition (language, path, kind, qualified name): it
+            # keeps every key the resolver looks it up by, so an edge into it only follows its new id. Edges that
+            # name a symbol that appeared or went may resolve otherwise now.
+            affected = {old_symbols[s][1] for s in old_symbols.keys() - new_symbols.keys()}
+            affected.update(new_symbols[s] for s in new_symbols.keys() - old_symbols.keys())
+            gone_ids = [old_symbols[s][0] for s in old_symbols.keys() - new_symbols.keys()]
+            # A TypeScript/JavaScript path that appears or goes can change what a relative import names.
+            old_paths = {path: language for _, path, language in old_files}
+            moved = [language for path, language in old_paths.items() if path in deleted]
+            moved += [r.language for r in changed if r.path not in old_paths]
+            js_moved = not _JS_LANGUAGES.isdisjoint(moved)
+            rerun = self._affected_files(db, affected, gone_ids, js_moved, live) - set(gone_paths)
+            return PatchPlan(changed, gone_paths, file_ids, old_symbols, sorted(rerun),
+                             _last_ids(db, self.previous))
+        finally:
+            db.close()
 
+    def write(self, plan: PatchPlan, blobs: list[bytes]) -> None:
+        """Edit the copied database and the linked indices of `generation` as `plan` says (`blobs`: the stored
+        extractions of `plan.changed`)."""
+        changed, gone_paths, file_ids, old_symbols, rerun = (plan.changed, plan.gone_paths, plan.file_ids,
+                                                             plan.old_symbols, plan.rerun)
         writer: GenerationWriter | None = None
         try:
-            last_ids = _last_ids(db, self.generation)
-            rerun = sorted(self._affected_files(db, affected, gone_ids, js_moved) - set(gone_paths))
-            db.close()
-            writer = GenerationWriter(self.generation, self.store, last_ids)
+            writer = GenerationWriter(self.generation, self.store, plan.last_ids)
             wdb = writer.db
             removed_edges = self._edge_names(wdb, [*gone_paths, *rerun])
             for keys, sql in ((file_ids, "DELETE FROM symbol_relations WHERE symbol_id IN "
@@ -174,25 +216,20 @@ class Patch:
             if writer is not None:
                 writer.abort()
             raise
-        return PatchResult(len(rerun), [int(stable, 16) for stable in old_symbols])
 
-    def _rows(self, sql: str, keys: list) -> list[tuple]:
-        if not keys:
-            return []
-        return self.db.execute(sql.format(",".join("?" * len(keys))), keys).fetchall()
-
-    @staticmethod
-    def _affected_files(db: sqlite3.Connection, names: set[str], gone_ids: list[int], js_moved: bool) -> set[str]:
-        """Files with an edge whose target text names one of `names` (as a dotted or `::` part), or whose
-        target is among `gone_ids`; with `js_moved`, every TypeScript/JavaScript file."""
+    def _affected_files(self, db: sqlite3.Connection, names: set[str], gone_ids: list[int], js_moved: bool,
+                        live: dict[str, str]) -> set[str]:
+        """Files of the live generation (path -> hash `live`) with an edge whose target text names one of `names`
+        (as a dotted or `::` part), or whose target is among `gone_ids`; with `js_moved`, every
+        TypeScript/JavaScript file."""
         paths: set[str] = set()
-        ordered = sorted(names)
-        for chunk in _chunks(ordered, 16):  # a substring test in SQL first, the exact part test on its few hits
-            test = " OR ".join(["instr(to_name, ?) > 0"] * len(chunk))
-            wanted = set(chunk)
-            paths.update(path for path, to_name in db.execute(
-                f"SELECT DISTINCT from_path, to_name FROM symbol_edges WHERE {test}", chunk)
-                if not wanted.isdisjoint(_parts(to_name)))
+        if names:
+            # The store answers from each extraction's names (not the generation's edges: 160 MB at 20k files); it
+            # must hold every live file's, or a file that names one would be missed.
+            found = self.store.naming(names) if self.store.holds(live.items()) else None
+            if found is None:
+                raise PatchUnavailable("the extraction store lacks a live file's edge names")
+            paths.update(path for path, digest in found if live.get(path) == digest)
         for chunk in _chunks(gone_ids):
             paths.update(p for (p,) in db.execute(
                 f"SELECT DISTINCT from_path FROM symbol_edges WHERE to_symbol_id IN ({','.join('?' * len(chunk))})",

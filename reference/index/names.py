@@ -1,8 +1,10 @@
-"""The key of a reference's target name in the unresolved-name index (written by the indexer, read by queries)."""
+"""A reference's target name: its key in the unresolved-name index (written by the indexer, read by queries) and the
+names it is made of (what a patch looks edges up by)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 _LAST_SEPARATOR = re.compile(r"[.:](?=[^.:]*$)")
 
@@ -16,3 +18,14 @@ def name_key(name: str) -> str:
     """
     match = _LAST_SEPARATOR.search(name)
     return (name[match.end():] if match else name).lower()
+
+
+def name_parts(to_name: str) -> list[str]:
+    """The names a target text is made of: `a.b::c` -> a, b, c."""
+    return to_name.replace("::", ".").split(".")
+
+
+def edge_names(targets: Iterable[str]) -> str:
+    """Every part of `targets` once, each between newlines (`\\na\\nb\\n`): `\\nn\\n` is in it for every part `n`
+    (a target split over lines may match a few names more, never fewer)."""
+    return "\n" + "\n".join(sorted({part for target in targets for part in name_parts(target)})) + "\n"

@@ -13,7 +13,7 @@ import tantivy
 
 from .extract import FileExtract
 from .extracts import ExtractStore
-from .names import name_key
+from .names import edge_names, name_key
 from .state import LIVE_REF
 
 SQL_SCHEMA = """
@@ -161,7 +161,7 @@ class GenerationWriter:
         language = result.language
         self.files.append((file_id, path, language, result.size, result.content_hash, result.line_count,
                            result.parse_errors))
-        self.extracts.append((path, result.content_hash, payload))
+        self.extracts.append((path, result.content_hash, payload, edge_names(edge[3] for edge in result.edges)))
         path_text = result.search_path
         writer = self.writers["symbols"]
         # Unpacked, not by attribute: after FileExtract.loads the symbols are plain tuples (fast to load).

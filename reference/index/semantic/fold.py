@@ -27,7 +27,7 @@ _MODEL = ("terms.json", "idf.npy", "term_vectors.npy")
 def can_fold(previous: Path, new_rows: int) -> bool:
     """Whether `previous`'s semantic index is whole, by this recipe, and has room for `new_rows` more folded rows."""
     try:
-        manifest = SemanticIndex.open(previous).manifest
+        manifest = SemanticIndex.open(previous, graph=False).manifest
     except SemanticIndexError:
         return False
     if manifest.get("recipe") != RECIPE or manifest.get("format") != FORMAT or "fitted_rows" not in manifest:
@@ -39,12 +39,15 @@ def fold(previous: Path, generation: Path, removed: Iterable[int],
          rows: list[tuple[str, str, str | None, str, int, float]], source: str) -> dict:
     """Write `generation`'s semantic index: `previous`'s without the rows of stable ids `removed`, plus `rows`
     (`definition_rows`); returns its manifest."""
-    old = SemanticIndex.open(previous)
+    old = SemanticIndex.open(previous, graph=False)  # the graph file is linked, not read
     folder = generation / SEMANTIC_DIR
     folder.mkdir()
     for name in _MODEL:
         link_file(previous / SEMANTIC_DIR / name, folder / name)
-    keep = ~np.isin(np.asarray(old.stable_ids), np.fromiter(removed, dtype=np.uint64))
+    stable = np.asarray(old.stable_ids)
+    gone = np.flatnonzero(np.isin(stable, np.fromiter(removed, dtype=np.uint64)))  # sorted, a few rows
+    keep = np.ones(old.rows, dtype=bool)
+    keep[gone] = False
     idf = np.asarray(old.idf)
     # The new rows' TF-IDF entries (row, column, value), each row scaled to unit length as a full run does.
     terms = Terms()
@@ -53,7 +56,7 @@ def fold(previous: Path, generation: Path, removed: Iterable[int],
     values: list[float] = []
     stable_ids: list[int] = []
     priors: list[float] = []
-    for name, scope, doc, body, stable, prior in rows:
+    for name, scope, doc, body, stable_id, prior in rows:
         bag = term_bag(terms, name, scope, doc, body)
         if not bag:
             continue  # as a full run: a definition without terms is no row
@@ -63,7 +66,7 @@ def fold(previous: Path, generation: Path, removed: Iterable[int],
                 entry_rows.append(len(stable_ids))
                 entry_columns.append(column)
                 values.append(term_weight(count) * float(idf[column]))
-        stable_ids.append(stable)
+        stable_ids.append(stable_id)
         priors.append(prior)
     new_rows = np.asarray(entry_rows, dtype=np.int64)
     new_columns = np.asarray(entry_columns, dtype=np.int64)
@@ -76,24 +79,44 @@ def fold(previous: Path, generation: Path, removed: Iterable[int],
     lengths = np.linalg.norm(vectors, axis=1)
     lengths[lengths == 0] = 1.0
     vectors /= lengths[:, None]
-    # The kept rows' entries, renumbered, then the new rows' after them: within a column the rows stay in order.
+    # The kept rows' entries, renumbered past the removed rows, then each new entry inserted at the end of its
+    # column (the new rows come after every kept row): within a column the rows stay in order. Every step is one
+    # pass over the arrays (the patch's time at 20k files was in sorting and gathering them whole).
     indptr = np.asarray(old.tfidf_indptr)
-    columns = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))
-    kept = keep[np.asarray(old.tfidf_indices)]
-    renumber = np.cumsum(keep) - 1
-    base = int(keep.sum())
-    all_columns = np.concatenate([columns[kept], new_columns])
-    order = np.argsort(all_columns, kind="stable")
-    entries = np.concatenate([renumber[np.asarray(old.tfidf_indices)[kept]], new_rows + base])[order]
-    data = np.concatenate([np.asarray(old.tfidf_data)[kept], new_values])[order]
-    pointers = np.concatenate([[0], np.cumsum(np.bincount(all_columns, minlength=len(indptr) - 1))])
-    doc_vectors = np.ascontiguousarray(np.vstack([np.asarray(old.doc_vectors)[keep], vectors]), dtype=np.float32)
+    indices = np.asarray(old.tfidf_indices)
+    data = np.asarray(old.tfidf_data)
+    base = old.rows - len(gone)
+    counts = np.diff(indptr)
+    if len(gone):
+        dropped = np.flatnonzero(~keep[indices])
+        counts = counts - np.bincount(np.searchsorted(indptr, dropped, side="right") - 1, minlength=len(counts))
+        indices = np.delete(indices, dropped)
+        data = np.delete(data, dropped)
+        indices = indices - np.cumsum(~keep, dtype=indices.dtype)[indices]  # less the removed rows before each
+    kept_end = np.cumsum(counts)  # where each column's kept entries end
+    order = np.lexsort((new_rows, new_columns))
+    at = kept_end[new_columns[order]] if len(order) else np.zeros(0, dtype=np.int64)
+    entries = np.insert(indices, at, (new_rows + base)[order].astype(indices.dtype))
+    data = np.insert(data, at, new_values[order])
+    pointers = np.concatenate([[0], np.cumsum(counts + np.bincount(new_columns, minlength=len(counts)))])
+    doc_vectors = np.empty((base + len(stable_ids), old.term_vectors.shape[1]), dtype=np.float32)
+    doc_vectors[base:] = vectors
+    _copy_rows(np.asarray(old.doc_vectors), gone, doc_vectors[:base])
     graph.fold(previous / SEMANTIC_DIR, folder, keep, len(stable_ids))
     manifest = {**old.manifest, "rows": int(doc_vectors.shape[0]), "nonzeros": int(data.shape[0]), "source": source,
                 "folded_rows": int(old.manifest["folded_rows"]) + len(stable_ids)}
     save_arrays(folder, {"doc_vectors": doc_vectors, **stored_columns(pointers, entries, data),
-                         "stable_ids": np.concatenate([np.asarray(old.stable_ids)[keep],
+                         "stable_ids": np.concatenate([np.delete(stable, gone),
                                                        np.asarray(stable_ids, dtype=np.uint64)]),
-                         "priors": np.concatenate([np.asarray(old.priors)[keep],
+                         "priors": np.concatenate([np.delete(np.asarray(old.priors), gone),
                                                    np.asarray(priors, dtype=np.float32)])}, manifest)
     return manifest
+
+
+def _copy_rows(source: np.ndarray, gone: np.ndarray, target: np.ndarray) -> None:
+    """`source` without the rows `gone` (sorted) into `target`: slices between them, no gathered copy."""
+    start = written = 0
+    for row in (*gone.tolist(), source.shape[0]):
+        target[written:written + row - start] = source[start:row]
+        written += row - start
+        start = row + 1

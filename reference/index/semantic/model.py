@@ -125,8 +125,9 @@ class SemanticIndex:
         self.graph: Graph | None = None
 
     @classmethod
-    def open(cls, generation: Path) -> SemanticIndex:
-        """Load `generation`'s semantic index; raises SemanticIndexError (missing or unreadable/inconsistent)."""
+    def open(cls, generation: Path, graph: bool = True) -> SemanticIndex:
+        """Load `generation`'s semantic index (its graph too unless not `graph`); raises SemanticIndexError
+        (missing or unreadable/inconsistent)."""
         folder = Path(generation) / SEMANTIC_DIR
         if not (folder / MANIFEST).is_file():
             raise SemanticIndexError("semantic_index_missing", f"{folder} has no {MANIFEST}")
@@ -140,7 +141,7 @@ class SemanticIndex:
                       for name in ARRAYS}
             index = cls(manifest, terms, arrays)
             index._check(len(terms))
-            index.graph = _open_graph(folder, index.rows)
+            index.graph = _open_graph(folder, index.rows) if graph else None
         except SemanticIndexError:
             raise
         except (OSError, ValueError, KeyError, TypeError, EOFError) as err:

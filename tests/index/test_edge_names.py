@@ -1,0 +1,92 @@
+"""The extraction store's edge names: what a patch finds the files to resolve again by.
+
+A patch re-resolves every unchanged file with an edge whose target names (as a `.` or `::` part) a symbol
+that appeared or went. It looks those files up in `.cruxgate/extracts.db` (each extraction's target parts),
+so the store must answer exactly by part, stay pruned with the extractions, and hold every live file's
+names; a store that does not is no answer, and the run is a full one.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from cruxgate.reference.index import index_workspace
+from cruxgate.reference.index.extracts import EXTRACTS, ExtractStore
+from cruxgate.reference.index.names import edge_names
+from cruxgate.reference.index.state import STATE_DIR
+
+from .conftest import built, copy_fixture
+from .test_patch import EXTRA, snapshot
+
+
+def store(tmp_path: Path) -> ExtractStore:
+    return ExtractStore(tmp_path, "test")
+
+
+def test_a_name_is_found_as_a_whole_part_of_a_target(tmp_path: Path) -> None:
+    extracts = store(tmp_path)
+    extracts.put([("a.py", "h1", b"x", edge_names(["pkg.mod::helper", "run"])),
+                  ("b.py", "h2", b"y", edge_names(["helpers.run_all"]))])
+    assert extracts.naming({"mod"}) == {("a.py", "h1")}
+    assert extracts.naming({"run"}) == {("a.py", "h1")}  # not run_all
+    assert extracts.naming({"helper"}) == {("a.py", "h1")}  # not helpers
+    assert extracts.naming({"helpers", "pkg"}) == {("a.py", "h1"), ("b.py", "h2")}
+    assert extracts.naming({"pkg.mod", "ru", "mod::helper"}) == set()  # parts, never a substring
+    assert extracts.holds([("a.py", "h1"), ("b.py", "h2")])
+    assert not extracts.holds([("a.py", "h1"), ("b.py", "h3")])
+
+
+def test_a_pruned_extraction_takes_its_names_along(tmp_path: Path) -> None:
+    extracts = store(tmp_path)
+    extracts.put([("a.py", "old", b"x", edge_names(["f"])), ("a.py", "new", b"x", edge_names(["f"])),
+                  ("b.py", "h", b"y", edge_names(["f"]))])
+    extracts.prune([("a.py", "new")], paths={"a.py"})  # only a.py looked at: b.py stays
+    assert extracts.naming({"f"}) == {("a.py", "new"), ("b.py", "h")}
+    assert extracts.get("a.py", "old") is None and extracts.get("b.py", "h") == b"y"
+    extracts.prune([("a.py", "new")])
+    assert extracts.naming({"f"}) == {("a.py", "new")}
+
+
+def test_a_store_written_without_edge_names_is_emptied(tmp_path: Path) -> None:
+    extracts = store(tmp_path)
+    extracts.put([("a.py", "h", b"x", edge_names(["f"]))])
+    extracts.close()
+    with sqlite3.connect(tmp_path / EXTRACTS) as db:  # as an older release left it: no layout recorded
+        db.execute("DELETE FROM meta WHERE key = 'layout'")
+    reopened = store(tmp_path)
+    assert reopened.get("a.py", "h") is None and not reopened.holds([("a.py", "h")])
+
+
+def test_a_patch_without_a_live_files_edge_names_runs_in_full(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    workspace = copy_fixture(tmp_path / "ws")
+    (workspace / "src/auth/extra.py").write_text(EXTRA, encoding="utf-8")  # calls helper_fn, defined nowhere yet
+    index_workspace(workspace)
+    with sqlite3.connect(workspace / STATE_DIR / EXTRACTS) as db:
+        assert db.execute("DELETE FROM edge_names WHERE path = 'src/auth/extra.py'").rowcount == 1
+    full_builds = built(monkeypatch)
+    (workspace / "src/net/helpers.py").write_text("def helper_fn() -> int:\n    return 2\n", encoding="utf-8")
+    summary = index_workspace(workspace)
+    assert len(full_builds) == 1  # not patched: the store could not say which files name helper_fn
+    fresh = tmp_path / "fresh"
+    shutil.copytree(workspace, fresh, ignore=shutil.ignore_patterns(STATE_DIR))
+    assert summary.edge_count == index_workspace(fresh, force=True).edge_count
+    patched, rebuilt = snapshot(workspace), snapshot(fresh)
+    assert patched["edges"] == rebuilt["edges"]
+    assert any(edge[1] == "src/auth/extra.py" and edge[5] == "helper_fn" and edge[4] for edge in patched["edges"])
+    # The full run stored every file's names again: the next edit is a patch.
+    full_builds.clear()
+    (workspace / "src/net/helpers.py").write_text("def helper_fn() -> int:\n    return 3\n", encoding="utf-8")
+    index_workspace(workspace)
+    assert full_builds == []
+
+
+def test_every_stored_extraction_has_its_edge_names(workspace: Path) -> None:
+    index_workspace(workspace)
+    with sqlite3.connect(workspace / STATE_DIR / EXTRACTS) as db:
+        pairs = set(db.execute("SELECT path, content_hash FROM extracts"))
+        named = set(db.execute("SELECT path, content_hash FROM edge_names"))
+    assert pairs and pairs == named
