@@ -56,38 +56,51 @@ def _printable(rel: str) -> str:
 
 def scan(workspace: Path) -> ScanReport:
     """Every regular file under `workspace`, sorted by path; skips SKIP_DIRS, large files, links and special files."""
-    root = os.path.realpath(workspace)
     report = ScanReport(files=[])
     problems: list[tuple[str, str]] = []
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        rel_dir = os.path.relpath(dirpath, root)
-        prefix = "" if rel_dir == "." else rel_dir.replace(os.sep, "/") + "/"
-        kept = []
-        for d in sorted(dirnames):
-            if d in SKIP_DIRS or os.path.islink(os.path.join(dirpath, d)):
-                continue
-            if not utf8_text(d):
-                problems.append((prefix + d, NOT_UTF8))
-                continue
-            kept.append(d)
-        dirnames[:] = kept
-        for name in filenames:
-            rel = prefix + name
-            if not utf8_text(name):
-                problems.append((rel, NOT_UTF8))
-                continue
-            absolute = os.path.join(dirpath, name)
-            try:
-                st = os.lstat(absolute)
-            except OSError:
-                continue  # gone since the directory was listed
-            reason = refusal(st)
-            if reason is None:
-                report.files.append(Candidate(rel, absolute, signature(st)))
-            elif stat.S_ISREG(st.st_mode):  # a regular file is refused for its size only
-                report.skipped_large += 1
-            else:
-                problems.append((rel, reason))
+    _scan_dir(os.path.realpath(workspace), "", report, problems)
     report.files.sort(key=lambda c: c.path)
     report.problems = [f"{_printable(rel)}: not indexed, {reason}" for rel, reason in sorted(problems)]
     return report
+
+
+def _scan_dir(directory: str, prefix: str, report: ScanReport, problems: list[tuple[str, str]]) -> None:
+    """One directory's files into `report`, then its subdirectories', each path `prefix` + name.
+
+    As `os.walk` without following links sorts entries: a link to a directory counts as a directory (and is
+    not entered), any other link as a file (refused by its lstat). A directory that cannot be listed is left out.
+    """
+    try:
+        with os.scandir(directory) as listing:
+            entries = list(listing)
+    except OSError:
+        return
+    for entry in entries:
+        name = entry.name
+        rel = prefix + name
+        try:
+            is_dir = entry.is_dir()
+        except OSError:
+            is_dir = False
+        if is_dir:
+            if name in SKIP_DIRS or entry.is_symlink():
+                continue
+            if not utf8_text(name):
+                problems.append((rel, NOT_UTF8))
+                continue
+            _scan_dir(entry.path, rel + "/", report, problems)
+            continue
+        if not utf8_text(name):
+            problems.append((rel, NOT_UTF8))
+            continue
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue  # gone since the directory was listed
+        reason = refusal(st)
+        if reason is None:
+            report.files.append(Candidate(rel, entry.path, signature(st)))
+        elif stat.S_ISREG(st.st_mode):  # a regular file is refused for its size only
+            report.skipped_large += 1
+        else:
+            problems.append((rel, reason))
