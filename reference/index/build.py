@@ -234,6 +234,7 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     generation = state / name
     generation.mkdir()
     store = ExtractStore(state, TOOL_VERSION)
+    names_complete = previous is not None and store.names_of() == previous.name
     try:
         tree = _classify(root, report.files, old, store.signatures(), progress) if sealed else None
         remembered = tree.remembered if tree is not None else []
@@ -270,6 +271,8 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
         shutil.rmtree(generation, ignore_errors=True)
         store.close()
         raise
+    # A full build stored every file's edge names; a patch or a link adds to a store that held the previous ones.
+    store.record_names_of(name if names_complete or not (totals.linked or totals.touched is not None) else None)
     if totals.touched is None:
         store.prune(totals.hashes)
     else:  # only these paths' extractions can have gone stale

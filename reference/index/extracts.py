@@ -45,6 +45,7 @@ class ExtractStore:
     def __init__(self, state: Path, tool_version: str) -> None:
         """Open (or create) the store under the state directory `state`, for extractions of `tool_version`."""
         self.db: sqlite3.Connection | None = None
+        self.failed = False  # a write failed this run (its rows are missing)
         try:
             # Written from the generation writer's finishing thread too; one run at a time holds the lock.
             db = sqlite3.connect(state / EXTRACTS, check_same_thread=False)
@@ -87,6 +88,7 @@ class ExtractStore:
                                     ((path, digest, names) for path, digest, _, names in rows))
             except sqlite3.Error:
                 self.db.rollback()
+                self.failed = True  # rows lost: the store no longer holds every file's names
 
     def naming(self, names: Iterable[str]) -> set[tuple[str, str]] | None:
         """(path, content hash) of every stored extraction with an edge whose target has a part in `names`; None
@@ -131,25 +133,28 @@ class ExtractStore:
         except sqlite3.Error:
             self.db.rollback()
 
-    def holds(self, pairs: Iterable[tuple[str, str]]) -> bool:
-        """Whether every (path, content hash) of `pairs` has its extraction's edge names stored."""
-        if self.db is None:
-            return False
+    def names_of(self) -> str | None:
+        """The generation whose every file's edge names this store holds (`record_names_of`), None if unknown."""
+        if self.db is None or self.failed:
+            return None
         try:
-            wanted = self._live(pairs)
-            held = self.db.execute("SELECT COUNT(*) FROM temp.live JOIN edge_names USING (path, content_hash)")
-            return bool(held.fetchone()[0] == wanted)
+            row = self.db.execute("SELECT value FROM meta WHERE key = 'names_of'").fetchone()
         except sqlite3.Error:
-            return False
+            return None
+        return row[0] if row else None
 
-    def _live(self, pairs: Iterable[tuple[str, str]]) -> int:
-        """`pairs` into the temporary table `live` (emptied first); how many distinct pairs it holds."""
-        assert self.db is not None
-        self.db.execute("CREATE TEMP TABLE IF NOT EXISTS live(path TEXT, content_hash TEXT, "
-                        "PRIMARY KEY (path, content_hash)) WITHOUT ROWID")
-        self.db.execute("DELETE FROM temp.live")
-        self.db.executemany("INSERT OR IGNORE INTO temp.live VALUES (?,?)", pairs)
-        return int(self.db.execute("SELECT COUNT(*) FROM temp.live").fetchone()[0])
+    def record_names_of(self, generation: str | None) -> None:
+        """Record that the store holds every file's edge names of `generation` (None: of no known generation);
+        committed with the next `prune`. A store that failed a write records nothing."""
+        if self.db is None:
+            return
+        try:
+            if generation is None or self.failed:
+                self.db.execute("DELETE FROM meta WHERE key = 'names_of'")
+            else:
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES ('names_of', ?)", (generation,))
+        except sqlite3.Error:
+            self.failed = True
 
     def prune(self, live: Iterable[tuple[str, str]], paths: Iterable[str] | None = None) -> None:
         """Keep only the extractions of the live tree's (path, content hash) pairs; with `paths`, look only at
@@ -157,7 +162,10 @@ class ExtractStore:
         if self.db is None:
             return
         try:
-            self._live(live)
+            self.db.execute("CREATE TEMP TABLE IF NOT EXISTS live(path TEXT, content_hash TEXT, "
+                            "PRIMARY KEY (path, content_hash)) WITHOUT ROWID")
+            self.db.execute("DELETE FROM temp.live")
+            self.db.executemany("INSERT OR IGNORE INTO temp.live VALUES (?,?)", live)
             if paths is None:
                 gone = "(path, content_hash) NOT IN (SELECT path, content_hash FROM temp.live)"
                 args: list[tuple[str, ...]] = [()]

@@ -226,7 +226,7 @@ class Patch:
         if names:
             # The store answers from each extraction's names (not the generation's edges: 160 MB at 20k files); it
             # must hold every live file's, or a file that names one would be missed.
-            found = self.store.naming(names) if self.store.holds(live.items()) else None
+            found = self.store.naming(names) if self.store.names_of() == self.previous.name else None
             if found is None:
                 raise PatchUnavailable("the extraction store lacks a live file's edge names")
             paths.update(path for path, digest in found if live.get(path) == digest)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cruxgate.reference.index import index_workspace
+from cruxgate.reference.index import index_workspace, read_state
 from cruxgate.reference.index.extracts import EXTRACTS, ExtractStore
 from cruxgate.reference.index.names import edge_names
 from cruxgate.reference.index.state import STATE_DIR
@@ -36,8 +36,6 @@ def test_a_name_is_found_as_a_whole_part_of_a_target(tmp_path: Path) -> None:
     assert extracts.naming({"helper"}) == {("a.py", "h1")}  # not helpers
     assert extracts.naming({"helpers", "pkg"}) == {("a.py", "h1"), ("b.py", "h2")}
     assert extracts.naming({"pkg.mod", "ru", "mod::helper"}) == set()  # parts, never a substring
-    assert extracts.holds([("a.py", "h1"), ("b.py", "h2")])
-    assert not extracts.holds([("a.py", "h1"), ("b.py", "h3")])
 
 
 def test_a_pruned_extraction_takes_its_names_along(tmp_path: Path) -> None:
@@ -58,26 +56,48 @@ def test_a_store_written_without_edge_names_is_emptied(tmp_path: Path) -> None:
     with sqlite3.connect(tmp_path / EXTRACTS) as db:  # as an older release left it: no layout recorded
         db.execute("DELETE FROM meta WHERE key = 'layout'")
     reopened = store(tmp_path)
-    assert reopened.get("a.py", "h") is None and not reopened.holds([("a.py", "h")])
+    assert reopened.get("a.py", "h") is None and reopened.naming({"f"}) == set()
 
 
-def test_a_patch_without_a_live_files_edge_names_runs_in_full(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_store_that_lost_rows_vouches_for_no_generation(tmp_path: Path) -> None:
+    extracts = store(tmp_path)
+    extracts.put([("a.py", "h", b"x", edge_names(["f"]))])
+    extracts.record_names_of("gen-1")
+    extracts.prune([("a.py", "h")])
+    assert extracts.names_of() == "gen-1"
+    extracts.put([("b.py", "h")])  # type: ignore[list-item]  # a failing write: its rows are lost
+    extracts.record_names_of("gen-2")
+    extracts.prune([("a.py", "h")])
+    assert extracts.names_of() is None
+    extracts.close()
+    assert store(tmp_path).names_of() is None  # nor once reopened
+
+
+@pytest.mark.parametrize("damage", [None, "no record"])
+def test_a_patch_resolves_again_the_files_naming_a_new_target(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             damage: str | None) -> None:
+    """extra.py calls helper_fn, defined nowhere until the edit: a patch must resolve extra.py's edges again. A store
+    that cannot vouch for the live generation's names (an older one, a killed run's) makes the run a full one."""
     workspace = copy_fixture(tmp_path / "ws")
-    (workspace / "src/auth/extra.py").write_text(EXTRA, encoding="utf-8")  # calls helper_fn, defined nowhere yet
+    (workspace / "src/auth/extra.py").write_text(EXTRA, encoding="utf-8")
     index_workspace(workspace)
+    live = read_state(workspace).generation
+    assert live is not None
     with sqlite3.connect(workspace / STATE_DIR / EXTRACTS) as db:
-        assert db.execute("DELETE FROM edge_names WHERE path = 'src/auth/extra.py'").rowcount == 1
+        assert db.execute("SELECT value FROM meta WHERE key = 'names_of'").fetchone() == (live.name,)
+        if damage == "no record":
+            db.execute("DELETE FROM meta WHERE key = 'names_of'")
     full_builds = built(monkeypatch)
     (workspace / "src/net/helpers.py").write_text("def helper_fn() -> int:\n    return 2\n", encoding="utf-8")
     summary = index_workspace(workspace)
-    assert len(full_builds) == 1  # not patched: the store could not say which files name helper_fn
+    assert len(full_builds) == (1 if damage == "no record" else 0)
     fresh = tmp_path / "fresh"
     shutil.copytree(workspace, fresh, ignore=shutil.ignore_patterns(STATE_DIR))
     assert summary.edge_count == index_workspace(fresh, force=True).edge_count
     patched, rebuilt = snapshot(workspace), snapshot(fresh)
     assert patched["edges"] == rebuilt["edges"]
     assert any(edge[1] == "src/auth/extra.py" and edge[5] == "helper_fn" and edge[4] for edge in patched["edges"])
-    # The full run stored every file's names again: the next edit is a patch.
+    # Either way the store vouches for the new generation: the next edit is a patch.
     full_builds.clear()
     (workspace / "src/net/helpers.py").write_text("def helper_fn() -> int:\n    return 3\n", encoding="utf-8")
     index_workspace(workspace)
