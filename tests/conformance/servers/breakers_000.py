@@ -290,6 +290,13 @@ def enriched_unweighted(payload: dict[str, Any], args: dict[str, Any], tool: str
         _shift(payload, pairs[-1][1], "kind_weight", 0.0)
 
 
+def unenriched_weighted(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """A symbol result without a kind (not enriched) is weighed 0.5, as if an unknown kind were a variable."""
+    for result, entry in _pairs(payload):
+        if tool == "search_code" and result.get("result_type") == "symbol" and not result.get("kind"):
+            _shift(payload, entry, "kind_weight", 0.5)
+
+
 # Role filters (000:204-241)
 
 def kind_filter_widened(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
@@ -554,6 +561,9 @@ CATALOGUE_000: tuple[Breaker, ...] = (
     Breaker("enriched_unweighted", "AP-SIGNALS-04", "000:200",
             "`kind_weight`, `query_intent_boost`, and `test_file_penalty` signals MUST be applied",
             enriched_unweighted),
+    Breaker("unenriched_weighted", "AP-SIGNALS-05", "000:201",
+            "a semantic-only result that cannot be enriched (symbol not found in index) MUST receive `kind_weight=0.0` "
+            "and `query_intent_boost=0.0`", unenriched_weighted),
     Breaker("kind_filter_widened", "AP-ROLE-01", "000:220",
             "the runtime MUST return only `SymbolKind::Struct` symbols, not other kinds in the `Type` role",
             kind_filter_widened),
@@ -726,10 +736,8 @@ STATEMENTS_000: tuple[Statement, ...] = (
               ("symbols_unenriched",)),
     Statement(200, 'after enrichment, `kind_weight`, `query_intent_boost`, and `test_file_penalty` signals MUST be',
               ("enriched_unweighted",)),
-    Statement(201, 'a semantic-only result that cannot be enriched (symbol not found in index) MUST receive', (),
-              "Needs a semantic hit whose symbol the index does not hold: every semantic row of the fixture names "
-              "an indexed symbol and no hook separates the two stores. AP-SIGNALS-04 expects kind_weight 0.0 for a "
-              "result without a kind, so such a hit would be judged where it occurs."),
+    Statement(201, 'a semantic-only result that cannot be enriched (symbol not found in index) MUST receive',
+              ("unenriched_weighted",)),
     Statement(204, 'Query tools that support symbol-type filtering MUST support role-aware filtering in addition to',
               ("default_filters_kinds",)),
     Statement(220, 'the runtime MUST return only `SymbolKind::Struct` symbols, not other kinds in the `Type` role',
