@@ -130,14 +130,49 @@ def _work(task: tuple[str, str, str | None]) -> tuple:
     return ("parsed", path, result.dumps(), sig)
 
 
+# Files handed to the workers whose results the run has not taken yet. The workers parse faster than the run stores
+# (one writer), and results they run ahead with wait in memory: this many at most, never the tree's.
+IN_FLIGHT = 256
+
+
+class _Window:
+    """Hands tasks to the pool only while fewer than `size` results wait to be taken."""
+
+    def __init__(self, tasks: list[tuple[str, str, str | None]], size: int) -> None:
+        self.tasks, self.room, self.open = tasks, threading.Semaphore(size), True
+
+    def feed(self) -> Iterator[tuple[str, str, str | None]]:
+        """The tasks, each once there is room for its result (read by the pool's task thread)."""
+        for task in self.tasks:
+            self.room.acquire()
+            if not self.open:
+                return
+            yield task
+
+    def taken(self, results: Iterator[tuple]) -> Iterator[tuple]:
+        """`results`, making room for one more task as each is taken."""
+        for item in results:
+            self.room.release()
+            yield item
+
+    def close(self) -> None:
+        """No more tasks: a feed waiting for room stops (the pool's task thread must end for the pool to)."""
+        self.open = False
+        self.room.release()
+
+
 @contextmanager
 def _extraction(tasks: list[tuple[str, str, str | None]], workers: int) -> Iterator[Iterator[tuple]]:
     """The workers' results in task order; the pool (if any) is forked on entry and stopped on exit."""
     if workers <= 1 or len(tasks) < POOL_THRESHOLD:
         yield map(_work, tasks)
         return
+    window = _Window(tasks, max(IN_FLIGHT, CHUNK_SIZE))  # the pool sends whole chunks: room for one at least
     with multiprocessing.get_context("fork").Pool(workers, initializer=gc.disable) as pool:
-        yield pool.imap(_work, tasks, chunksize=CHUNK_SIZE)
+        try:
+            yield window.taken(pool.imap(_work, window.feed(), chunksize=CHUNK_SIZE))
+        finally:
+            window.close()
 
 
 def worker_count() -> int:
