@@ -44,13 +44,14 @@ def test_a_fold_keeps_every_other_row_exactly_and_appends_the_new(tmp_path: Path
     after = SemanticIndex.open(generation)
 
     keep = [i for i in range(before.rows) if i not in removed_at]
-    assert [int(s) for s in after.stable_ids] == [stable[i] for i in keep] + [r[4] for r in added]
+    assert [int(s) for s in after.stable_ids] == [stable[i] for i in keep] + [r.stable_id for r in added]
     assert after.manifest["folded_rows"] == before.manifest["folded_rows"] + len(added)
     assert after.manifest["nonzeros"] == int(after.tfidf_data.shape[0])
     old_tfidf, new_tfidf = dense_tfidf(before), dense_tfidf(after)
     assert np.array_equal(new_tfidf[:len(keep)], old_tfidf[keep])
     assert np.array_equal(np.asarray(after.doc_vectors)[:len(keep)], np.asarray(before.doc_vectors)[keep])
-    assert np.array_equal(np.asarray(after.priors)[:len(keep)], np.asarray(before.priors)[keep])
+    for name in ("priors", "file_of", "lines"):
+        assert np.array_equal(np.asarray(getattr(after, name))[:len(keep)], np.asarray(getattr(before, name))[keep])
     # The new rows: unit length, weighted by the kept model.
     new = new_tfidf[len(keep):]
     assert new.shape[0] == len(added) and np.allclose(np.linalg.norm(new, axis=1), 1.0, atol=1e-5)

@@ -18,13 +18,13 @@ from array import array
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from ..kinds import kinds_of
 from . import graph
-from .model import FORMAT, MANIFEST, SEMANTIC_DIR, SemanticIndex, SemanticIndexError
+from .model import FILES, FORMAT, MANIFEST, SEMANTIC_DIR, SemanticIndex, SemanticIndexError
 from .text import Terms
 
 if TYPE_CHECKING:
@@ -50,6 +50,10 @@ SEED = 20261124
 # matrix: the fit's temporaries are these slices, never whole (rows x k) copies.
 CHUNK = 65_536
 GRAM_ROWS = 16_384
+# Rows of a (rows x k) product computed at a time, into the array that keeps it: the fit holds one such array
+# (two while the graph is built), never a second whole copy. A multiple of 96: on this machine's OpenBLAS a
+# slice of 96n rows gives the same bits as the whole product (measured), so the vectors did not change.
+ROW_CHUNK = 12_288
 # Everything above that shapes the vectors: an index built by another recipe is not reused.
 RECIPE = (f"kinds={sorted(INDEXED_KINDS)} name={NAME_WEIGHT} body={BODY_WEIGHT}x{BODY_CHARS} "
           f"df>={MIN_DOCUMENT_FREQUENCY} k={DIMENSIONS}+{OVERSAMPLING} q={POWER_ITERATIONS} alpha={ALPHA} "
@@ -81,14 +85,36 @@ def term_weight(count: float) -> float:
     return 1.0 + math.log(count) if count >= 1.0 else count
 
 
-def definition_rows(path: str, symbols: Sequence[tuple]) -> list[tuple[str, str, str | None, str, int, float]]:
-    """The rows one file's definitions give the channel: (name, scope, doc, body head, stable id as an int, prior)."""
+class DefinitionRow(NamedTuple):
+    """One definition as the semantic index takes it: its text, stable id (an int) and prior, and its location."""
+
+    name: str
+    scope: str
+    doc: str | None
+    body: str
+    stable_id: int
+    prior: float
+    path: str
+    line_start: int
+    line_end: int
+    language: str | None
+
+
+def definition_rows(path: str, symbols: Sequence[tuple], language: str | None) -> list[DefinitionRow]:
+    """The rows one file's definitions give the channel (extract Symbol tuples of the file at `path`)."""
     test = is_test_path(path)
     if test and not INDEX_TESTS:
         return []
     prior = TEST_PRIOR if test else 1.0
-    return [(name, qualified[: len(qualified) - len(name)], doc, content[:BODY_CHARS], int(stable, 16), prior)
-            for name, qualified, kind, _, _, _, _, doc, _, stable, content, *_ in symbols if kind in INDEXED_KINDS]
+    return [DefinitionRow(name, qualified[: len(qualified) - len(name)], doc, content[:BODY_CHARS], int(stable, 16),
+                          prior, path, start, end, language)
+            for name, qualified, kind, start, end, _, _, doc, _, stable, content, *_ in symbols
+            if kind in INDEXED_KINDS]
+
+
+def file_table(files: dict[tuple[str, str | None], int]) -> list[list[str | None]]:
+    """The file table as stored in files.json: [path, language] in entry order."""
+    return [[path, language] for (path, language), _ in sorted(files.items(), key=lambda item: item[1])]
 
 
 class SemanticIndexBuilder:
@@ -106,24 +132,29 @@ class SemanticIndexBuilder:
         self._indptr = array("q", [0])  # where each row starts in the two arrays above
         self._stable_ids = array("Q")
         self._priors = array("f")
+        self._files: dict[tuple[str, str | None], int] = {}  # (path, language) -> entry of files.json
+        self._file_of = array("i")  # each row's file entry
+        self._lines = array("i")  # each row's line_start and line_end
 
-    def add_file(self, path: str, symbols: Sequence[tuple]) -> None:
-        """Count the definitions of one file (extract Symbol tuples: name, qualified, kind, ..., doc, ..., content)."""
-        self.add_rows(definition_rows(path, symbols))
+    def add_file(self, path: str, symbols: Sequence[tuple], language: str | None) -> None:
+        """Count the definitions of one file (extract Symbol tuples: name, qualified, kind, lines, ..., doc, ...)."""
+        self.add_rows(definition_rows(path, symbols, language))
 
-    def add_rows(self, rows: Iterable[tuple[str, str, str | None, str, int, float]]) -> None:
-        """Count `definition_rows` rows: (name, scope, doc, body head, stable id as an int, prior)."""
+    def add_rows(self, rows: Iterable[DefinitionRow]) -> None:
+        """Count `definition_rows` rows."""
         vocabulary, columns, weights = self._vocabulary, self._columns, self._weights
-        for name, scope, doc, body, stable, prior in rows:
-            bag = term_bag(self._terms, name, scope, doc, body)
+        for row in rows:
+            bag = term_bag(self._terms, row.name, row.scope, row.doc, row.body)
             if not bag:
                 continue  # a definition without terms is no row
             for term, count in bag.items():
                 columns.append(vocabulary.setdefault(term, len(vocabulary)))
                 weights.append(term_weight(count))
             self._indptr.append(len(columns))
-            self._stable_ids.append(stable)
-            self._priors.append(prior)
+            self._stable_ids.append(row.stable_id)
+            self._priors.append(row.prior)
+            self._file_of.append(self._files.setdefault((row.path, row.language), len(self._files)))
+            self._lines.extend((row.line_start, row.line_end))
 
     def write(self, generation: Path, source: str = "", previous: Path | None = None) -> dict:
         """Write `generation/semantic/`: linked from `previous` when it was built from the same `source` (the
@@ -147,11 +178,15 @@ class SemanticIndexBuilder:
         idf = np.log(max(rows, 1) / (1.0 + document_frequency)).astype(np.float32)
         idf[(document_frequency < MIN_DOCUMENT_FREQUENCY) | (idf < 0)] = 0.0
         tfidf = _unit_rows(counts @ sp.diags(idf))
+        # The counts are in `tfidf` now: their arrays go before the fit makes its own (the builder is spent).
+        del counts, data, columns_of, indptr
+        self._columns, self._weights, self._indptr = array("i"), array("f"), array("q", [0])
         # One BLAS thread: the products are small, and OpenBLAS's threads, spinning for cores the indexer's
         # workers and Tantivy also want, took the SVD of the stdlib from 0.7 s to 10 s on 2 busy cores.
         with threadpool_limits(limits=1, user_api="blas"):
             term_vectors, doc_vectors = _lsi(tfidf, min(DIMENSIONS, max(min(rows, columns) - 1, 1)))
         csc = tfidf.tocsc()
+        del tfidf
         csc.sort_indices()
         words = [""] * columns
         for term, column in vocabulary.items():
@@ -164,8 +199,11 @@ class SemanticIndexBuilder:
         if built is not None:
             manifest["graph"] = built
         (folder / "terms.json").write_text(json.dumps(words), encoding="utf-8")
+        (folder / FILES).write_text(json.dumps(file_table(self._files)), encoding="utf-8")
         save_arrays(folder, {"idf": idf, "term_vectors": term_vectors, "doc_vectors": doc_vectors,
-                             **csc_arrays(csc), "stable_ids": stable_ids, "priors": priors}, manifest)
+                             **csc_arrays(csc), "stable_ids": stable_ids, "priors": priors,
+                             "file_of": np.frombuffer(self._file_of, dtype=np.int32),
+                             "lines": np.frombuffer(self._lines, dtype=np.int32).reshape(-1, 2)}, manifest)
         return manifest
 
 
@@ -230,7 +268,7 @@ def _unit_rows(matrix: sp.spmatrix) -> sp.csr_matrix:
 
 
 def _orthonormal(block: np.ndarray) -> np.ndarray:
-    """An orthonormal basis of a tall block's columns by Cholesky QR, twice (CholeskyQR2).
+    """An orthonormal basis of a tall block's columns by Cholesky QR, twice (CholeskyQR2), in `block` itself.
 
     LAPACK's QR of a 72,000 x 144 block took 3-8 s here; the Gram matrix route is two small
     products and a 144 x 144 factorization (0.1 s), and the second pass restores orthogonality.
@@ -241,9 +279,20 @@ def _orthonormal(block: np.ndarray) -> np.ndarray:
             part = block[start:start + GRAM_ROWS]
             gram += part.T.astype(np.float64) @ part.astype(np.float64)
         gram[np.diag_indices_from(gram)] += 1e-9 * max(float(np.trace(gram)), 1e-30) / gram.shape[0]
-        inverse = np.linalg.inv(np.linalg.cholesky(gram))
-        block = (block @ inverse.T.astype(np.float32)).astype(np.float32, copy=False)
+        inverse = np.linalg.inv(np.linalg.cholesky(gram)).T.astype(np.float32)
+        for start in range(0, block.shape[0], ROW_CHUNK):  # in place, a slice at a time
+            part = block[start:start + ROW_CHUNK]
+            part[...] = part @ inverse
     return block
+
+
+def _product(matrix: sp.csr_matrix, dense: np.ndarray) -> np.ndarray:
+    """`matrix @ dense` (float32), computed ROW_CHUNK rows at a time into the array it returns (each row of a
+    sparse product is its own sum: the same bits as the whole product, without a second copy)."""
+    out = np.empty((matrix.shape[0], dense.shape[1]), dtype=np.float32)
+    for start in range(0, matrix.shape[0], ROW_CHUNK):
+        out[start:start + ROW_CHUNK] = matrix[start:start + ROW_CHUNK] @ dense
+    return out
 
 
 def _lsi(tfidf: sp.csr_matrix, dimensions: int) -> tuple[np.ndarray, np.ndarray]:
@@ -255,20 +304,25 @@ def _lsi(tfidf: sp.csr_matrix, dimensions: int) -> tuple[np.ndarray, np.ndarray]
     width = min(dimensions + OVERSAMPLING, columns, rows)
     # The random test matrix (terms x width) is drawn and applied a slice of terms at a time: the same draws in
     # the same order as one (terms x width) matrix, without holding it.
-    sample = np.zeros((rows, width), dtype=np.float32)
+    basis = np.zeros((rows, width), dtype=np.float32)
     for start in range(0, columns, CHUNK):
         stop = min(start + CHUNK, columns)
         terms = tfidf if stop - start == columns else tfidf[:, start:stop]
-        sample += terms @ rng.standard_normal((stop - start, width), dtype=np.float32)
-    basis = _orthonormal(sample)
-    del sample
+        draws = rng.standard_normal((stop - start, width), dtype=np.float32)
+        for row in range(0, rows, ROW_CHUNK):
+            basis[row:row + ROW_CHUNK] += terms[row:row + ROW_CHUNK] @ draws
+    basis = _orthonormal(basis)
     for _ in range(POWER_ITERATIONS):
         back = _orthonormal(np.asarray(tfidf.T @ basis))
-        basis = _orthonormal(np.asarray(tfidf @ back))
+        del basis  # before its successor is made: one (rows x width) array at a time
+        basis = _orthonormal(_product(tfidf, back))
     _, _, vt = np.linalg.svd((tfidf.T @ basis).T, full_matrices=False)
+    del basis
     term_vectors = np.ascontiguousarray(vt[:dimensions].T, dtype=np.float32)
-    doc_vectors = np.ascontiguousarray(tfidf @ term_vectors, dtype=np.float32)
-    norms = np.linalg.norm(doc_vectors, axis=1)
+    doc_vectors = _product(tfidf, term_vectors)
+    # Row by row, a slice at a time: the norm of the whole array would square it into a copy first.
+    norms = np.concatenate([np.linalg.norm(doc_vectors[row:row + ROW_CHUNK], axis=1)
+                            for row in range(0, rows, ROW_CHUNK)])
     norms[norms == 0] = 1.0
     doc_vectors /= norms[:, None]  # in place: the rows x k matrix is the largest array of the fit
     return term_vectors, doc_vectors
