@@ -448,7 +448,7 @@ def _patched(root: Path, previous: Path, tree: _Tree, old: dict[str, str], gener
     from .semantic.build import definition_rows
     from .semantic.fold import can_fold, fold
 
-    rows = [row for result in results for row in definition_rows(result.path, result.symbols)]
+    rows = [row for result in results for row in definition_rows(result.path, result.symbols, result.language)]
     if not can_fold(previous, len(rows)):
         return None  # the caller rebuilds the generation from scratch
     fold(previous, generation, patched.removed_stable_ids, rows, _cursor(tree.hashes))
@@ -512,7 +512,7 @@ def _write(root: Path, store: ExtractStore, tasks: list, results: Iterator[tuple
             errors += 1
             problems.append(f"{path}: {result.parse_errors} syntax error(s), indexed as far as it parses")
         _, first = writer.add(result, blob)
-        semantic.add_file(result.path, result.symbols)
+        semantic.add_file(result.path, result.symbols, result.language)
         resolver.add_file(result, first)
         marshal.dump((result.path, result.language, result.module, result.edges, first), spill)
         hashes.append((result.path, result.content_hash))

@@ -6,11 +6,21 @@ import argparse
 import json
 import os
 import shutil
+import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from .state import MANIFEST, SCHEMA_VERSION, STATE_DIR, TANTIVY_DIR, current_generation, read_state, write_atomic
+from .state import (
+    DATABASE,
+    MANIFEST,
+    SCHEMA_VERSION,
+    STATE_DIR,
+    TANTIVY_DIR,
+    current_generation,
+    read_state,
+    write_atomic,
+)
 
 
 def _live_manifest(workspace: Path) -> Path:
@@ -77,6 +87,48 @@ def semantic_backend_failure(workspace: Path) -> None:
             os.replace(tmp, path)
 
 
+# The conformance fixture's symbol that semantic_orphan takes out of the lexical index: a question in words
+# about retrying with backoff finds it through its semantic row alone.
+ORPHAN = "net.retry.retry_with_backoff"
+
+
+def semantic_orphan(workspace: Path) -> None:
+    """The fixture's ORPHAN leaves the lexical symbol index (Tantivy and its SQLite rows); its semantic row stays.
+
+    A semantic hit on it then cannot be enriched (000: "symbol not found in index"). Both stores are
+    rewritten through new inodes, so files the generation shares by hard link stay as they were.
+    """
+    import tantivy
+
+    from .seal import write_seal
+    from .store import WRITER_HEAP
+
+    generation = _live_manifest(workspace).parent
+    database = generation / DATABASE
+    copy = database.with_name(f".{DATABASE}.tmp")
+    shutil.copyfile(database, copy)
+    with sqlite3.connect(copy) as db:
+        ids = [row[0] for row in db.execute("SELECT symbol_id FROM symbols WHERE qualified_name = ?", (ORPHAN,))]
+        if not ids:
+            raise SystemExit(f"semantic_orphan: the index holds no symbol {ORPHAN} (not the conformance fixture?)")
+        db.execute("DELETE FROM symbols WHERE qualified_name = ?", (ORPHAN,))
+    os.replace(copy, database)
+    symbols = generation / TANTIVY_DIR / "symbols"
+    staged = symbols.with_name(".symbols.tmp")
+    shutil.rmtree(staged, ignore_errors=True)
+    shutil.copytree(symbols, staged)
+    writer = tantivy.Index.open(str(staged)).writer(heap_size=WRITER_HEAP, num_threads=1)
+    for symbol_id in ids:
+        writer.delete_documents_by_term("symbol_id", symbol_id)
+    writer.commit()
+    writer.wait_merging_threads()
+    retired = symbols.with_name(".symbols.old")
+    os.replace(symbols, retired)
+    os.replace(staged, symbols)
+    shutil.rmtree(retired)
+    write_seal(generation, linkable=False)  # the new sizes are the state the hook means, not damage
+
+
 def legacy_status_idle(workspace: Path) -> None:
     """The manifest uses the legacy status `idle` (read as ready)."""
     _edit_manifest(workspace, status="idle")
@@ -89,7 +141,7 @@ def legacy_status_partial_available(workspace: Path) -> None:
 
 HOOKS: dict[str, Callable[[Path], None]] = {f.__name__: f for f in (
     corrupt_manifest, reindex_required, not_indexed, legacy_status_idle, legacy_status_partial_available,
-    corrupt_index_segment, semantic_backend_failure)}
+    corrupt_index_segment, semantic_backend_failure, semantic_orphan)}
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:

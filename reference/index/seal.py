@@ -24,13 +24,17 @@ def _stamp(path: Path) -> list[int]:
     return [st.st_size, st.st_mtime_ns, st.st_ino]
 
 
-def write_seal(generation: Path) -> None:
-    """Record every file now in `generation` (dot-files, the manifest and the seal itself excepted)."""
+def write_seal(generation: Path, linkable: bool = True) -> None:
+    """Record every file now in `generation` (dot-files, the manifest and the seal itself excepted).
+
+    Not `linkable`: the sizes stand (the reader's damage check passes) but no stamp matches a file, so the
+    next run rebuilds rather than links; for a generation a hook changed on purpose.
+    """
     files = {}
     for path in sorted(generation.rglob("*")):
         rel = path.relative_to(generation).as_posix()
         if path.is_file() and not path.name.startswith(".") and rel not in _UNSEALED:
-            files[rel] = _stamp(path)
+            files[rel] = _stamp(path) if linkable else [path.stat().st_size, -1, -1]
     (generation / SEAL).write_text(json.dumps({"files": files}, sort_keys=True), encoding="utf-8")
 
 

@@ -54,7 +54,7 @@ def test_hooks_produce_their_state(workspace: Path, hook: str) -> None:
     expected = {"corrupt_manifest": "corrupt_manifest", "reindex_required": "reindex_required",
                 "not_indexed": "not_indexed", "legacy_status_idle": "ready",
                 "legacy_status_partial_available": "ready", "corrupt_index_segment": "ready",
-                "semantic_backend_failure": "ready"}[hook]
+                "semantic_backend_failure": "ready", "semantic_orphan": "ready"}[hook]
     state = read_state(workspace)
     assert state.status == expected and done.stdout.strip() == f"{hook}: {expected}"
     if hook.startswith("legacy"):
@@ -65,6 +65,37 @@ def test_hooks_produce_their_state(workspace: Path, hook: str) -> None:
         assert state.generation is not None
         with pytest.raises(SemanticIndexError):
             SemanticIndex.open(state.generation)
+
+
+def test_semantic_orphan_leaves_the_lexical_index_and_keeps_the_semantic_row(workspace: Path, tmp_path: Path) -> None:
+    from cruxgate.reference.index.hooks import ORPHAN
+    from cruxgate.reference.index.semantic import SemanticIndex
+
+    fixture = workspace
+    index_workspace(fixture)
+    before = IndexReader.open(fixture)
+    stable_id, symbol_id, *location = before.db.execute(
+        "SELECT symbol_stable_id, symbol_id, path, line_start, line_end, language FROM symbols "
+        "WHERE qualified_name = ?", (ORPHAN,)).fetchone()
+    symbols_before = before.searcher("symbols").num_docs
+    done = cli("hook", "semantic_orphan", str(fixture))
+    assert done.returncode == 0 and done.stdout.strip() == "semantic_orphan: ready", done.stderr
+    after = IndexReader.open(fixture)
+    assert after.db.execute("SELECT count(*) FROM symbols WHERE qualified_name = ?", (ORPHAN,)).fetchone() == (0,)
+    query = after.index("symbols").parse_query(str(symbol_id), ["symbol_id"])
+    assert after.searcher("symbols").search(query, 1).hits == []
+    assert after.searcher("symbols").num_docs == symbols_before - 1
+    assert before.searcher("symbols").search(query, 1).hits != []  # an open reader keeps the files it had
+    semantic = SemanticIndex.open(after.generation)
+    row = semantic.stable_ids.tolist().index(int(stable_id, 16))  # the semantic row stays, with its location
+    orphan = semantic.match(row, 1.0)
+    assert [orphan.path, orphan.line_start, orphan.line_end, orphan.language] == location
+    # A workspace other than the fixture has no such symbol: the hook says so and fails.
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "app.py").write_text("def main():\n    pass\n", encoding="utf-8")
+    refused = cli("hook", "semantic_orphan", str(other))
+    assert refused.returncode != 0 and ORPHAN in refused.stderr
 
 
 def test_hooks_on_a_workspace_without_an_index_build_one_first(workspace: Path) -> None:

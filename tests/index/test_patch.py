@@ -143,7 +143,8 @@ def snapshot(workspace: Path) -> dict[str, Any]:
         "tantivy": _tantivy(generation, stable),
     }
     semantic = SemanticIndex.open(generation)
-    shot["semantic_rows"] = sorted(f"{int(s):016x}" for s in semantic.stable_ids)
+    shot["semantic_rows"] = sorted((m.stable_id, m.path, m.line_start, m.line_end, m.language)
+                                   for m in (semantic.match(row, 1.0) for row in range(semantic.rows)))
     shot["answers"] = answers(workspace, stable)
     db.close()
     return shot

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from cruxgate.reference.index.semantic import SEMANTIC_DIR, SemanticIndex, SemanticIndexError, graph
-from cruxgate.reference.index.semantic.build import SemanticIndexBuilder
+from cruxgate.reference.index.semantic.build import DefinitionRow, SemanticIndexBuilder
 from cruxgate.reference.index.semantic.fold import fold
 from cruxgate.reference.index.semantic.text import terms
 
@@ -36,7 +36,7 @@ QUERIES = ["parse the email address of a header", "retry a socket request after 
            "checksum of a compressed block", "wait for a worker in the pool"]
 
 
-Row = tuple[str, str, str | None, str, int, float]
+Row = DefinitionRow
 
 
 def definitions(count: int, seed: int, first_id: int = 1) -> list[Row]:
@@ -49,11 +49,12 @@ def definitions(count: int, seed: int, first_id: int = 1) -> list[Row]:
         name = "_".join(rng.sample(topic, 2))
         doc = " ".join(rng.sample(topic, 4) + rng.sample(other, 1))
         body = " ".join(rng.choice(topic + other) for _ in range(8))
-        rows.append((name, f"pkg.mod{i % 40}.", doc, body, first_id + i, 1.0))
+        rows.append(DefinitionRow(name, f"pkg.mod{i % 40}.", doc, body, first_id + i, 1.0, f"pkg/mod{i % 40}.py",
+                                  i + 1, i + 3, "python"))
     return rows
 
 
-def build(generation: Path, rows: list[tuple[str, str, str | None, str, int, float]], min_rows: int,
+def build(generation: Path, rows: list[Row], min_rows: int,
           monkeypatch: pytest.MonkeyPatch) -> SemanticIndex:
     """Write a semantic index of `rows` into `generation` (a graph from `min_rows` rows) and open it."""
     monkeypatch.setattr(graph, "MIN_ROWS", min_rows)
@@ -77,7 +78,7 @@ def reachable_once(index: SemanticIndex) -> bool:
 
 
 @pytest.fixture(scope="module")
-def rows() -> list[tuple[str, str, str | None, str, int, float]]:
+def rows() -> list[Row]:
     return definitions(3000, seed=7)
 
 
@@ -119,9 +120,10 @@ def test_a_patch_keeps_the_graph_and_scans_what_it_added(tmp_path: Path, rows: l
     before = build(previous, rows, min_rows=1, monkeypatch=monkeypatch)
     query = "remove a directory tree"
     gone = [int(sid, 16) for sid, _ in top_ids(before, query)[:3]]  # the best answers are deleted
-    added: list[Row] = [("remove_directory_tree", "pkg.shutil.",
-                         "Remove a directory tree: walk the path, remove each entry.",
-                         "walk path remove directory tree", 10_000_001, 1.0)]
+    added: list[Row] = [DefinitionRow("remove_directory_tree", "pkg.shutil.",
+                                      "Remove a directory tree: walk the path, remove each entry.",
+                                      "walk path remove directory tree", 10_000_001, 1.0, "pkg/shutil.rs", 40, 52,
+                                      "rust")]
     generation = tmp_path / "gen-2"
     generation.mkdir()
     fold(previous, generation, gone, added, source="patched")
@@ -133,6 +135,10 @@ def test_a_patch_keeps_the_graph_and_scans_what_it_added(tmp_path: Path, rows: l
     assert {int(s) for s in after.stable_ids[after.graph.extra]} == {10_000_001}
     found = top_ids(after, query)
     assert found[0][0] == f"{10_000_001:016x}"  # the added row is outside the graph, and scanned
+    # Every row keeps its location: the kept rows theirs, the added row its own (a new file entry).
+    where = {f"{r.stable_id:016x}": (r.path, r.line_start, r.line_end, r.language) for r in [*rows, *added]}
+    assert all((m.path, m.line_start, m.line_end, m.language) == where[m.stable_id]
+               for m in after.search(terms(query), after.rows, 0.0, exact=True))
     assert not {f"{sid:016x}" for sid in gone} & {sid for sid, _ in found}
     exact = top_ids(after, query, exact=True)
     assert found[0] == exact[0]
@@ -141,7 +147,7 @@ def test_a_patch_keeps_the_graph_and_scans_what_it_added(tmp_path: Path, rows: l
     # A second patch: the first patch's row stays outside the graph and is still found; the graph stays linked.
     third = tmp_path / "gen-3"
     third.mkdir()
-    fold(generation, third, [rows[0][4]], [], source="patched again")
+    fold(generation, third, [rows[0].stable_id], [], source="patched again")
     again = SemanticIndex.open(third)
     assert again.graph is not None and reachable_once(again)
     assert top_ids(again, query)[0][0] == f"{10_000_001:016x}"

@@ -50,6 +50,12 @@ def test_each_generation_carries_its_semantic_index(workspace: Path) -> None:
                                               "'method')") if not is_test_path(path)}
     rows = {f"{int(s):016x}" for s in index.stable_ids}
     assert rows == stable and len(rows) == index.rows  # test files stay out (INDEX_TESTS off)
+    # Each row carries its symbol's location, so a match the symbols table lacks still has one.
+    where = {sid: (path, start, end, language) for sid, path, start, end, language in db.execute(
+        "SELECT symbol_stable_id, path, line_start, line_end, language FROM symbols")}
+    located = [index.match(row, 1.0) for row in range(index.rows)]
+    assert all((m.path, m.line_start, m.line_end, m.language) == where[m.stable_id] for m in located)
+    assert {m.language for m in located} >= {"python", "rust", "go"}
 
 
 def test_search_is_ranked_bounded_and_deterministic(workspace: Path) -> None:
@@ -95,6 +101,7 @@ def test_a_new_generation_brings_a_new_semantic_index(workspace: Path, tmp_path:
     ("garbage array", "semantic_backend_error"),
     ("wrong shape", "semantic_backend_error"),
     ("foreign format", "semantic_backend_error"),
+    ("file entry past the table", "semantic_backend_error"),
 ])
 def test_open_fails_with_a_deterministic_reason(workspace: Path, tmp_path: Path, damage: str, reason: str) -> None:
     generation = tmp_path / "gen"
@@ -108,6 +115,8 @@ def test_open_fails_with_a_deterministic_reason(workspace: Path, tmp_path: Path,
         (folder / "term_vectors.npy").write_bytes(b"\x93NUMPY nonsense")
     elif damage == "wrong shape":
         np.save(folder / "priors.npy", np.ones(3, dtype=np.float32))
+    elif damage == "file entry past the table":
+        (folder / "files.json").write_text("[]", encoding="utf-8")
     else:
         manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
         (folder / "manifest.json").write_text(json.dumps({**manifest, "format": 99}), encoding="utf-8")

@@ -52,6 +52,8 @@ GOOD = [
     ("result-location", {k: SYMBOL[k] for k in LOCATION}),
     ("result-signature", SIGNATURE),
     ("result-context", CONTEXT),
+    # 000:201: a semantic-only symbol result the index cannot enrich has neither kind nor name
+    ("result-signature", {k: v for k, v in SIGNATURE.items() if k not in ("kind", "name", "qualified_name")}),
     ("result-compact", SYMBOL),
     ("result-compact", {k: SYMBOL[k] for k in ("result_id", "path", "line_start", "line_end", "score")}),
     ("get_file_outline.output", {"path": "config/settings.ini", "symbols": [], "metadata": META}),
@@ -146,6 +148,8 @@ BAD = {
     "compact result without its score": ("result-compact", {k: v for k, v in SYMBOL.items() if k != "score"}),
     "location with an identity": ("result-location", dict({k: SYMBOL[k] for k in LOCATION}, result_id="sym:1")),
     "location with the symbol handles": ("result-location", SYMBOL),
+    "symbol result with a kind and no name": ("result-signature", {k: v for k, v in SIGNATURE.items() if k != "name"}),
+    "symbol result with a name and no kind": ("result-signature", {k: v for k, v in SIGNATURE.items() if k != "kind"}),
     "unresolved_count null": ("find_references.output", {"references": [], "unresolved_count": None, "metadata": META}),
     "unresolved_count omitted": ("find_references.output", {"references": [], "metadata": META}),
     "outline children at depth top": ("https://cruxgate.dev/schemas/get_file_outline.output.json#/$defs/top_only",

@@ -18,13 +18,13 @@ from array import array
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from ..kinds import kinds_of
 from . import graph
-from .model import FORMAT, MANIFEST, SEMANTIC_DIR, SemanticIndex, SemanticIndexError
+from .model import FILES, FORMAT, MANIFEST, SEMANTIC_DIR, SemanticIndex, SemanticIndexError
 from .text import Terms
 
 if TYPE_CHECKING:
@@ -81,14 +81,36 @@ def term_weight(count: float) -> float:
     return 1.0 + math.log(count) if count >= 1.0 else count
 
 
-def definition_rows(path: str, symbols: Sequence[tuple]) -> list[tuple[str, str, str | None, str, int, float]]:
-    """The rows one file's definitions give the channel: (name, scope, doc, body head, stable id as an int, prior)."""
+class DefinitionRow(NamedTuple):
+    """One definition as the semantic index takes it: its text, stable id (an int) and prior, and its location."""
+
+    name: str
+    scope: str
+    doc: str | None
+    body: str
+    stable_id: int
+    prior: float
+    path: str
+    line_start: int
+    line_end: int
+    language: str | None
+
+
+def definition_rows(path: str, symbols: Sequence[tuple], language: str | None) -> list[DefinitionRow]:
+    """The rows one file's definitions give the channel (extract Symbol tuples of the file at `path`)."""
     test = is_test_path(path)
     if test and not INDEX_TESTS:
         return []
     prior = TEST_PRIOR if test else 1.0
-    return [(name, qualified[: len(qualified) - len(name)], doc, content[:BODY_CHARS], int(stable, 16), prior)
-            for name, qualified, kind, _, _, _, _, doc, _, stable, content, *_ in symbols if kind in INDEXED_KINDS]
+    return [DefinitionRow(name, qualified[: len(qualified) - len(name)], doc, content[:BODY_CHARS], int(stable, 16),
+                          prior, path, start, end, language)
+            for name, qualified, kind, start, end, _, _, doc, _, stable, content, *_ in symbols
+            if kind in INDEXED_KINDS]
+
+
+def file_table(files: dict[tuple[str, str | None], int]) -> list[list[str | None]]:
+    """The file table as stored in files.json: [path, language] in entry order."""
+    return [[path, language] for (path, language), _ in sorted(files.items(), key=lambda item: item[1])]
 
 
 class SemanticIndexBuilder:
@@ -106,24 +128,29 @@ class SemanticIndexBuilder:
         self._indptr = array("q", [0])  # where each row starts in the two arrays above
         self._stable_ids = array("Q")
         self._priors = array("f")
+        self._files: dict[tuple[str, str | None], int] = {}  # (path, language) -> entry of files.json
+        self._file_of = array("i")  # each row's file entry
+        self._lines = array("i")  # each row's line_start and line_end
 
-    def add_file(self, path: str, symbols: Sequence[tuple]) -> None:
-        """Count the definitions of one file (extract Symbol tuples: name, qualified, kind, ..., doc, ..., content)."""
-        self.add_rows(definition_rows(path, symbols))
+    def add_file(self, path: str, symbols: Sequence[tuple], language: str | None) -> None:
+        """Count the definitions of one file (extract Symbol tuples: name, qualified, kind, lines, ..., doc, ...)."""
+        self.add_rows(definition_rows(path, symbols, language))
 
-    def add_rows(self, rows: Iterable[tuple[str, str, str | None, str, int, float]]) -> None:
-        """Count `definition_rows` rows: (name, scope, doc, body head, stable id as an int, prior)."""
+    def add_rows(self, rows: Iterable[DefinitionRow]) -> None:
+        """Count `definition_rows` rows."""
         vocabulary, columns, weights = self._vocabulary, self._columns, self._weights
-        for name, scope, doc, body, stable, prior in rows:
-            bag = term_bag(self._terms, name, scope, doc, body)
+        for row in rows:
+            bag = term_bag(self._terms, row.name, row.scope, row.doc, row.body)
             if not bag:
                 continue  # a definition without terms is no row
             for term, count in bag.items():
                 columns.append(vocabulary.setdefault(term, len(vocabulary)))
                 weights.append(term_weight(count))
             self._indptr.append(len(columns))
-            self._stable_ids.append(stable)
-            self._priors.append(prior)
+            self._stable_ids.append(row.stable_id)
+            self._priors.append(row.prior)
+            self._file_of.append(self._files.setdefault((row.path, row.language), len(self._files)))
+            self._lines.extend((row.line_start, row.line_end))
 
     def write(self, generation: Path, source: str = "", previous: Path | None = None) -> dict:
         """Write `generation/semantic/`: linked from `previous` when it was built from the same `source` (the
@@ -164,8 +191,11 @@ class SemanticIndexBuilder:
         if built is not None:
             manifest["graph"] = built
         (folder / "terms.json").write_text(json.dumps(words), encoding="utf-8")
+        (folder / FILES).write_text(json.dumps(file_table(self._files)), encoding="utf-8")
         save_arrays(folder, {"idf": idf, "term_vectors": term_vectors, "doc_vectors": doc_vectors,
-                             **csc_arrays(csc), "stable_ids": stable_ids, "priors": priors}, manifest)
+                             **csc_arrays(csc), "stable_ids": stable_ids, "priors": priors,
+                             "file_of": np.frombuffer(self._file_of, dtype=np.int32),
+                             "lines": np.frombuffer(self._lines, dtype=np.int32).reshape(-1, 2)}, manifest)
         return manifest
 
 

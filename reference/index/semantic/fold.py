@@ -10,14 +10,15 @@ in since the fit pass `MAX_FOLDED_SHARE` of the rows it was fitted on (`can_fold
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
 
 from . import graph
-from .build import RECIPE, link_file, save_arrays, stored_columns, term_bag, term_weight
-from .model import FORMAT, SEMANTIC_DIR, SemanticIndex, SemanticIndexError
+from .build import RECIPE, DefinitionRow, file_table, link_file, save_arrays, stored_columns, term_bag, term_weight
+from .model import FILES, FORMAT, SEMANTIC_DIR, SemanticIndex, SemanticIndexError
 from .text import Terms
 
 MAX_FOLDED_SHARE = 0.10
@@ -35,8 +36,7 @@ def can_fold(previous: Path, new_rows: int) -> bool:
     return int(manifest["folded_rows"]) + new_rows <= MAX_FOLDED_SHARE * max(int(manifest["fitted_rows"]), 1)
 
 
-def fold(previous: Path, generation: Path, removed: Iterable[int],
-         rows: list[tuple[str, str, str | None, str, int, float]], source: str) -> dict:
+def fold(previous: Path, generation: Path, removed: Iterable[int], rows: list[DefinitionRow], source: str) -> dict:
     """Write `generation`'s semantic index: `previous`'s without the rows of stable ids `removed`, plus `rows`
     (`definition_rows`); returns its manifest."""
     old = SemanticIndex.open(previous)
@@ -53,8 +53,13 @@ def fold(previous: Path, generation: Path, removed: Iterable[int],
     values: list[float] = []
     stable_ids: list[int] = []
     priors: list[float] = []
-    for name, scope, doc, body, stable, prior in rows:
-        bag = term_bag(terms, name, scope, doc, body)
+    # The kept rows keep their file entries; a new row's file is looked up, or appended. An entry no row
+    # points to any more stays until the next full run (a fold changes at most MAX_FOLDED_SHARE of the rows).
+    files = {(path, language): entry for entry, (path, language) in enumerate(old.files)}
+    file_of: list[int] = []
+    lines: list[tuple[int, int]] = []
+    for row in rows:
+        bag = term_bag(terms, row.name, row.scope, row.doc, row.body)
         if not bag:
             continue  # as a full run: a definition without terms is no row
         for term, count in bag.items():
@@ -63,8 +68,10 @@ def fold(previous: Path, generation: Path, removed: Iterable[int],
                 entry_rows.append(len(stable_ids))
                 entry_columns.append(column)
                 values.append(term_weight(count) * float(idf[column]))
-        stable_ids.append(stable)
-        priors.append(prior)
+        stable_ids.append(row.stable_id)
+        priors.append(row.prior)
+        file_of.append(files.setdefault((row.path, row.language), len(files)))
+        lines.append((row.line_start, row.line_end))
     new_rows = np.asarray(entry_rows, dtype=np.int64)
     new_columns = np.asarray(entry_columns, dtype=np.int64)
     new_values = np.asarray(values, dtype=np.float32)
@@ -91,9 +98,14 @@ def fold(previous: Path, generation: Path, removed: Iterable[int],
     graph.fold(previous / SEMANTIC_DIR, folder, keep, len(stable_ids))
     manifest = {**old.manifest, "rows": int(doc_vectors.shape[0]), "nonzeros": int(data.shape[0]), "source": source,
                 "folded_rows": int(old.manifest["folded_rows"]) + len(stable_ids)}
+    (folder / FILES).write_text(json.dumps(file_table(files)), encoding="utf-8")
     save_arrays(folder, {"doc_vectors": doc_vectors, **stored_columns(pointers, entries, data),
                          "stable_ids": np.concatenate([np.asarray(old.stable_ids)[keep],
                                                        np.asarray(stable_ids, dtype=np.uint64)]),
                          "priors": np.concatenate([np.asarray(old.priors)[keep],
-                                                   np.asarray(priors, dtype=np.float32)])}, manifest)
+                                                   np.asarray(priors, dtype=np.float32)]),
+                         "file_of": np.concatenate([np.asarray(old.file_of)[keep],
+                                                    np.asarray(file_of, dtype=np.int32)]),
+                         "lines": np.concatenate([np.asarray(old.lines)[keep],
+                                                  np.asarray(lines, dtype=np.int32).reshape(-1, 2)])}, manifest)
     return manifest

@@ -11,6 +11,8 @@ Files in `gen-<n>/semantic/` (all written before the generation's CURRENT flip, 
     tfidf_indptr.npy, tfidf_indices.npy, tfidf_data.npy   the unit-length TF-IDF rows, as CSC columns
     stable_ids.npy           uint64[rows]        each row's symbol_stable_id (16 hex digits)
     priors.npy               float32[rows]       a row's weight in the ranking (test files below 1)
+    files.json               the file table: [path, language] per entry
+    file_of.npy, lines.npy   int32[rows], int32[rows, 2]   each row's file entry and line_start, line_end
     graph.usearch, graph_rows.npy, graph_extra.npy   the nearest-neighbour graph of large indexes (graph.py)
 """
 
@@ -31,10 +33,13 @@ from .graph import Graph
 
 log = logging.getLogger("cruxgate.semantic")
 SEMANTIC_DIR = "semantic"
-FORMAT = 1
+# 2: each row carries its location (files.json, file_of, lines), so a match the lexical index cannot enrich
+# still has a path and lines (000: enrichment looks up kind, name and qualified_name).
+FORMAT = 2
 MANIFEST = "manifest.json"
+FILES = "files.json"
 ARRAYS = ("idf", "term_vectors", "doc_vectors", "tfidf_indptr", "tfidf_indices", "tfidf_data", "stable_ids",
-          "priors")
+          "priors", "file_of", "lines")
 
 
 # Rows above which the dense scan is split between this thread and one more. The exact scan reads every
@@ -100,17 +105,23 @@ class SemanticIndexError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Match:
-    """One row of the semantic index and its similarity to the query (0..1)."""
+    """One row of the semantic index, its similarity to the query (0..1) and where the definition is."""
 
     stable_id: str
     similarity: float
+    path: str | None = None
+    line_start: int | None = None
+    line_end: int | None = None
+    language: str | None = None
 
 
 class SemanticIndex:
     """A loaded semantic index; read-only, safe to share between threads."""
 
-    def __init__(self, manifest: dict, terms: list[str], arrays: dict[str, np.ndarray]) -> None:
+    def __init__(self, manifest: dict, terms: list[str], arrays: dict[str, np.ndarray],
+                 files: list[list[str | None]]) -> None:
         self.manifest = manifest
+        self.files = [(str(path), language) for path, language in files]
         self.alpha = float(manifest["alpha"])
         self.columns = {term: column for column, term in enumerate(terms)}
         self.idf: np.ndarray = arrays["idf"]
@@ -121,6 +132,8 @@ class SemanticIndex:
         self.tfidf_data: np.ndarray = arrays["tfidf_data"]
         self.stable_ids: np.ndarray = arrays["stable_ids"]
         self.priors: np.ndarray = arrays["priors"]
+        self.file_of: np.ndarray = arrays["file_of"]
+        self.lines: np.ndarray = arrays["lines"]
         self.rows = int(self.doc_vectors.shape[0])
         self.graph: Graph | None = None
 
@@ -138,7 +151,8 @@ class SemanticIndex:
             # indexes them a few dozen times).
             arrays = {name: np.asarray(np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False))
                       for name in ARRAYS}
-            index = cls(manifest, terms, arrays)
+            files = json.loads((folder / FILES).read_text(encoding="utf-8"))
+            index = cls(manifest, terms, arrays, files)
             index._check(len(terms))
             index.graph = _open_graph(folder, index.rows)
         except SemanticIndexError:
@@ -156,7 +170,9 @@ class SemanticIndex:
               and self.doc_vectors.shape == (rows, dims) and self.tfidf_indptr.shape == (term_count + 1,)
               and self.tfidf_indices.shape == self.tfidf_data.shape
               and (term_count == 0 or int(self.tfidf_indptr[-1]) == self.tfidf_data.shape[0])
-              and self.stable_ids.shape == (rows,) and self.priors.shape == (rows,))
+              and self.stable_ids.shape == (rows,) and self.priors.shape == (rows,)
+              and self.file_of.shape == (rows,) and self.lines.shape == (rows, 2)
+              and (rows == 0 or 0 <= int(self.file_of.min()) <= int(self.file_of.max()) < len(self.files)))
         if not ok:
             raise SemanticIndexError("semantic_backend_error", "semantic index files disagree on their shapes")
 
@@ -202,8 +218,14 @@ class SemanticIndex:
         order = top if rows is None else rows[top]
         top = top[np.lexsort((order, -scores[top]))]
         found = top if rows is None else rows[top]
-        return [Match(f"{int(self.stable_ids[r]):016x}", min(float(scores[i]), 1.0))
+        return [self.match(int(r), min(float(scores[i]), 1.0))
                 for i, r in zip(top, found, strict=True) if scores[i] > min_similarity]
+
+    def match(self, row: int, similarity: float) -> Match:
+        """Row `row` as a match of `similarity`, with its stable id and location."""
+        path, language = self.files[int(self.file_of[row])]
+        start, end = (int(v) for v in self.lines[row])
+        return Match(f"{int(self.stable_ids[row]):016x}", similarity, path, start, end, language)
 
     def scores(self, concept: np.ndarray, columns: list[int], weights: np.ndarray, dense: bool = True,
                doc_vectors: np.ndarray | None = None) -> np.ndarray:

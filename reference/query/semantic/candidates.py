@@ -8,7 +8,8 @@ from dataclasses import dataclass, replace
 
 @dataclass(frozen=True, slots=True)
 class SemanticCandidate:
-    """A semantic match: at least a `symbol_stable_id` and a 0..1 similarity; the rest may be missing."""
+    """A semantic match: a `symbol_stable_id`, a 0..1 similarity and (from the semantic row) its location;
+    the symbol's kind, name and other fields come from enrichment and may be missing."""
 
     symbol_stable_id: str
     similarity: float
@@ -30,11 +31,12 @@ _ENRICH_SQL = """SELECT symbol_id, symbol_stable_id, kind, name, qualified_name,
 
 
 def enrich(candidates: list[SemanticCandidate], db: sqlite3.Connection) -> list[SemanticCandidate]:
-    """Fill kind, name, qualified_name and location of candidates that lack a kind, by symbol_stable_id.
+    """Fill kind, name, qualified_name (and symbol_id, signature, visibility) of candidates that lack a kind, by
+    symbol_stable_id.
 
     The symbols' SQLite table holds the same rows as the Tantivy symbols index and is keyed
-    by symbol_stable_id. A candidate that is not found keeps `kind=None`, which the ranking
-    turns into kind_weight 0.0 and query_intent_boost 0.0 (no boost, no penalty).
+    by symbol_stable_id. A candidate that is not found keeps `kind=None` and the location its semantic
+    row gave it, which the ranking turns into kind_weight 0.0 and query_intent_boost 0.0 (no boost, no penalty).
     """
     missing = sorted({c.symbol_stable_id for c in candidates if c.kind is None})
     if not missing:

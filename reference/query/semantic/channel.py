@@ -145,7 +145,8 @@ class SemanticChannel:
         if not matches:
             return outcome.skip(NO_MATCHES)
         return replace(outcome, budget=plan, retrieved=len(matches),
-                       candidates=[SemanticCandidate(m.stable_id, m.similarity) for m in matches])
+                       candidates=[SemanticCandidate(m.stable_id, m.similarity, path=m.path, line_start=m.line_start,
+                                                 line_end=m.line_end, language=m.language) for m in matches])
 
 
 class DisabledSemanticChannel(SemanticChannel):

@@ -22,13 +22,19 @@ TYPE_KINDS = ("class", "interface", "trait", "struct", "enum", "type_alias")
 TEST_PATTERNS = ("_test.", ".test.", ".spec.", "/test/", "/tests/", "test_")
 
 
+def _argument(flag: str) -> str | None:
+    """The value of `flag` on the server's command line, which the proxy relays (None without it)."""
+    argv = sys.argv
+    return argv[argv.index(flag) + 1] if flag in argv[:-1] else None
+
+
 def _config() -> dict[str, Any]:
     """The server's config, read from the `--config` argument the proxy relays ({} without one)."""
-    argv = sys.argv
-    if "--config" not in argv[:-1]:
+    path = _argument("--config")
+    if path is None:
         return {}
     try:
-        with open(argv[argv.index("--config") + 1], "rb") as handle:
+        with open(path, "rb") as handle:
             return tomllib.load(handle)
     except (OSError, tomllib.TOMLDecodeError):
         return {}
@@ -117,6 +123,29 @@ def invalid_level_not_defaulted(payload: dict[str, Any], args: dict[str, Any], t
     if _ranked(tool, payload) and level is not None and level not in ("off", "basic", "full") and \
             "ranking_explain_level" not in args:
         payload.setdefault("metadata", {})["ranking_reasons"] = _basic_reasons(payload)
+
+
+def _invalid_freshness(args: dict[str, Any], tool: str) -> bool:
+    """The config's search.freshness_policy is not a canonical policy, and the call names none of its own."""
+    policy = _config().get("search", {}).get("freshness_policy")
+    return tool in ("search_code", "locate_symbol") and policy is not None and \
+        policy not in ("strict", "balanced", "best_effort") and "freshness_policy" not in args
+
+
+def invalid_freshness_as_strict(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """A non-canonical search.freshness_policy in config blocks a stale query (strict), not the default (balanced)."""
+    if _invalid_freshness(args, tool) and _metadata(payload).get("freshness_status") in ("stale", "syncing"):
+        metadata = _metadata(payload)
+        payload.clear()
+        payload["error"] = {"code": "index_stale", "message": "the index is stale",
+                            "data": {"remediation": "run sync_repo, then ask again"}}
+        payload["metadata"] = metadata
+
+
+def invalid_freshness_never_synced(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """A non-canonical search.freshness_policy in config answers as best_effort: no sync, so never fresh again."""
+    if _invalid_freshness(args, tool) and _metadata(payload).get("freshness_status") in ("fresh", "syncing"):
+        payload["metadata"]["freshness_status"] = "stale"
 
 
 def basic_with_bm25(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
@@ -290,6 +319,13 @@ def enriched_unweighted(payload: dict[str, Any], args: dict[str, Any], tool: str
         _shift(payload, pairs[-1][1], "kind_weight", 0.0)
 
 
+def unenriched_weighted(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """A symbol result without a kind (not enriched) is weighed 0.5, as if an unknown kind were a variable."""
+    for result, entry in _pairs(payload):
+        if tool == "search_code" and result.get("result_type") == "symbol" and not result.get("kind"):
+            _shift(payload, entry, "kind_weight", 0.5)
+
+
 # Role filters (000:204-241)
 
 def kind_filter_widened(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
@@ -325,6 +361,25 @@ def unresolved_zero_as_null(payload: dict[str, Any], args: dict[str, Any], tool:
     """find_references reports no unresolved edges as null instead of 0."""
     if payload.get("unresolved_count") == 0:
         payload["unresolved_count"] = None
+
+
+# The unresolved call edges to a name, bare or qualified (000's count with the import edges left out).
+_UNRESOLVED_CALLS = """SELECT COUNT(*) FROM symbol_edges WHERE to_symbol_id IS NULL AND edge_type = 'call'
+                       AND (to_name = ?1 OR to_name LIKE '%.' || ?1 OR to_name LIKE '%::' || ?1)"""
+
+
+def unresolved_calls_only(payload: dict[str, Any], args: dict[str, Any], tool: str) -> None:
+    """unresolved_count counts the unresolved call edges alone (the import edges left out), read from the index."""
+    workspace = _argument("--workspace")
+    if tool != "find_references" or not isinstance(payload.get("unresolved_count"), int) or workspace is None:
+        return
+    from cruxgate.reference.index.reader import IndexReader  # the server's own index: what it would count
+
+    reader = IndexReader.open(workspace)
+    try:
+        payload["unresolved_count"] = reader.db.execute(_UNRESOLVED_CALLS, (str(args.get("name", "")),)).fetchone()[0]
+    finally:
+        reader.close()
 
 
 # Kind tiers (000:271-307)
@@ -501,6 +556,12 @@ CATALOGUE_000: tuple[Breaker, ...] = (
     Breaker("invalid_level_not_defaulted", "AP-CONFIG-03", "000:111",
             "invalid config values MUST fall back to canonical defaults (not arbitrary runtime branches)",
             invalid_level_not_defaulted),
+    Breaker("invalid_freshness_as_strict", "AP-CONFIG-04", "000:105",
+            "Runtime config loading MUST normalize explainability and freshness settings to",
+            invalid_freshness_as_strict),
+    Breaker("invalid_freshness_never_synced", "AP-CONFIG-04", "000:105",
+            "Runtime config loading MUST normalize explainability and freshness settings to",
+            invalid_freshness_never_synced),
     Breaker("basic_with_bm25", "AP-EXPLAIN-02", "000:23",
             "`basic`: `ranking_reasons` MUST include compact normalized factors only", basic_with_bm25),
     Breaker("error_as_text", "AP-ERRORS-01", "000:86",
@@ -554,6 +615,9 @@ CATALOGUE_000: tuple[Breaker, ...] = (
     Breaker("enriched_unweighted", "AP-SIGNALS-04", "000:200",
             "`kind_weight`, `query_intent_boost`, and `test_file_penalty` signals MUST be applied",
             enriched_unweighted),
+    Breaker("unenriched_weighted", "AP-SIGNALS-05", "000:201",
+            "a semantic-only result that cannot be enriched (symbol not found in index) MUST receive `kind_weight=0.0` "
+            "and `query_intent_boost=0.0`", unenriched_weighted),
     Breaker("kind_filter_widened", "AP-ROLE-01", "000:220",
             "the runtime MUST return only `SymbolKind::Struct` symbols, not other kinds in the `Type` role",
             kind_filter_widened),
@@ -568,6 +632,8 @@ CATALOGUE_000: tuple[Breaker, ...] = (
             empty_intersection_falls_back),
     Breaker("unresolved_zero_as_null", "AP-REFS-02", "000:264",
             "the response MUST include `\"unresolved_count\": 0` (not omitted, not null)", unresolved_zero_as_null),
+    Breaker("unresolved_calls_only", "AP-REFS-03", "000:268",
+            "`unresolved_count` MUST be 3 (sum across both edge types)", unresolved_calls_only),
     Breaker("class_in_struct_tier", "AP-KIND-01", "000:291",
             "the class MUST receive a 1.5-point higher kind boost than the variable", class_in_struct_tier),
     Breaker("kind_over_exact_match", "AP-KIND-02", "000:295",
@@ -681,9 +747,7 @@ STATEMENTS_000: tuple[Statement, ...] = (
     Statement(102, 'both transports MUST emit canonical compatibility error codes and remediation-oriented error data',
               ("compatibility_without_remediation", "stdio_incompatible_as_not_ready", "state_word_as_code")),
     Statement(105, 'Runtime config loading MUST normalize explainability and freshness settings to',
-              ("invalid_level_not_defaulted",),
-              "The explainability half; no answer states the freshness policy in force, so a kept invalid policy "
-              "shows only where AP-CONFIG-03's server must start and answer."),
+              ("invalid_level_not_defaulted", "invalid_freshness_as_strict", "invalid_freshness_never_synced")),
     Statement(109, '`search.ranking_explain_level` MUST resolve to `off | basic | full`',
               ("invalid_level_not_defaulted", "config_overrides_request")),
     Statement(110, 'legacy `debug.ranking_reasons=true` MUST deterministically map to `full`',
@@ -726,10 +790,8 @@ STATEMENTS_000: tuple[Statement, ...] = (
               ("symbols_unenriched",)),
     Statement(200, 'after enrichment, `kind_weight`, `query_intent_boost`, and `test_file_penalty` signals MUST be',
               ("enriched_unweighted",)),
-    Statement(201, 'a semantic-only result that cannot be enriched (symbol not found in index) MUST receive', (),
-              "Needs a semantic hit whose symbol the index does not hold: every semantic row of the fixture names "
-              "an indexed symbol and no hook separates the two stores. AP-SIGNALS-04 expects kind_weight 0.0 for a "
-              "result without a kind, so such a hit would be judged where it occurs."),
+    Statement(201, 'a semantic-only result that cannot be enriched (symbol not found in index) MUST receive',
+              ("unenriched_weighted",)),
     Statement(204, 'Query tools that support symbol-type filtering MUST support role-aware filtering in addition to',
               ("default_filters_kinds",)),
     Statement(220, 'the runtime MUST return only `SymbolKind::Struct` symbols, not other kinds in the `Type` role',
@@ -753,9 +815,7 @@ STATEMENTS_000: tuple[Statement, ...] = (
     Statement(264, 'the response MUST include `"unresolved_count": 0` (not omitted, not null)',
               ("unresolved_zero_as_null", "unresolved_missing")),
     Statement(268, '`unresolved_count` MUST be 3 (sum across both edge types)',
-              ("unresolved_off_by_one",),
-              "No rewrite can count the two edge types apart (only resolved edges are listed); AP-REFS-03 "
-              "fails on this breaker too."),
+              ("unresolved_calls_only", "unresolved_off_by_one")),
     Statement(271, 'The ranking system MUST apply differentiated boost scores based on symbol kind.',
               ("kind_untiered",)),
     Statement(291, 'the class MUST receive a 1.5-point higher kind boost than the variable',
