@@ -35,7 +35,7 @@ from .git import git_head
 from .incremental import Patch, PatchUnavailable, copy_generation, worth_patching
 from .languages import language_of
 from .reading import Refused, read_file, settled, signature
-from .resolve import Resolver
+from .resolve import Resolver, registered
 from .scan import Candidate, ScanReport, is_binary, scan
 from .seal import link_generation, sealed_files, write_seal
 from .state import (
@@ -130,14 +130,49 @@ def _work(task: tuple[str, str, str | None]) -> tuple:
     return ("parsed", path, result.dumps(), sig)
 
 
+# Files handed to the workers whose results the run has not taken yet. The workers parse faster than the run stores
+# (one writer), and results they run ahead with wait in memory: this many at most, never the tree's.
+IN_FLIGHT = 256
+
+
+class _Window:
+    """Hands tasks to the pool only while fewer than `size` results wait to be taken."""
+
+    def __init__(self, tasks: list[tuple[str, str, str | None]], size: int) -> None:
+        self.tasks, self.room, self.open = tasks, threading.Semaphore(size), True
+
+    def feed(self) -> Iterator[tuple[str, str, str | None]]:
+        """The tasks, each once there is room for its result (read by the pool's task thread)."""
+        for task in self.tasks:
+            self.room.acquire()
+            if not self.open:
+                return
+            yield task
+
+    def taken(self, results: Iterator[tuple]) -> Iterator[tuple]:
+        """`results`, making room for one more task as each is taken."""
+        for item in results:
+            self.room.release()
+            yield item
+
+    def close(self) -> None:
+        """No more tasks: a feed waiting for room stops (the pool's task thread must end for the pool to)."""
+        self.open = False
+        self.room.release()
+
+
 @contextmanager
 def _extraction(tasks: list[tuple[str, str, str | None]], workers: int) -> Iterator[Iterator[tuple]]:
     """The workers' results in task order; the pool (if any) is forked on entry and stopped on exit."""
     if workers <= 1 or len(tasks) < POOL_THRESHOLD:
         yield map(_work, tasks)
         return
+    window = _Window(tasks, max(IN_FLIGHT, CHUNK_SIZE))  # the pool sends whole chunks: room for one at least
     with multiprocessing.get_context("fork").Pool(workers, initializer=gc.disable) as pool:
-        yield pool.imap(_work, tasks, chunksize=CHUNK_SIZE)
+        try:
+            yield window.taken(pool.imap(_work, window.feed(), chunksize=CHUNK_SIZE))
+        finally:
+            window.close()
 
 
 def worker_count() -> int:
@@ -310,26 +345,29 @@ def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str,
 
     tasks = [(str(root), c.path, old.get(c.path)) for c in report.files]
     writer: GenerationWriter | None = None
-    # Each file's edges wait on disk for the symbols of every other file (a target may come later in the tree).
-    with tempfile.TemporaryFile(dir=generation.parent) as spill:
+    # Each file's edges wait on disk for the symbols of every other file (a target may come later in the tree), and
+    # the symbols' names wait there too: the resolver's tables are made after the semantic index is written, so
+    # the fit's arrays and the tables are never in memory together (the peak is the larger of the two, not the sum).
+    with tempfile.TemporaryFile(dir=generation.parent) as spill, \
+            tempfile.TemporaryFile(dir=generation.parent) as names:
         try:
             # The pool forks on entry, before the writer starts Tantivy's threads.
             with _extraction(tasks, workers) as results:
                 writer = GenerationWriter(generation, store)
                 semantic = SemanticIndexBuilder()
-                resolver, counts, hashes, problems, remembered = _write(root, store, tasks, results, writer, semantic,
-                                                                        spill, progress)
-            # The workers are done and a core is free: SQLite stores the edges as they are resolved here, then builds
-            # its indices in its thread (outside the GIL) while the semantic index is computed here. The resolver's
-            # tables are dropped before the semantic index's arrays are made: the two never share the memory.
-            chunks: queue.SimpleQueue[list[tuple] | None] = queue.SimpleQueue()
-            writer.finish_in_thread(iter(chunks.get, None))
-            for chunk in _resolved_edges(spill, counts["stored"], resolver):
-                chunks.put(chunk)
-            chunks.put(None)
-            del resolver
+                counts, hashes, problems, remembered = _write(root, store, tasks, results, writer, semantic, spill,
+                                                              names, progress)
             semantic.write(generation, _cursor(hashes), previous)  # beside the lexical indices, so it flips with them
             del semantic
+            resolver = _resolver(names, counts["stored"])
+            # SQLite stores the edges as they are resolved here, in its thread (outside the GIL), then builds its
+            # indices.
+            chunks: queue.Queue[list[tuple] | None] = queue.Queue(maxsize=EDGE_QUEUE)
+            writer.finish_in_thread(iter(chunks.get, None))
+            for chunk in _resolved_edges(spill, counts["stored"], resolver):
+                _hand_over(chunks, chunk, writer)
+            _hand_over(chunks, None, writer)
+            del resolver
             writer.join()
         except BaseException:
             if writer is not None:
@@ -340,8 +378,32 @@ def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str,
                    remembered=remembered)
 
 
-# How many edges a chunk the resolving thread hands to SQLite holds: memory for this many rows, never the tree's.
+# How many edges a chunk the resolving thread hands to SQLite holds, and how many chunks may wait for SQLite's
+# thread: memory for that many rows, never the tree's (the resolver outruns the inserts).
 EDGE_CHUNK = 20_000
+EDGE_QUEUE = 2
+
+
+def _hand_over(chunks: queue.Queue[list[tuple] | None], chunk: list[tuple] | None, writer: GenerationWriter) -> None:
+    """Queue `chunk` for SQLite's thread, waiting while the queue is full; raises what that thread raised when it
+    stopped (a full queue would then wait for ever)."""
+    while True:
+        try:
+            chunks.put(chunk, timeout=0.25)
+            return
+        except queue.Full:
+            if not writer.finishing():
+                writer.join()
+                raise RuntimeError("the SQLite thread stopped before it took every edge") from None
+
+
+def _resolver(names: BinaryIO, files: int) -> Resolver:
+    """The resolver's tables of every file's symbols, from the names `_write` spilled."""
+    names.seek(0)
+    resolver = Resolver()
+    for _ in range(files):
+        resolver.add_symbols(*marshal.load(names))
+    return resolver
 
 
 def _resolved_edges(spill: BinaryIO, files: int, resolver: Resolver) -> Iterator[list[tuple]]:
@@ -475,11 +537,11 @@ def _linked_totals(generation: Path, unchanged: tuple[list[tuple[str, str]], int
 
 
 def _write(root: Path, store: ExtractStore, tasks: list, results: Iterator[tuple], writer: GenerationWriter,
-           semantic: SemanticIndexBuilder, spill: BinaryIO, progress: Progress | None,
-           ) -> tuple[Resolver, dict[str, int], list[tuple[str, str]], list[str], list[tuple[str, str, str | None]]]:
-    """Store each result as it arrives (in path order): its rows and documents written, its symbols registered with
-    the resolver and the semantic builder, its edges spilled to `spill` (resolved once every file is in)."""
-    resolver = Resolver()
+           semantic: SemanticIndexBuilder, spill: BinaryIO, names: BinaryIO, progress: Progress | None,
+           ) -> tuple[dict[str, int], list[tuple[str, str]], list[str], list[tuple[str, str, str | None]]]:
+    """Store each result as it arrives (in path order): its rows and documents written, its definitions counted by
+    the semantic builder, its edges spilled to `spill` and what the resolver registers of its symbols to `names`
+    (the edges are resolved once every file is in)."""
     hashes: list[tuple[str, str]] = []
     remembered: list[tuple[str, str, str | None]] = []
     parsed = reused = errors = skipped = 0
@@ -513,14 +575,14 @@ def _write(root: Path, store: ExtractStore, tasks: list, results: Iterator[tuple
             problems.append(f"{path}: {result.parse_errors} syntax error(s), indexed as far as it parses")
         _, first = writer.add(result, blob)
         semantic.add_file(result.path, result.symbols, result.language)
-        resolver.add_file(result, first)
+        marshal.dump((result.path, result.language, list(map(registered, result.symbols)), first), names)
         marshal.dump((result.path, result.language, result.module, result.edges, first), spill)
         hashes.append((result.path, result.content_hash))
         if item[-1] is not None:
             remembered.append((path, item[-1], result.content_hash))
     writer.commit_search_indices()  # Tantivy commits in a thread while the edges are resolved
     counts = {"parsed": parsed, "reused": reused, "errors": errors, "skipped": skipped, "stored": len(hashes)}
-    return resolver, counts, hashes, problems, remembered
+    return counts, hashes, problems, remembered
 
 
 def _cursor(hashes: list[tuple[str, str]]) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Iterable
 from operator import itemgetter
 
 from .extract import FileExtract, Symbol
@@ -17,9 +18,9 @@ JS_EXTENSIONS = (*LANGUAGES["typescript"].grammars, *LANGUAGES["javascript"].gra
 # A table value when its key names more than one symbol: a target resolves only when it is unambiguous,
 # so a table keeps the one symbol id of a key or this mark, never the list of ids.
 AMBIGUOUS = -1
-# What a symbol is registered by. After FileExtract.loads symbols are plain tuples in Symbol field
-# order (fast to load), so the fields are taken by their positions in Symbol, all at once.
-_REGISTERED = itemgetter(*map(Symbol._fields.index, ("name", "qualified_name", "kind", "parent")))
+# What a symbol is registered by: (name, qualified name, kind, parent index). After FileExtract.loads symbols are
+# plain tuples in Symbol field order (fast to load), so the fields are taken by their positions in Symbol, all at once.
+registered = itemgetter(*map(Symbol._fields.index, ("name", "qualified_name", "kind", "parent")))
 
 
 class Resolver:
@@ -38,12 +39,12 @@ class Resolver:
         self.parent: list[int | None] = [None]
         self.paths: set[str] = set()
 
-    def add_file(self, result: FileExtract, first_symbol: int) -> None:
-        """Register a file's symbols (ids first_symbol, first_symbol + 1, ...)."""
-        self.paths.add(result.path)
-        lang = result.language or ""
-        directory = posixpath.dirname(result.path)
-        path = result.path
+    def add_symbols(self, path: str, language: str | None, symbols: Iterable[tuple[str, str, str, int]],
+                    first_symbol: int) -> None:
+        """Register one file's symbols given as `registered` tuples (ids first_symbol, first_symbol + 1, ...)."""
+        self.paths.add(path)
+        lang = language or ""
+        directory = posixpath.dirname(path)
         kinds, parents = self.kind, self.parent
         if len(kinds) < first_symbol:  # ids not registered here (never, as build.py numbers them)
             kinds.extend([None] * (first_symbol - len(kinds)))
@@ -53,8 +54,7 @@ class Resolver:
         children, containers = self.children, self.containers
         by_name, by_file_name, by_dir_name = self.by_name, self.by_file_name, self.by_dir_name
         # `table.setdefault(key, sid) != sid`: the key already named another symbol.
-        for sid, symbol in enumerate(result.symbols, first_symbol):
-            name, qualified, kind, parent_index = _REGISTERED(symbol)
+        for sid, (name, qualified, kind, parent_index) in enumerate(symbols, first_symbol):
             parent = None if parent_index < 0 else first_symbol + parent_index
             kinds.append(kind)
             parents.append(parent)

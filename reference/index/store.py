@@ -264,6 +264,10 @@ class GenerationWriter:
 
         self._finisher = _Background("sqlite-finish", run)
 
+    def finishing(self) -> bool:
+        """`finish_in_thread`'s thread is still running."""
+        return self._finisher is not None and self._finisher.thread.is_alive()
+
     def join(self) -> None:
         """Wait for `finish_in_thread`; raise what it raised."""
         if self._finisher is not None:

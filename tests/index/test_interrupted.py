@@ -97,6 +97,25 @@ def test_a_failure_in_a_writer_thread_fails_the_run_and_keeps_the_previous_gener
     assert read_state(workspace).status == "ready"
 
 
+def test_a_failed_sqlite_thread_stops_the_resolver_waiting_on_a_full_queue(workspace: Path, monkeypatch) -> None:
+    # One edge a chunk and one chunk of room: the resolver fills the queue at once, and the thread that would empty
+    # it has failed on its first chunk. The run raises that failure instead of waiting for ever.
+    index_workspace(workspace)
+    monkeypatch.setattr(build_module, "EDGE_CHUNK", 1)
+    monkeypatch.setattr(build_module, "EDGE_QUEUE", 1)
+    taken = []
+
+    def add_edges(self, edges):
+        taken.append(len(edges))
+        raise Boom("sqlite-finish")
+
+    monkeypatch.setattr(GenerationWriter, "add_edges", add_edges)
+    with pytest.raises(Boom, match="sqlite-finish"):
+        index_workspace(workspace, force=True)
+    assert taken == [1]
+    assert live(workspace) == "gen-1" and generations(workspace) == ["gen-1"]
+
+
 def test_first_run_failing_leaves_not_indexed(workspace: Path, monkeypatch) -> None:
     monkeypatch.setattr(build_module, "_before_flip", lambda generation: (_ for _ in ()).throw(Boom("x")))
     with pytest.raises(Boom):

@@ -50,6 +50,10 @@ SEED = 20261124
 # matrix: the fit's temporaries are these slices, never whole (rows x k) copies.
 CHUNK = 65_536
 GRAM_ROWS = 16_384
+# Rows of a (rows x k) product computed at a time, into the array that keeps it: the fit holds one such array
+# (two while the graph is built), never a second whole copy. A multiple of 96: on this machine's OpenBLAS a
+# slice of 96n rows gives the same bits as the whole product (measured), so the vectors did not change.
+ROW_CHUNK = 12_288
 # Everything above that shapes the vectors: an index built by another recipe is not reused.
 RECIPE = (f"kinds={sorted(INDEXED_KINDS)} name={NAME_WEIGHT} body={BODY_WEIGHT}x{BODY_CHARS} "
           f"df>={MIN_DOCUMENT_FREQUENCY} k={DIMENSIONS}+{OVERSAMPLING} q={POWER_ITERATIONS} alpha={ALPHA} "
@@ -174,11 +178,15 @@ class SemanticIndexBuilder:
         idf = np.log(max(rows, 1) / (1.0 + document_frequency)).astype(np.float32)
         idf[(document_frequency < MIN_DOCUMENT_FREQUENCY) | (idf < 0)] = 0.0
         tfidf = _unit_rows(counts @ sp.diags(idf))
+        # The counts are in `tfidf` now: their arrays go before the fit makes its own (the builder is spent).
+        del counts, data, columns_of, indptr
+        self._columns, self._weights, self._indptr = array("i"), array("f"), array("q", [0])
         # One BLAS thread: the products are small, and OpenBLAS's threads, spinning for cores the indexer's
         # workers and Tantivy also want, took the SVD of the stdlib from 0.7 s to 10 s on 2 busy cores.
         with threadpool_limits(limits=1, user_api="blas"):
             term_vectors, doc_vectors = _lsi(tfidf, min(DIMENSIONS, max(min(rows, columns) - 1, 1)))
         csc = tfidf.tocsc()
+        del tfidf
         csc.sort_indices()
         words = [""] * columns
         for term, column in vocabulary.items():
@@ -260,7 +268,7 @@ def _unit_rows(matrix: sp.spmatrix) -> sp.csr_matrix:
 
 
 def _orthonormal(block: np.ndarray) -> np.ndarray:
-    """An orthonormal basis of a tall block's columns by Cholesky QR, twice (CholeskyQR2).
+    """An orthonormal basis of a tall block's columns by Cholesky QR, twice (CholeskyQR2), in `block` itself.
 
     LAPACK's QR of a 72,000 x 144 block took 3-8 s here; the Gram matrix route is two small
     products and a 144 x 144 factorization (0.1 s), and the second pass restores orthogonality.
@@ -271,9 +279,20 @@ def _orthonormal(block: np.ndarray) -> np.ndarray:
             part = block[start:start + GRAM_ROWS]
             gram += part.T.astype(np.float64) @ part.astype(np.float64)
         gram[np.diag_indices_from(gram)] += 1e-9 * max(float(np.trace(gram)), 1e-30) / gram.shape[0]
-        inverse = np.linalg.inv(np.linalg.cholesky(gram))
-        block = (block @ inverse.T.astype(np.float32)).astype(np.float32, copy=False)
+        inverse = np.linalg.inv(np.linalg.cholesky(gram)).T.astype(np.float32)
+        for start in range(0, block.shape[0], ROW_CHUNK):  # in place, a slice at a time
+            part = block[start:start + ROW_CHUNK]
+            part[...] = part @ inverse
     return block
+
+
+def _product(matrix: sp.csr_matrix, dense: np.ndarray) -> np.ndarray:
+    """`matrix @ dense` (float32), computed ROW_CHUNK rows at a time into the array it returns (each row of a
+    sparse product is its own sum: the same bits as the whole product, without a second copy)."""
+    out = np.empty((matrix.shape[0], dense.shape[1]), dtype=np.float32)
+    for start in range(0, matrix.shape[0], ROW_CHUNK):
+        out[start:start + ROW_CHUNK] = matrix[start:start + ROW_CHUNK] @ dense
+    return out
 
 
 def _lsi(tfidf: sp.csr_matrix, dimensions: int) -> tuple[np.ndarray, np.ndarray]:
@@ -285,20 +304,25 @@ def _lsi(tfidf: sp.csr_matrix, dimensions: int) -> tuple[np.ndarray, np.ndarray]
     width = min(dimensions + OVERSAMPLING, columns, rows)
     # The random test matrix (terms x width) is drawn and applied a slice of terms at a time: the same draws in
     # the same order as one (terms x width) matrix, without holding it.
-    sample = np.zeros((rows, width), dtype=np.float32)
+    basis = np.zeros((rows, width), dtype=np.float32)
     for start in range(0, columns, CHUNK):
         stop = min(start + CHUNK, columns)
         terms = tfidf if stop - start == columns else tfidf[:, start:stop]
-        sample += terms @ rng.standard_normal((stop - start, width), dtype=np.float32)
-    basis = _orthonormal(sample)
-    del sample
+        draws = rng.standard_normal((stop - start, width), dtype=np.float32)
+        for row in range(0, rows, ROW_CHUNK):
+            basis[row:row + ROW_CHUNK] += terms[row:row + ROW_CHUNK] @ draws
+    basis = _orthonormal(basis)
     for _ in range(POWER_ITERATIONS):
         back = _orthonormal(np.asarray(tfidf.T @ basis))
-        basis = _orthonormal(np.asarray(tfidf @ back))
+        del basis  # before its successor is made: one (rows x width) array at a time
+        basis = _orthonormal(_product(tfidf, back))
     _, _, vt = np.linalg.svd((tfidf.T @ basis).T, full_matrices=False)
+    del basis
     term_vectors = np.ascontiguousarray(vt[:dimensions].T, dtype=np.float32)
-    doc_vectors = np.ascontiguousarray(tfidf @ term_vectors, dtype=np.float32)
-    norms = np.linalg.norm(doc_vectors, axis=1)
+    doc_vectors = _product(tfidf, term_vectors)
+    # Row by row, a slice at a time: the norm of the whole array would square it into a copy first.
+    norms = np.concatenate([np.linalg.norm(doc_vectors[row:row + ROW_CHUNK], axis=1)
+                            for row in range(0, rows, ROW_CHUNK)])
     norms[norms == 0] = 1.0
     doc_vectors /= norms[:, None]  # in place: the rows x k matrix is the largest array of the fit
     return term_vectors, doc_vectors
