@@ -24,10 +24,9 @@ from cruxgate.conformance.fuzz.validity import Judge
 from cruxgate.conformance.spec.model import ToolRule
 from cruxgate.conformance.spec.schemas import schema as spec_schema
 from cruxgate.conformance.surface.lint import load_expected_inputs
+from cruxgate.conformance.target.deadline import KNOWN_GOOD
 from cruxgate.conformance.target.lifecycle import Environment, Lifecycle
 from cruxgate.conformance.target.names import NameMap
-
-KNOWN_GOOD: tuple[str, dict[str, Any]] = ("health_check", {})
 
 
 @dataclass

@@ -1,7 +1,10 @@
 """`cruxgate slo`: the p95 SLO harness against any target, from any install (pytest on the packaged harness).
 
     cruxgate slo [--target-profile FILE | --server-cmd CMD | --server-url URL [--server-token-file FILE]]
-                 [--target-deadline SECONDS] [--gate] [--report PATH] [--smoke] [--rounds N] [-- PYTEST_ARGS]
+                 [--target-deadline SECONDS] [--gate] [--report PATH] [--smoke] [--rounds N]
+                 [--match-reasons FILE] [-k EXPR] [-- PYTEST_ARGS]
+
+The harness's own options are slo/options.py's, the same table its pytest plugin reads as `--slo-NAME`.
 """
 
 from __future__ import annotations
@@ -12,27 +15,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+from cruxgate.conformance.slo import options as slo_options
 from cruxgate.conformance.target import options as target_options
-
-OPTIONS = {  # ours -> the harness's pytest option (the target options are target/options.py's)
-    "report": "--slo-report", "rounds": "--slo-rounds", "match_reasons": "--slo-match-reasons",
-}
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
-    """The target options of the conformance runner, plus the harness's gate, report and sizes."""
+    """The target options of the conformance runner, plus the harness's own (slo/options.py) and pytest's -k."""
     parser.add_argument("pytest_args", nargs="*", metavar="PYTEST_ARGS", help="after `--`: passed to pytest as is")
     target_options.add_to_argparse(parser)
-    parser.add_argument("--gate", action="store_true", default=False,
-                        help="fail when a figure is over our bar (exit 1); default: record and report only")
-    parser.add_argument("--report", metavar="PATH", default=None,
-                        help="write the Markdown report at PATH, its JSON (PATH.json) and HTML (PATH.html) twins")
-    parser.add_argument("--smoke", action="store_true", default=False,
-                        help="a few rounds on the fixture only, never gating: proves the harness runs (seconds)")
-    parser.add_argument("--rounds", metavar="N", type=int, default=None,
-                        help="timed calls per variant of each latency figure (default 200; smoke 10)")
-    parser.add_argument("--match-reasons", metavar="FILE", default=None,
-                        help="labeled match-reason cases for SS-REASONS-04 (default: the bundled set)")
+    slo_options.add_to_argparse(parser)
     parser.add_argument("-k", metavar="EXPR", dest="keyword", default=None,
                         help="only the figures whose test matches (pytest's -k, e.g. sc105)")
     parser.epilog = ("With --server-url the running server must serve the polyglot fixture, and fresh-start "
@@ -50,14 +41,7 @@ def pytest_arguments(args: argparse.Namespace) -> list[str]:
     words = [str(Path(spec.origin)), "-p", "cruxgate.conformance.slo.plugin", "-p", "no:cacheprovider",
              "--rootdir", str(Path.cwd())]
     words += target_options.pytest_words(vars(args))
-    for name, option in OPTIONS.items():
-        value = getattr(args, name)
-        if value is not None:
-            words += [option, str(value)]
-    if args.gate:
-        words.append("--slo-gate")
-    if args.smoke:
-        words.append("--slo-smoke")
+    words += slo_options.pytest_words(vars(args))
     if args.keyword:
         words += ["-k", args.keyword]
     return words

@@ -1,4 +1,4 @@
-"""The SLO harness's pytest plugin: options (--slo-gate, --slo-report, --slo-smoke, ...), the targets
+"""The SLO harness's pytest plugin: options (--slo-gate, --slo-report, --slo-smoke, ...: slo/options.py), the targets
 as session fixtures, the `record` fixture that gates, and the report.
 
 `cruxgate slo` loads it with `-p`; benchmarks/conftest.py re-exports its hooks and fixtures for
@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from cruxgate.conformance.slo import options as slo_options
 from cruxgate.conformance.slo import tokens
 from cruxgate.conformance.slo.cache import cache_dir
 from cruxgate.conformance.slo.corpus import copy_stdlib
@@ -39,17 +40,7 @@ SEMANTIC_OFF = {"search": {"semantic": {"mode": "off"}}}
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("cruxgate-slo", "cruxgate SLO benchmarks (benchmarks/test_slo.py)")
-    group.addoption("--slo-gate", action="store_true", default=False,
-                    help="fail a benchmark whose p95 or ratio is over our bar (default: record and report only)")
-    group.addoption("--slo-report", metavar="PATH", default=None,
-                    help="write the SLO table as Markdown at PATH and as JSON beside it (PATH with suffix .json)")
-    group.addoption("--slo-smoke", action="store_true", default=False,
-                    help="few rounds on the fixture corpus only, never gating: proves the benchmarks run")
-    group.addoption("--slo-rounds", metavar="N", type=int, default=None,
-                    help="timed calls per variant of each latency scenario (default 200; smoke 10)")
-    group.addoption("--slo-match-reasons", metavar="FILE", default=None,
-                    help="labeled match-reason cases for SS-REASONS-04 "
-                         "(default: the bundled golden/scored-search/match-reasons.yaml)")
+    slo_options.add_to_pytest(group)
 
 
 class SLORecorder:

@@ -22,8 +22,8 @@ def utf8_checked_client(headers: dict[str, str], on_not_utf8: Callable[[str], No
                         on_refused: Callable[[str], None], clock: WireClock | None = None) -> Any:
     """An httpx2 AsyncClient as the SDK makes one (its timeouts), sending `headers`, reporting a body that is not
     UTF-8 to `on_not_utf8` with where its first bad byte is, and a 401 or 403 to `on_refused` (the SDK's error
-    does not say the status); `clock`, when given, gets each POSTed request's send stamp (its body's last byte
-    handed to the connection) and its answer's read stamp (the answer body's last byte)."""
+    does not say the status); `clock`, when given and begun, gets the first POSTed request's send stamp (its body's
+    last byte handed to the connection) and its answer's read stamp (the answer body's last byte)."""
     import httpx2
     from mcp.shared._httpx_utils import MCP_DEFAULT_SSE_READ_TIMEOUT, MCP_DEFAULT_TIMEOUT
 
@@ -83,7 +83,9 @@ def utf8_checked_client(headers: dict[str, str], on_not_utf8: Callable[[str], No
 
         async def handle_async_request(self, request: Any) -> Any:
             request_id = None
-            if clock is not None and request.method == "POST":
+            # Only the first request after the clock began is timed: the gate's connections, which never begin,
+            # and the requests after that one are passed on without their bodies parsed.
+            if clock is not None and clock.awaiting_request and request.method == "POST":
                 try:
                     request_id = body_request_id(request.content)
                 except Exception:  # noqa: BLE001 - a streamed body (httpx2 RequestNotRead): not one to time

@@ -9,6 +9,7 @@ servers started on demand, and the clean-up.
 from __future__ import annotations
 
 import contextlib
+import json
 import shutil
 import tempfile
 import threading
@@ -24,7 +25,8 @@ from anyio.from_thread import start_blocking_portal
 
 from cruxgate.conformance.spec.model import Scenario, run_leading
 from cruxgate.conformance.target import reaper
-from cruxgate.conformance.target.deadline import DEFAULT_SECONDS, Deadline
+from cruxgate.conformance.target.deadline import DEFAULT_SECONDS, KNOWN_GOOD, Deadline
+from cruxgate.conformance.target.names import NameMap
 from cruxgate.conformance.target.profile import Target, fill, http_headers
 from cruxgate.conformance.target.wire import Connection, ServerFailure, WireDefect, free_port
 from cruxgate.conformance.target.workspace import Workspace, WorkspaceError
@@ -92,6 +94,33 @@ class Environment:
         return connection
 
     def _connect(self, transport: str) -> Connection:
+        connection = self._open(transport)
+        connection.exit_probe = lambda: self.probe_exits(transport)
+        return connection
+
+    def probe_exits(self, transport: str) -> tuple[str | None, str | None]:
+        """The exit rule's probe: KNOWN_GOOD sent to a fresh server over `transport` (stopped after); the call as sent
+        and how the server exited on it (None: it did not exit), or (None, None) when the server lists no
+        health_check. The environment's own servers are left as they are."""
+        names = NameMap(self.target.names)
+        tool, arguments = KNOWN_GOOD
+        sent = f"{tool} {json.dumps(arguments)}"
+        try:
+            fresh = self._open(transport)
+        except ServerFailure as exc:
+            first = str(exc).splitlines()[0] if str(exc) else exc.kind
+            return sent, None if exc.kind == "deadline" else f"it did not start: {first}"
+        try:
+            if tool not in {entry.get("name") for entry in names.tools(fresh.list_tools())}:
+                return None, None
+            fresh.call_tool(names.tool(tool), names.arguments(tool, arguments), probe=True)
+        except ServerFailure as exc:
+            return sent, str(exc).splitlines()[0] if exc.kind == "closed" else None
+        finally:
+            fresh.close()
+        return sent, None
+
+    def _open(self, transport: str) -> Connection:
         spec = self.target.transports[transport]
         timeouts = self.target.timeouts
         self._starts += 1

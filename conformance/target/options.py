@@ -53,8 +53,7 @@ OPTIONS: tuple[TargetOption, ...] = (
                  f"the token read from FILE (the reference's: WORKSPACE/.cruxgate/http-token); "
                  f"${SERVER_TOKEN_ENV} gives the token instead"),
     TargetOption("--target-deadline", "seconds", "SECONDS", "every wait on the target ends by then, counted from "
-                 "its first use, and sooner once slow requests in a row (a third of the call timeout or more each) "
-                 "have waited twice the call timeout; later "
+                 f"its first use, and sooner once {deadline.rule_summary()}; later "
                  f"scenarios are not run (default: {deadline.DEFAULT_SECONDS:g} for the gate, none for the SLO "
                  "harness; 0: none)"),
     TargetOption("--fixtures-dir", "path", "DIR", "fixture repositories (default: the bundled golden/fixtures/)"),

@@ -26,7 +26,7 @@ import anyio
 from anyio.from_thread import BlockingPortal
 
 from cruxgate.conformance.target import reaper
-from cruxgate.conformance.target.deadline import NO_DEADLINE, Deadline
+from cruxgate.conformance.target.deadline import NO_DEADLINE, Deadline, Probe
 from cruxgate.conformance.target.output_tail import OutputTail
 from cruxgate.conformance.target.wire_clock import WireClock
 from cruxgate.conformance.target.workspace import TAIL_CHARS
@@ -169,6 +169,7 @@ class Connection:
         self._stop: anyio.Event | None = None
         self._future: Any = None
         self._tools: list[dict[str, Any]] | None = None
+        self.exit_probe: Probe | None = None  # the exit rule's probe on a fresh server (lifecycle.Environment sets it)
 
     # ------------------------------------------------------------ lifecycle
 
@@ -383,7 +384,10 @@ class Connection:
 
     # ---------------------------------------------------------------- calls
 
-    def _run(self, what: str, coroutine_fn: Any, *args: Any, listing: bool = False) -> Any:
+    def _run(self, what: str, coroutine_fn: Any, *args: Any, listing: bool = False,
+             call: tuple[str, dict[str, Any]] | None = None, probe: bool = False) -> Any:
+        """One request, bounded (`call`: the tools/call's tool and arguments, for the exit rule; `probe`: the
+        exit rule's own probe, which is not counted as one more exit)."""
         from mcp import MCPError
 
         from cruxgate.conformance.target.stdio_transport import UNDECODABLE_CODE, UNDECODABLE_PREFIX
@@ -442,7 +446,7 @@ class Connection:
                     raise self.fail(f"{what}: {self.oversized}").tagged("oversized") from None
                 status = f" with status {self.exit_status}{self.exit_note}" if self.exit_status is not None else ""
                 how = f"the server crashed or exited{status}"
-                every = None if listing else self.deadline.note_exit(how)
+                every = None if call is None or probe else self.deadline.note_exit(*call, how, self._probe)
                 if every:
                     raise self.fail(f"{what}: the connection closed without an answer ({how}); {every}; the "
                                     "scenarios after this one are not run").tagged("deadline") from None
@@ -460,6 +464,11 @@ class Connection:
             raise self.fail(f"{what}: unreadable answer: {_describe(exc)[:600]}").tagged("unreadable") from None
         self._settle(what, began, listing)
         return result
+
+    def _probe(self) -> tuple[str | None, str | None]:
+        """The exit rule's probe through `exit_probe`, set by whoever can start a fresh server; without one, as for
+        a server that lists no health_check."""
+        return self.exit_probe() if self.exit_probe is not None else (None, None)
 
     def _wait(self, future: Any) -> Any:
         """The request's result; TimeoutError at its own timeout, or as soon as the run's deadline has passed (the
@@ -487,9 +496,10 @@ class Connection:
             raise self.fail(f"{what}: answered after {waited:.1f}s; {too_slow}; the scenarios after this one are "
                             "not run").tagged("deadline")
 
-    def call_tool(self, name: str, arguments: dict[str, Any]) -> Response:
-        """tools/call `name` and read its payload."""
-        result = self._run(f"tools/call {name}", self.client.call_tool, name, arguments)
+    def call_tool(self, name: str, arguments: dict[str, Any], probe: bool = False) -> Response:
+        """tools/call `name` and read its payload (`probe`: the exit rule's probe)."""
+        result = self._run(f"tools/call {name}", self.client.call_tool, name, arguments, call=(name, arguments),
+                           probe=probe)
         try:
             return to_response(result)
         except ServerFailure as exc:

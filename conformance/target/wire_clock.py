@@ -55,6 +55,11 @@ class WireClock:
         self._sent: float | None = None
         self._answers: dict[int | str, float] = {}
 
+    @property
+    def awaiting_request(self) -> bool:
+        """Whether a caller began timing and no request was sent since: only then is a request's id worth reading."""
+        return self._armed and self._first is None
+
     def begin(self) -> None:
         """Forget earlier stamps: the next request sent is the one a caller is about to time."""
         self._armed, self._first, self._sent = True, None, None

@@ -5,11 +5,17 @@ upstream server does wherever the documents are silent, each reshape read from i
 the names it chooses. One run of the whole suite is shared by the assertions: no failure, every finding a
 warning that names its reading. Upstream's real deviations stay failures: each is proven by a one-rule
 breaker through the same twin, killed by the scenario that owns the rule.
+
+Over HTTP (upstream's own transport, servers/upstream_http.py, in front of the same reshapes) the twin must get
+the verdicts it gets over stdio. The default run takes a sample of scenarios over HTTP, one per reading the
+twin departs from plus passes and skips; CRUXGATE_TWIN=all runs the whole suite over HTTP too.
 """
 
 from __future__ import annotations
 
+import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +39,12 @@ TWIN_NAMES: dict[str, dict[str, dict[str, str]]] = {
 }
 # Readings the twin must be seen departing from (each reshape that a check of ours notices).
 DEPARTS = {"R3", "R8", "R12", "R13", "R14", "R23", "R24", "R25", "R27"}
+# Over HTTP by default: one warned scenario per reading the twin departs from (AP-ERRORS-01 compares both
+# transports' errors), some passes, a skip, and the wire scenario (skipped over HTTP).
+HTTP_SAMPLE = {"AP-ERRORS-01", "AP-INTENT-01", "FR-110-01", "RC-ENUMS-02", "FR-112-01", "FR-115a-01", "FR-101-02",
+               "FR-107-02", "AP-REFS-03", "FR-101-01", "FR-102-01", "FR-107-03", "AP-COMPACT-01", "RC-SURFACE-01",
+               "AP-SAFETY-01", "MCP-WIRE-01"}
+HTTP_ALL = os.environ.get("CRUXGATE_TWIN", "sample") == "all"
 # Upstream's real deviations: the breaker that commits each (on top of the twin) and the scenario that owns it.
 DEVIATIONS = {"location_extra": "FR-102-01", "module_weight": "AP-KIND-04",
               "outline_ignores_schema": "FR-123-01", "legacy_flag_overrides_off": "RC-PRECEDENCE-02"}
@@ -41,11 +53,14 @@ DEVIATIONS = {"location_extra": "FR-102-01", "module_weight": "AP-KIND-04",
 def twin_profile(directory: Path, breaker: str | None = None) -> Path:
     """The reference profile behind the twin proxy, with upstream's names, claiming no scored-search tools."""
     profile: dict[str, Any] = yaml.safe_load(target.default_profile_path().read_text(encoding="utf-8"))
-    mode = ["--twin", *(["--break", breaker] if breaker else []), "--"]
-    for transport in ("stdio",):
-        command = profile["transports"][transport]["command"]
-        profile["transports"][transport]["command"] = ["{python}", str(PROXY), *mode, *command]
-    profile["transports"].pop("http", None)
+    breaking = ["--break", breaker] if breaker else []
+    serve = profile["transports"]["stdio"]["command"]
+    profile["transports"] = {
+        "stdio": {"command": ["{python}", str(PROXY), "--twin", *breaking, "--", *serve]},
+        # Upstream's HTTP transport (servers/upstream_http.py) in front of the same reshapes; its one route is `/`.
+        "http": {"command": ["{python}", str(PROXY), "--twin", "--http", "{port}", *breaking, "--", *serve],
+                 "url": "http://127.0.0.1:{port}/"},
+    }
     profile["name"] = f"upstream-twin-breaking-{breaker}" if breaker else "upstream-twin"
     profile["names"] = TWIN_NAMES
     profile.pop("tools", None)  # upstream serves 000/001's tools only
@@ -57,10 +72,27 @@ def twin_profile(directory: Path, breaker: str | None = None) -> Path:
 
 
 @pytest.fixture(scope="module")
-def twin_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, dict[str, Any]]:
-    """One run of the whole suite against the twin, shared by the assertions below."""
-    directory = tmp_path_factory.mktemp("twin")
-    return run_suite(directory, twin_profile(directory))
+def twin_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Any, dict[str, Any]]]:
+    """The suite against the twin, shared by the assertions below: the whole suite over stdio, as it is and under
+    --strict, and over HTTP the sample (or, with CRUXGATE_TWIN=all, the whole suite) likewise; two at a time
+    (they mostly wait on servers)."""
+    base = tmp_path_factory.mktemp("twin")
+    http = ("--target=http",) if HTTP_ALL else ("--target=http", "-k", " or ".join(sorted(HTTP_SAMPLE)))
+    plans = {"stdio": (), "stdio-strict": ("--strict",), "http": http, "http-strict": (*http, "--strict")}
+
+    def run(name: str) -> tuple[Any, dict[str, Any]]:
+        directory = base / name
+        directory.mkdir()
+        return run_suite(directory, twin_profile(directory), *plans[name])
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return dict(zip(plans, pool.map(run, plans), strict=True))
+
+
+@pytest.fixture(scope="module")
+def twin_run(twin_runs):
+    """The whole suite against the twin over stdio."""
+    return twin_runs["stdio"]
 
 
 def test_the_upstream_twin_passes_the_whole_suite_with_warnings_only(twin_run):
@@ -95,18 +127,22 @@ def test_the_run_summary_lists_each_reading_the_twin_departs_from(twin_run):
         assert f"  {reading}: " in done.stdout
 
 
-@pytest.fixture(scope="module")
-def strict_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, dict[str, Any]]:
-    """The same run under --strict: every warning fails its scenario."""
-    directory = tmp_path_factory.mktemp("twin-strict")
-    return run_suite(directory, twin_profile(directory), "--strict")
+def outcomes(results: dict[str, Any]) -> dict[str, str]:
+    """Each scenario's outcome."""
+    return {record["id"]: record["outcome"] for record in results["scenarios"]}
 
 
-def test_strict_fails_each_scenario_that_warned_on_the_twin_and_nothing_else(twin_run, strict_run):
-    _, results = twin_run
-    done, strict = strict_run
-    normal = {record["id"]: record["outcome"] for record in results["scenarios"]}
-    under_strict = {record["id"]: record["outcome"] for record in strict["scenarios"]}
+def readings_of(results: dict[str, Any]) -> dict[str, list[str]]:
+    """Each scenario's readings its findings name."""
+    return {record["id"]: sorted({f["basis"].get("reading") for f in record["findings"]})
+            for record in results["scenarios"]}
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_strict_fails_each_scenario_that_warned_on_the_twin_and_nothing_else(twin_runs, transport):
+    _, results = twin_runs[transport]
+    done, strict = twin_runs[f"{transport}-strict"]
+    normal, under_strict = outcomes(results), outcomes(strict)
     warned = {scenario for scenario, outcome in normal.items() if outcome == "warned"}
     assert warned and done.returncode == 1, done.stdout[-2000:]
     assert {scenario for scenario, outcome in under_strict.items() if outcome == "failed"} == warned
@@ -119,6 +155,32 @@ def test_strict_fails_each_scenario_that_warned_on_the_twin_and_nothing_else(twi
             assert first["basis"].get("reading") in readings, record
             assert "(a warning, failing under --strict)" in record["failure_message"], record["failure_message"]
     assert "departs from" in done.stdout  # the summary still lists the readings
+
+
+def test_over_http_the_twin_gets_the_verdicts_it_gets_over_stdio(twin_runs):
+    done, over_http = twin_runs["http"]
+    _, over_stdio = twin_runs["stdio"]
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert over_http["transport"] == "http" and over_http["target_profile"] == "upstream-twin"
+    ran = outcomes(over_http)
+    if not HTTP_ALL:
+        assert set(ran) == HTTP_SAMPLE
+    # The one scenario that differs by design: the wire scenario reads a server's stdout, which HTTP has none of.
+    wire = next(record for record in over_http["scenarios"] if record["id"] == "MCP-WIRE-01")
+    assert ran.pop("MCP-WIRE-01") == "skipped" and "this run uses http" in wire["skip_reason"]
+    assert ran == {scenario: outcomes(over_stdio)[scenario] for scenario in ran}
+    over_stdio_readings = readings_of(over_stdio)
+    assert {scenario: found for scenario, found in readings_of(over_http).items() if scenario in ran} == \
+        {scenario: over_stdio_readings[scenario] for scenario in ran}
+
+
+def test_the_http_sample_meets_every_reading_the_twin_departs_from(twin_runs):
+    _, over_stdio = twin_runs["stdio"]
+    _, over_http = twin_runs["http"]
+    departed = [{reading for found in readings_of(results).values() for reading in found}
+                for results in (over_http, over_stdio)]
+    assert departed[0] == departed[1]
+    assert {"passed", "warned", "skipped"} <= set(outcomes(over_http).values())
 
 
 @pytest.fixture(scope="module")

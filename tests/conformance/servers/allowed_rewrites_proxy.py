@@ -1,6 +1,6 @@
 """A stdio proxy in front of a server that rewrites its answers: in ways the documents allow, or breaking one rule.
 
-    allowed_rewrites_proxy.py [--twin] [--only NAME,NAME | --break NAME] -- SERVER ARGV...
+    allowed_rewrites_proxy.py [--twin] [--http PORT] [--only NAME,NAME | --break NAME] -- SERVER ARGV...
 
 It relays newline-delimited JSON-RPC both ways and rewrites each tools/call
 result. Each allowed rewrite is a choice the documents leave to an
@@ -8,7 +8,8 @@ implementation (docs/readings.md): the fairness test replays the whole suite
 through all of them and every scenario must still pass. Each breaker (`--break`)
 breaks exactly one rule of the documents: the scenario that owns the rule must fail.
 `--twin` reshapes every call and answer into the upstream server's choices instead (upstream_twin.py),
-with a breaker on top when `--break` is given too.
+with a breaker on top when `--break` is given too. `--http PORT` serves the client over the upstream server's
+HTTP transport (upstream_http.py) instead of stdio; the server behind it still speaks stdio.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+import upstream_http
 from upstream_twin import twin_arguments, twin_listing, twin_result
 
 from breakers import BY_NAME as CATALOGUE_BY_NAME  # the script's own folder is on sys.path
@@ -290,13 +292,53 @@ def rewrite_result(result: dict[str, Any], chosen: set[str]) -> dict[str, Any]:
     return result
 
 
+Pending = dict[Any, tuple[str, str, dict[str, Any]]]  # request id -> method, tool and the call's arguments
+
+
+def to_server(message: dict[str, Any], pending: Pending, twin: bool) -> bool:
+    """Note a request's method, tool and arguments by its id; the twin reshapes a call's arguments (True then)."""
+    if "id" not in message or "method" not in message:
+        return False
+    params = message.get("params") or {}
+    tool, args = params.get("name", ""), params.get("arguments") or {}
+    pending[message["id"]] = (message["method"], tool, args)
+    if twin and message["method"] == "tools/call":
+        params["arguments"] = twin_arguments(tool, args)
+        return True
+    return False
+
+
+def from_server(message: dict[str, Any], pending: Pending, twin: bool, breaker: str | None,
+                chosen: set[str]) -> bool:
+    """Rewrite the answer to a noted request in place (True when it was one)."""
+    if not isinstance(message.get("result"), dict):
+        return False
+    method, tool, args = pending.pop(message.get("id"), ("", "", {}))
+    result = message["result"]
+    if method == "tools/call":
+        message["result"] = (twin_result(result, tool, args, breaker, break_payload) if twin
+                             else break_result(result, breaker, args, tool) if breaker
+                             else rewrite_result(result, chosen))
+    elif method == "tools/list":
+        # The rewritten answers no longer fit the server's own output schemas, which an MCP client
+        # validates: the proxy publishes none (an implementation need not).
+        for listed in result.get("tools") or []:
+            listed.pop("outputSchema", None)
+        if twin:
+            twin_listing(result.get("tools") or [])
+        break_listing(result, breaker)
+    return True
+
+
 def main() -> None:
-    """Relay stdin to the server and the server's stdout back, rewriting tool results."""
+    """Relay the client's messages to the server and its answers back, rewriting tool results."""
     argv = sys.argv[1:]
     chosen = set(REWRITES) | set(ENVELOPE_REWRITES)
-    breaker, twin = None, False
+    breaker, twin, port = None, False, None
     if argv[:1] == ["--twin"]:
         twin, argv = True, argv[1:]
+    if argv[:1] == ["--http"]:
+        port, argv = int(argv[1]), argv[2:]
     if argv[:1] == ["--only"]:
         chosen, argv = set(argv[1].split(",")), argv[2:]
     elif argv[:1] == ["--break"]:
@@ -304,19 +346,17 @@ def main() -> None:
     argv = argv[1:] if argv[:1] == ["--"] else argv
     child = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
     assert child.stdin is not None and child.stdout is not None
-    pending: dict[Any, tuple[str, str, dict[str, Any]]] = {}  # request id -> method, tool and the call's arguments
+    pending: Pending = {}
+    if port is not None:
+        upstream_http.serve(port, child, lambda message: to_server(message, pending, twin),
+                            lambda message: from_server(message, pending, twin, breaker, chosen))
 
     def upstream() -> None:
         for line in sys.stdin.buffer:
             try:
                 message = json.loads(line)
-                if isinstance(message, dict) and "id" in message and "method" in message:
-                    params = message.get("params") or {}
-                    tool, args = params.get("name", ""), params.get("arguments") or {}
-                    pending[message["id"]] = (message["method"], tool, args)
-                    if twin and message["method"] == "tools/call":
-                        params["arguments"] = twin_arguments(tool, args)
-                        line = (json.dumps(message) + "\n").encode("utf-8")
+                if isinstance(message, dict) and to_server(message, pending, twin):
+                    line = (json.dumps(message) + "\n").encode("utf-8")
             except ValueError:
                 pass
             child.stdin.write(line)
@@ -329,21 +369,7 @@ def main() -> None:
             message = json.loads(line)
         except ValueError:
             message = None
-        if isinstance(message, dict) and isinstance(message.get("result"), dict):
-            method, tool, args = pending.pop(message.get("id"), ("", "", {}))
-            result = message["result"]
-            if method == "tools/call":
-                message["result"] = (twin_result(result, tool, args, breaker, break_payload) if twin
-                                     else break_result(result, breaker, args, tool) if breaker
-                                     else rewrite_result(result, chosen))
-            elif method == "tools/list":
-                # The rewritten answers no longer fit the server's own output schemas, which an MCP client
-                # validates: the proxy publishes none (an implementation need not).
-                for listed in result.get("tools") or []:
-                    listed.pop("outputSchema", None)
-                if twin:
-                    twin_listing(result.get("tools") or [])
-                break_listing(result, breaker)
+        if isinstance(message, dict) and from_server(message, pending, twin, breaker, chosen):
             line = (json.dumps(message) + "\n").encode("utf-8")
         sys.stdout.buffer.write(line)
         sys.stdout.buffer.flush()

@@ -17,6 +17,8 @@ one SSE event; meant for the modes whose answers are the point, such as invalid_
 - no_answer: a normal handshake and tools/list, then no tools/call is ever answered (the server stays up)
 - orphan: forks a child that calls setsid() and sleeps an hour holding stdout open; the server itself answers the
   handshake and tools/list, then exits on its first tools/call
+- crash_on_search: a normal handshake, tools/list and health_check, then exits on every search_code call (a
+  server that crashes on some calls only, as one that does not know an argument does)
 - stderr_flood: writes HOSTILE_FLOOD_MB (default 256) MB to stderr as fast as it can from its start, answers the
   handshake and tools/list meanwhile, and exits on its first tools/call once the flood is written
 
@@ -121,6 +123,12 @@ def answer(mode: str, message: dict[str, Any], flooding: threading.Thread) -> No
         return
     elif method == "tools/call" and mode == "orphan":
         sys.exit(3)
+    elif method == "tools/call" and mode == "crash_on_search" and params.get("name") == "search_code":
+        sys.exit(6)
+    elif method == "tools/call" and mode == "crash_on_search":
+        health = {"status": "ready", "metadata": {}}
+        write({"jsonrpc": "2.0", "id": message_id,
+               "result": {"content": [{"type": "text", "text": json.dumps(health)}], "isError": False}})
     elif method == "tools/call" and mode == "stderr_flood":
         flooding.join()
         sys.exit(4)
