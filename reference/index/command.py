@@ -5,6 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .semantic.sentence import SentenceModel
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -20,6 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("--force", action="store_true",
                         help="rebuild from scratch (the remedy for an incompatible index)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar (the summary line is still printed)")
+    parser.add_argument("--config", help="the server's TOML config: with [search.semantic] backend = 'sentence', "
+                                         "the semantic index also holds the model's vectors (docs/semantic.md)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -47,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
                 bar.set_description(FINISHING, refresh=False)
                 bar.refresh()  # show the finished count even when the run beat tqdm's refresh interval
     try:
-        summary = index_workspace(args.workspace, force=args.force, progress=progress)
+        summary = index_workspace(args.workspace, force=args.force, progress=progress,
+                                  sentence=_sentence(args.config))
     except WorkspaceError as err:
         print(f"cruxgate index: error: {err}", file=sys.stderr)
         return EXIT_USAGE
@@ -64,3 +71,23 @@ def run(args: argparse.Namespace) -> int:
         print(f"cruxgate index: warning: ... and {len(summary.problems) - MAX_PROBLEM_LINES} more", file=sys.stderr)
     print(summary.line())
     return EXIT_OK
+
+
+def _sentence(config: str | None) -> SentenceModel | None:
+    """The sentence backend's model when the config asks for it; a model that cannot be found is a warning (the
+    index is built without its vectors, and search_code answers lexically with semantic_backend_error)."""
+    from cruxgate.reference.config import load_config
+
+    settings = load_config(config)
+    for warning in settings.warnings:
+        print(f"cruxgate index: config warning: {warning}", file=sys.stderr)
+    if settings.semantic.backend != "sentence":
+        return None
+    from .semantic import SemanticIndexError
+    from .semantic.sentence import sentence_model
+
+    try:
+        return sentence_model(settings.semantic.model)
+    except SemanticIndexError as err:
+        print(f"cruxgate index: warning: no sentence vectors: {err}", file=sys.stderr)
+        return None

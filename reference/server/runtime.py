@@ -257,6 +257,8 @@ class Runtime:
     def _index(self, workspace: Path, force: bool) -> Any:
         """Run `cruxgate index` in a child process: no GIL contention with queries, no fork of this process."""
         argv = [sys.executable, "-m", "cruxgate", "index", str(workspace), "--quiet"] + (["--force"] if force else [])
+        if self.config.source is not None:  # the semantic backend may need the index to hold its vectors
+            argv += ["--config", self.config.source]
         done = subprocess.run(argv, capture_output=True, text=True, timeout=INDEX_TIMEOUT_SECONDS, check=False)
         if done.returncode != 0:
             tail = (done.stderr or done.stdout).strip().splitlines()[-3:]

@@ -59,9 +59,9 @@ def built(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     seen: list[Path] = []
     real = build_module._build
 
-    def spy(root, previous, report, old, generation, store, progress, workers):
+    def spy(root, previous, report, old, generation, store, progress, workers, *rest):
         seen.append(generation)
-        return real(root, previous, report, old, generation, store, progress, workers)
+        return real(root, previous, report, old, generation, store, progress, workers, *rest)
 
     monkeypatch.setattr(build_module, "_build", spy)
     return seen

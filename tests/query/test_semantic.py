@@ -144,7 +144,7 @@ class OneCandidate:
     def known_terms(self, terms: list[str]) -> list[str]:
         return list(dict.fromkeys(terms))
 
-    def search(self, terms: list[str], limit: int, min_similarity: float) -> list:
+    def search(self, terms: list[str], limit: int, min_similarity: float, *, text: str | None = None) -> list:
         from cruxgate.reference.index.semantic import Match
 
         return [Match("ffffffffffffffff", 0.5)]

@@ -25,10 +25,13 @@ import numpy as np
 from ..kinds import kinds_of
 from . import graph
 from .model import FILES, FORMAT, MANIFEST, SEMANTIC_DIR, SemanticIndex, SemanticIndexError
+from .sentence import VECTORS, made_by, manifest_entry, row_text
 from .text import Terms
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
+
+    from .sentence import VectorSpill
 
 # Kinds with a meaning to describe; values (constants, variables, fields) carry too little text.
 INDEXED_KINDS = kinds_of("type", "callable")
@@ -124,7 +127,8 @@ class SemanticIndexBuilder:
     its text: what the builder holds grows with the terms, a fraction of the definitions' text.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, sentence: VectorSpill | None = None) -> None:
+        self._sentence = sentence  # the sentence backend's vectors, encoded as the rows come (sentence.py)
         self._terms = Terms()
         self._vocabulary: dict[str, int] = {}
         self._columns = array("i")  # each row's term columns, row after row
@@ -143,10 +147,13 @@ class SemanticIndexBuilder:
     def add_rows(self, rows: Iterable[DefinitionRow]) -> None:
         """Count `definition_rows` rows."""
         vocabulary, columns, weights = self._vocabulary, self._columns, self._weights
+        texts: list[str] = []
         for row in rows:
             bag = term_bag(self._terms, row.name, row.scope, row.doc, row.body)
             if not bag:
                 continue  # a definition without terms is no row
+            if self._sentence is not None:
+                texts.append(row_text(row))
             for term, count in bag.items():
                 columns.append(vocabulary.setdefault(term, len(vocabulary)))
                 weights.append(term_weight(count))
@@ -155,12 +162,16 @@ class SemanticIndexBuilder:
             self._priors.append(row.prior)
             self._file_of.append(self._files.setdefault((row.path, row.language), len(self._files)))
             self._lines.extend((row.line_start, row.line_end))
+        if texts and self._sentence is not None:
+            self._sentence.add(texts)
 
     def write(self, generation: Path, source: str = "", previous: Path | None = None) -> dict:
         """Write `generation/semantic/`: linked from `previous` when it was built from the same `source` (the
         index run's cursor), else computed (TF-IDF, LSI); returns its manifest."""
         folder = Path(generation) / SEMANTIC_DIR
-        if source and previous is not None and _reuse(previous / SEMANTIC_DIR, folder, source):
+        sentence = self._sentence.model if self._sentence is not None else None
+        if source and previous is not None and made_by(previous, sentence) \
+                and _reuse(previous / SEMANTIC_DIR, folder, source):
             return json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
         vocabulary = self._vocabulary
         data = np.frombuffer(self._weights, dtype=np.float32)
@@ -198,12 +209,16 @@ class SemanticIndexBuilder:
         built = graph.build(folder, doc_vectors)
         if built is not None:
             manifest["graph"] = built
+        extra: dict[str, np.ndarray] = {}
+        if self._sentence is not None:
+            manifest["sentence"] = manifest_entry(self._sentence.model)
+            extra[VECTORS] = self._sentence.vectors()
         (folder / "terms.json").write_text(json.dumps(words), encoding="utf-8")
         (folder / FILES).write_text(json.dumps(file_table(self._files)), encoding="utf-8")
         save_arrays(folder, {"idf": idf, "term_vectors": term_vectors, "doc_vectors": doc_vectors,
                              **csc_arrays(csc), "stable_ids": stable_ids, "priors": priors,
                              "file_of": np.frombuffer(self._file_of, dtype=np.int32),
-                             "lines": np.frombuffer(self._lines, dtype=np.int32).reshape(-1, 2)}, manifest)
+                             "lines": np.frombuffer(self._lines, dtype=np.int32).reshape(-1, 2), **extra}, manifest)
         return manifest
 
 

@@ -146,8 +146,9 @@ class EmbeddingIndex:
         return [t for t in dict.fromkeys(terms)
                 if t in self.table.rows or (t in self.index.columns and self.index.idf[self.index.columns[t]] > 0)]
 
-    def search(self, terms: list[str], limit: int, min_similarity: float) -> list[Match]:
-        """The `limit` rows most similar to the query (best first, ties by row), above `min_similarity`."""
+    def search(self, terms: list[str], limit: int, min_similarity: float, *, text: str | None = None) -> list[Match]:
+        """The `limit` rows most similar to the query (best first, ties by row), above `min_similarity` (`text`, the
+        question as asked, is not read: the table weighs its terms)."""
         ix = self.index
         unseen = Counter(t for t in terms if t not in ix.columns and t in self.table.rows)
         unseen_weights = {t: (1.0 + math.log(n)) * self.unseen_idf for t, n in unseen.items()}

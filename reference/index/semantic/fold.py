@@ -19,14 +19,18 @@ import numpy as np
 from . import graph
 from .build import RECIPE, DefinitionRow, file_table, link_file, save_arrays, stored_columns, term_bag, term_weight
 from .model import FILES, FORMAT, SEMANTIC_DIR, SemanticIndex, SemanticIndexError
+from .sentence import VECTORS, SentenceModel, made_by, row_text
 from .text import Terms
 
 MAX_FOLDED_SHARE = 0.10
 _MODEL = ("terms.json", "idf.npy", "term_vectors.npy")
 
 
-def can_fold(previous: Path, new_rows: int) -> bool:
-    """Whether `previous`'s semantic index is whole, by this recipe, and has room for `new_rows` more folded rows."""
+def can_fold(previous: Path, new_rows: int, sentence: SentenceModel | None = None) -> bool:
+    """Whether `previous`'s semantic index is whole, by this recipe (with vectors of `sentence`, or none), and has
+    room for `new_rows` more folded rows."""
+    if not made_by(previous, sentence):
+        return False
     try:
         manifest = SemanticIndex.open(previous, graph=False).manifest
     except SemanticIndexError:
@@ -36,9 +40,11 @@ def can_fold(previous: Path, new_rows: int) -> bool:
     return int(manifest["folded_rows"]) + new_rows <= MAX_FOLDED_SHARE * max(int(manifest["fitted_rows"]), 1)
 
 
-def fold(previous: Path, generation: Path, removed: Iterable[int], rows: list[DefinitionRow], source: str) -> dict:
+def fold(previous: Path, generation: Path, removed: Iterable[int], rows: list[DefinitionRow], source: str,
+         sentence: SentenceModel | None = None) -> dict:
     """Write `generation`'s semantic index: `previous`'s without the rows of stable ids `removed`, plus `rows`
-    (`definition_rows`); returns its manifest."""
+    (`definition_rows`); with `sentence` (the model of `previous`'s vectors: `can_fold`), only the new rows are
+    embedded. Returns its manifest."""
     old = SemanticIndex.open(previous, graph=False)  # the graph file is linked, not read
     folder = generation / SEMANTIC_DIR
     folder.mkdir()
@@ -61,10 +67,12 @@ def fold(previous: Path, generation: Path, removed: Iterable[int], rows: list[De
     files = {(path, language): entry for entry, (path, language) in enumerate(old.files)}
     file_of: list[int] = []
     lines: list[tuple[int, int]] = []
+    texts: list[str] = []
     for row in rows:
         bag = term_bag(terms, row.name, row.scope, row.doc, row.body)
         if not bag:
             continue  # as a full run: a definition without terms is no row
+        texts.append(row_text(row))
         for term, count in bag.items():
             column = old.columns.get(term)
             if column is not None:
@@ -113,7 +121,14 @@ def fold(previous: Path, generation: Path, removed: Iterable[int], rows: list[De
     manifest = {**old.manifest, "rows": int(doc_vectors.shape[0]), "nonzeros": int(data.shape[0]), "source": source,
                 "folded_rows": int(old.manifest["folded_rows"]) + len(stable_ids)}
     (folder / FILES).write_text(json.dumps(file_table(files)), encoding="utf-8")
-    save_arrays(folder, {"doc_vectors": doc_vectors, **stored_columns(pointers, entries, data),
+    extra: dict[str, np.ndarray] = {}
+    if sentence is not None:
+        kept = np.load(previous / SEMANTIC_DIR / f"{VECTORS}.npy", mmap_mode="r", allow_pickle=False)
+        extra[VECTORS] = np.empty((base + len(stable_ids), kept.shape[1]), dtype=np.float32)
+        _copy_rows(kept, gone, extra[VECTORS][:base])
+        if texts:
+            extra[VECTORS][base:] = sentence.encode(texts)
+    save_arrays(folder, {**extra, "doc_vectors": doc_vectors, **stored_columns(pointers, entries, data),
                          "stable_ids": np.concatenate([np.delete(stable, gone),
                                                        np.asarray(stable_ids, dtype=np.uint64)]),
                          "priors": np.concatenate([np.delete(np.asarray(old.priors), gone),

@@ -181,8 +181,10 @@ class SemanticIndex:
         """The distinct query terms the index can weigh, in first-seen order."""
         return [t for t in dict.fromkeys(terms) if t in self.columns and self.idf[self.columns[t]] > 0]
 
-    def search(self, terms: list[str], limit: int, min_similarity: float, exact: bool = False) -> list[Match]:
-        """The `limit` rows most similar to the query's terms (best first, ties by row), above `min_similarity`.
+    def search(self, terms: list[str], limit: int, min_similarity: float, exact: bool = False, *,
+               text: str | None = None) -> list[Match]:
+        """The `limit` rows most similar to the query's terms (best first, ties by row), above `min_similarity`
+        (`text`, the question as asked, is not read: LSI weighs its terms).
 
         With a graph (large indexes) only candidate rows are scored: the graph's nearest rows, every row outside
         the graph, and for each query term the rows it weighs most in; `exact` scores every row instead.

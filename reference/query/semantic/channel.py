@@ -25,6 +25,7 @@ from typing import Any, Protocol
 from cruxgate.reference.config import SemanticConfig
 from cruxgate.reference.index.semantic import Match, SemanticIndex, SemanticIndexError
 from cruxgate.reference.index.semantic.embedding import open_embedding_index
+from cruxgate.reference.index.semantic.sentence import open_sentence_index
 from cruxgate.reference.index.semantic.text import terms as text_terms
 
 from .budget import Budget, budget
@@ -52,7 +53,9 @@ class Backend(Protocol):
 
     def known_terms(self, terms: list[str]) -> list[str]: ...
 
-    def search(self, terms: list[str], limit: int, min_similarity: float) -> list[Match]: ...
+    def search(self, terms: list[str], limit: int, min_similarity: float, *, text: str | None = None) -> list[Match]:
+        """The best rows for the question (`text`: its words as asked, which a sentence model reads)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +141,7 @@ class SemanticChannel:
             return outcome.skip(TOO_FEW_QUERY_TERMS)
         plan = budget(limit, s.semantic_limit_multiplier, s.lexical_fanout_multiplier, s.semantic_fanout_multiplier)
         try:
-            matches = backend.search(words, plan.semantic_limit, MIN_SIMILARITY)
+            matches = backend.search(words, plan.semantic_limit, MIN_SIMILARITY, text=text)
         except Exception as err:  # noqa: BLE001 - any backend failure degrades to lexical, never fails the call
             log.warning("semantic search failed, answering lexically: %s: %s", type(err).__name__, err)
             return outcome.skip(BACKEND_ERROR, fallback=True)
@@ -162,7 +165,10 @@ def _no_backend() -> Backend:
 
 def channel_for(settings: SemanticConfig, generation: Path) -> SemanticChannel:
     """The configured channel over `generation`'s semantic index (opened on the first query that needs it): LSI,
-    or the static word vectors of `settings.model` (a local file) over the same index."""
+    the static word vectors of `settings.model` (a local file), or the vectors of a sentence model, over the same
+    index."""
+    if settings.backend == "sentence":
+        return SemanticChannel(settings, lambda: open_sentence_index(generation, settings.model))
     if settings.backend == "static" and settings.model:
         model = Path(settings.model)
         return SemanticChannel(settings, lambda: open_embedding_index(generation, model))
