@@ -8,20 +8,24 @@ cannot weigh them and skips the question.
 
 from __future__ import annotations
 
+import argparse
 import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from cruxgate.reference.config import SemanticConfig, parse_config
+from cruxgate.reference.config import SemanticConfig, load_config, parse_config
 from cruxgate.reference.index import IndexReader, index_workspace
+from cruxgate.reference.index import command as index_command
 from cruxgate.reference.index.semantic import SEMANTIC_DIR, SemanticIndex, SemanticIndexError
 from cruxgate.reference.index.semantic.sentence import VECTORS, model_folder, sentence_model
 from cruxgate.reference.index.state import STATE_DIR
 from cruxgate.reference.query.engine import QueryEngine
 from cruxgate.reference.query.semantic import channel_for
+from cruxgate.reference.server import runtime
 
 QUESTION = "pause between tries"
 
@@ -91,15 +95,34 @@ def test_a_model_folder_that_lacks_a_file_is_an_error_never_a_download(sentence_
         assert result.semantic["semantic_fallback"] is True and result.hits  # the lexical answer still comes
 
 
-def test_an_index_without_the_vectors_degrades_until_indexed_with_the_model(polyglot_copy: Callable[[str], Path],
-                                                                          capsys: pytest.CaptureFixture) -> None:
+def test_an_index_without_the_vectors_degrades_until_indexed_with_the_config(polyglot_copy: Callable[[str], Path],
+                                                                           tmp_path: Path) -> None:
     workspace = polyglot_copy("sentence-later")  # indexed by LSI alone
     result = engine(workspace, SemanticConfig(backend="sentence")).search_code(QUESTION, limit=10, semantic=True)
     assert result.semantic["semantic_skipped_reason"] == "semantic_backend_error"
-    # The tree is unchanged, yet the run does not link the old generation: it has no vectors of the model.
-    index_workspace(workspace, sentence=sentence_model(None))
+    config = tmp_path / "cruxgate.toml"
+    config.write_text('[search.semantic]\nbackend = "sentence"\n', encoding="utf-8")
+    # `cruxgate index W --config FILE`. The tree is unchanged, yet the run does not link the old generation: it has
+    # no vectors of the model.
+    args = argparse.Namespace(workspace=workspace, force=False, quiet=True, config=str(config))
+    assert index_command.run(args) == index_command.EXIT_OK
     result = engine(workspace, SemanticConfig(backend="sentence")).search_code(QUESTION, limit=10, semantic=True)
     assert result.semantic["semantic_triggered"] is True
+
+
+def test_a_server_passes_its_config_to_the_index_runs_it_starts(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    config = tmp_path / "cruxgate.toml"
+    config.write_text('[search.semantic]\nbackend = "sentence"\n', encoding="utf-8")
+    started: list[list[str]] = []
+
+    def run(argv: list[str], **_: object) -> subprocess.CompletedProcess:
+        started.append(argv)
+        return subprocess.CompletedProcess(argv, 0, "indexed\n", "")
+
+    monkeypatch.setattr(runtime.subprocess, "run", run)
+    runtime.Runtime(tmp_path, load_config(config))._index(tmp_path, False)
+    assert started[0][-2:] == ["--config", str(config.resolve())]
 
 
 def test_a_patch_embeds_the_changed_rows_as_a_full_run_does(polyglot_copy: Callable[[str], Path], tmp_path: Path,
