@@ -523,12 +523,13 @@ def _patched(root: Path, previous: Path, tree: _Tree, old: dict[str, str], gener
         patch = Patch(previous, generation, store)
         plan = patch.plan(results, deleted, old)
         from .semantic.build import definition_rows
-        from .semantic.fold import can_fold, fold
+        from .semantic.fold import fold, foldable
 
         rows = [row for result in results for row in definition_rows(result.path, result.symbols, result.language)]
-        if not can_fold(previous, len(rows)):
+        semantic = foldable(previous, len(rows))
+        if semantic is None:
             return None  # the caller rebuilds the generation from scratch
-        fold(previous, generation, plan.removed_stable_ids, rows, _cursor(tree.hashes))
+        fold(previous, generation, plan.removed_stable_ids, rows, _cursor(tree.hashes), semantic)
         copy.join()
         patch.write(plan, blobs)
     except PatchUnavailable:

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from cruxgate.reference.index.semantic import SemanticIndex
-from cruxgate.reference.index.semantic.fold import fold
+from cruxgate.reference.index.semantic.fold import fold, foldable
 
 from .test_semantic_graph import Row, build, definitions
 
@@ -85,3 +85,12 @@ def test_a_removed_row_is_never_answered_and_a_second_fold_appends_after_the_fir
     assert rows[3].stable_id not in answered and 10_000 not in answered  # removed, even below a floor under 0
     assert {10_001, *(r.stable_id for r in third)} <= answered  # folded rows of both patches are searched
     assert after.rows == before.rows + 4 and after.folded_vectors.shape[0] == 4
+
+
+def test_a_fold_past_the_folded_share_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    build(tmp_path / "gen-1", definitions(200, seed=7), min_rows=10**9, monkeypatch=monkeypatch)
+    assert foldable(tmp_path / "gen-1", 20) is not None  # 10% of the 200 fitted rows
+    assert foldable(tmp_path / "gen-1", 21) is None
+    (tmp_path / "gen-2").mkdir()
+    fold(tmp_path / "gen-1", tmp_path / "gen-2", [], definitions(15, seed=8, first_id=10_000), source="one")
+    assert foldable(tmp_path / "gen-2", 5) is not None and foldable(tmp_path / "gen-2", 6) is None

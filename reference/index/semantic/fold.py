@@ -9,7 +9,7 @@ term vectors, exactly as a full run computes a row from its own model; their vec
 folded since the fit into the generation's own `folded_vectors.npy` (at most `MAX_FOLDED_SHARE` of the
 fitted rows). The TF-IDF columns and the small per-row arrays are written anew, in single passes. What drifts
 is the model: it no longer reflects the folded rows' vocabulary. A full run refits it once the rows folded
-in since the fit pass `MAX_FOLDED_SHARE` of the rows it was fitted on (`can_fold` says no).
+in since the fit pass `MAX_FOLDED_SHARE` of the rows it was fitted on (`foldable` says no).
 """
 
 from __future__ import annotations
@@ -29,21 +29,26 @@ MAX_FOLDED_SHARE = 0.10
 _MODEL = ("terms.json", "idf.npy", "term_vectors.npy")
 
 
-def can_fold(previous: Path, new_rows: int) -> bool:
-    """Whether `previous`'s semantic index is whole, by this recipe, and has room for `new_rows` more folded rows."""
+def foldable(previous: Path, new_rows: int) -> SemanticIndex | None:
+    """`previous`'s semantic index (without its graph) when it is whole, by this recipe, and has room for
+    `new_rows` more folded rows (`fold` takes it); None when a full run must refit."""
     try:
-        manifest = SemanticIndex.open(previous, graph=False).manifest
+        index = SemanticIndex.open(previous, graph=False)  # the graph file is linked, not read
     except SemanticIndexError:
-        return False
+        return None
+    manifest = index.manifest
     if manifest.get("recipe") != RECIPE or manifest.get("format") != FORMAT or "fitted_rows" not in manifest:
-        return False
-    return int(manifest["folded_rows"]) + new_rows <= MAX_FOLDED_SHARE * max(int(manifest["fitted_rows"]), 1)
+        return None
+    room = int(manifest["folded_rows"]) + new_rows <= MAX_FOLDED_SHARE * max(int(manifest["fitted_rows"]), 1)
+    return index if room else None
 
 
-def fold(previous: Path, generation: Path, removed: Iterable[int], rows: list[DefinitionRow], source: str) -> dict:
-    """Write `generation`'s semantic index: `previous`'s without the rows of stable ids `removed`, plus `rows`
-    (`definition_rows`); returns its manifest."""
-    old = SemanticIndex.open(previous, graph=False)  # the graph file is linked, not read
+def fold(previous: Path, generation: Path, removed: Iterable[int], rows: list[DefinitionRow], source: str,
+         old: SemanticIndex | None = None) -> dict:
+    """Write `generation`'s semantic index: `previous`'s (`old`, when `foldable` opened it already) without the
+    rows of stable ids `removed`, plus `rows` (`definition_rows`); returns its manifest."""
+    if old is None:
+        old = SemanticIndex.open(previous, graph=False)
     folder = generation / SEMANTIC_DIR
     folder.mkdir()
     for name in _MODEL:
