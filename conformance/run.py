@@ -25,7 +25,7 @@ from cruxgate.conformance.target import options as target_options
 # The target options first, as target/options.py declares them for every command.
 KINDS = {"choice": "text", "text": "text", "path": "path", "seconds": "float"}
 OPTIONS: dict[str, tuple[str, str]] = {
-    **{option.key: (KINDS[option.kind], option.help) for option in target_options.OPTIONS},
+    **{option.name: (KINDS[option.kind], option.help) for option in target_options.OPTIONS},
     "baseline": ("path", "the scenarios you know you fail, each with a reason (docs/gate.md)"),
     "write-baseline": ("path", "record today's failures to this file, to start a baseline from"),
     "reports": ("path", "write conformance.xml (JUnit), conformance.json and conformance.md into this folder"),

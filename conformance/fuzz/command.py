@@ -18,7 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     """The options `pytest --fuzz` takes, plus --tool and the replay words."""
     parser.add_argument("words", nargs="*", metavar="replay TOOL ARGUMENTS",
                         help="replay one call: the tool and its arguments (a JSON object, or @FILE)")
-    target_options.add_to_argparse(parser)
+    target_options.OPTIONS.add_to_argparse(parser)
     parser.add_argument("--spec-dir", metavar="DIR", default=None, help="the spec pytest collects (default: bundled)")
     parser.add_argument("--fuzz-fixture", metavar="NAME", default=None,
                         help=f"fixture repository (default {DEFAULT_FIXTURE})")
@@ -38,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 
 def pytest_arguments(args: argparse.Namespace) -> list[str]:
     """The pytest command line `cruxgate fuzz` stands for."""
-    words = ["--pyargs", SUITE_PACKAGE, "--fuzz", "-m", "fuzz", *target_options.pytest_words(vars(args))]
+    words = ["--pyargs", SUITE_PACKAGE, "--fuzz", "-m", "fuzz", *target_options.OPTIONS.pytest_words(vars(args))]
     for name in ("spec_dir", "fuzz_fixture", "fuzz_call_timeout", "fuzz_examples", "fuzz_seed", "fuzz_phases",
                  "fuzz_exclude_checks", "fuzz_out"):
         value = getattr(args, name)
