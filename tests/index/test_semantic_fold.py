@@ -94,3 +94,22 @@ def test_a_fold_past_the_folded_share_is_refused(tmp_path: Path, monkeypatch: py
     (tmp_path / "gen-2").mkdir()
     fold(tmp_path / "gen-1", tmp_path / "gen-2", [], definitions(15, seed=8, first_id=10_000), source="one")
     assert foldable(tmp_path / "gen-2", 5) is not None and foldable(tmp_path / "gen-2", 6) is None
+
+
+def test_a_fold_never_changes_what_a_reader_of_the_previous_generation_reads(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = definitions(200, seed=7)
+    build(tmp_path / "gen-1", rows, min_rows=10**9, monkeypatch=monkeypatch)
+    (tmp_path / "gen-2").mkdir()
+    fold(tmp_path / "gen-1", tmp_path / "gen-2", [rows[5].stable_id], definitions(3, seed=8, first_id=10_000),
+         source="one")
+    reader = SemanticIndex.open(tmp_path / "gen-2")  # a server on the generation the next patch replaces
+    query = rows[7].name.split("_")
+    answers = reader.search(query, 20, 0.0, exact=True)
+    files = {path.name: path.read_bytes() for path in (tmp_path / "gen-2" / "semantic").iterdir()}
+    (tmp_path / "gen-3").mkdir()
+    fold(tmp_path / "gen-2", tmp_path / "gen-3", [rows[7].stable_id, 10_001], definitions(4, seed=9, first_id=20_000),
+         source="two")
+    assert {path.name: path.read_bytes() for path in (tmp_path / "gen-2" / "semantic").iterdir()} == files
+    assert reader.search(query, 20, 0.0, exact=True) == answers
+    assert SemanticIndex.open(tmp_path / "gen-2").search(query, 20, 0.0, exact=True) == answers
