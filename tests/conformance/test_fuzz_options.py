@@ -1,16 +1,17 @@
 """The fuzz options are declared once (conformance/fuzz/options.py): pytest's `--fuzz-*` and `cruxgate fuzz`'s
-are the same set, a value given to the command reaches pytest as the same value, and one not given leaves
-pytest's default in place."""
+are the same set (`cruxgate run` takes three of them), a value given to a command reaches pytest as the same value,
+and one not given leaves pytest's default in place."""
 
 from __future__ import annotations
 
 import argparse
 import re
+from pathlib import Path
 
 import pytest
 from _pytest.config.argparsing import Parser
 
-from cruxgate.conformance import plugin
+from cruxgate.conformance import plugin, run
 from cruxgate.conformance.fuzz import command
 from cruxgate.conformance.fuzz import options as fuzz_options
 from cruxgate.conformance.spec.paths import schemas_dir
@@ -38,6 +39,12 @@ def command_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def run_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(exit_on_error=False)
+    run.add_arguments(parser, "run")
+    return parser
+
+
 def fuzz_values(namespace: argparse.Namespace) -> dict[str, object]:
     return {dest: value for dest, value in vars(namespace).items() if dest in PARSED}
 
@@ -61,6 +68,19 @@ def test_an_option_not_given_is_not_passed_on_and_pytest_default_applies() -> No
     args = command_parser().parse_args([])
     assert not any(word.startswith("--fuzz-") for word in command.pytest_arguments(args))
     assert fuzz_values(pytest_parser().parse([])) == DEFAULTS
+
+
+def test_cruxgate_run_hands_its_fuzz_options_to_pytest_as_given(tmp_path: Path) -> None:
+    # `cruxgate run` takes three of them, from its command line or its config file.
+    taken = GIVEN[:4] + GIVEN[-2:]
+    chosen = run.settings(run_parser().parse_args(taken), cwd=tmp_path)
+    words = run.pytest_arguments(chosen.values)
+    start = words.index("--fuzz-examples")
+    assert words[start:start + 6] == taken
+    given = {dest: PARSED[dest] for dest in ("fuzz_examples", "fuzz_seed", "fuzz_out")}
+    assert fuzz_values(pytest_parser().parse(words[start:start + 6])) == {**DEFAULTS, **given}
+    (tmp_path / "cruxgate.toml").write_text("fuzz-examples = 7\nfuzz-seed = 17\n", encoding="utf-8")
+    assert run.settings(run_parser().parse_args([]), cwd=tmp_path).values == {"fuzz-examples": 7, "fuzz-seed": 17}
 
 
 @pytest.mark.parametrize("words", [["--fuzz-call-timeout", "-1"], ["--fuzz-examples", "x"], ["--fuzz-seed", "1.5"]])
