@@ -60,7 +60,8 @@ def replay(tool_name: str, arguments_ref: str, args: argparse.Namespace) -> int:
     runner = Lifecycle(target, fixtures, DEFAULT_FIXTURE)
     session = None
     try:
-        session = FuzzSession(runner, transport, args.fuzz_call_timeout or fuzz_options.CALL_TIMEOUT,
+        session = FuzzSession(runner, transport, (fuzz_options.CALL_TIMEOUT if args.fuzz_call_timeout is None
+                                                  else args.fuzz_call_timeout),
                               args.fuzz_fixture or DEFAULT_FIXTURE, "cruxgate fuzz replay",
                               rules)
         tool = session.tools.get(tool_name)
