@@ -113,6 +113,12 @@ class OptionTable:
             if value is None or value is False:
                 continue
             flag = self.pytest_flag(option)
-            words += [flag] if option.kind == "switch" else [flag, f"{value:g}" if isinstance(value, float) else
-                                                             str(value)]
+            words += [flag] if option.kind == "switch" else [flag, _word(value)]
         return words
+
+
+def _word(value: Any) -> str:
+    """A value as pytest's word: a whole float without its ".0", any other float exactly as given."""
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else repr(value)
+    return str(value)

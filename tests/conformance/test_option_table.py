@@ -60,6 +60,11 @@ def test_zero_seconds_is_given_not_absent() -> None:
     assert TABLE.pytest_words({"wait": 0.0, "rounds": 0}) == ["--demo-rounds", "0", "--demo-wait", "0"]
 
 
+def test_a_fractional_value_reaches_pytest_exactly() -> None:
+    # A seconds value is handed on as given, not rounded to a few significant digits.
+    assert TABLE.pytest_words({"wait": 0.1234567}) == ["--demo-wait", "0.1234567"]
+
+
 @pytest.mark.parametrize("words", [["--wait", "-1"], ["--rounds", "x"], ["--via", "c"]])
 def test_both_spellings_refuse_the_same_bad_value(words: list[str]) -> None:
     with pytest.raises(argparse.ArgumentError):
