@@ -21,7 +21,7 @@ from cruxgate.reference.config import SemanticConfig, load_config, parse_config
 from cruxgate.reference.index import IndexReader, index_workspace
 from cruxgate.reference.index import command as index_command
 from cruxgate.reference.index.semantic import SEMANTIC_DIR, SemanticIndex, SemanticIndexError
-from cruxgate.reference.index.semantic.sentence import VECTORS, model_folder, sentence_model
+from cruxgate.reference.index.semantic.sentence import FOLDED, VECTORS, model_folder, sentence_model
 from cruxgate.reference.index.state import STATE_DIR
 from cruxgate.reference.query.engine import QueryEngine
 from cruxgate.reference.query.semantic import channel_for
@@ -44,11 +44,14 @@ def engine(workspace: Path, settings: SemanticConfig) -> QueryEngine:
 
 
 def vectors_by_id(workspace: Path) -> dict[str, np.ndarray]:
-    """Each semantic row's sentence vector by its stable id."""
+    """Each live semantic row's sentence vector by its stable id (a patch leaves removed rows in place, prior 0)."""
     generation = IndexReader.open(workspace).generation
     index = SemanticIndex.open(generation)
-    vectors = np.load(generation / SEMANTIC_DIR / f"{VECTORS}.npy")
-    return {f"{int(s):016x}": vectors[row] for row, s in enumerate(index.stable_ids)}
+    parts = [np.load(generation / SEMANTIC_DIR / f"{name}.npy") for name in (VECTORS, FOLDED)
+             if (generation / SEMANTIC_DIR / f"{name}.npy").is_file()]
+    vectors = np.concatenate(parts)
+    assert vectors.shape[0] == index.rows
+    return {f"{int(s):016x}": vectors[row] for row, s in enumerate(index.stable_ids) if index.priors[row] > 0}
 
 
 def test_config_names_the_backend_and_an_optional_model_folder() -> None:
@@ -144,6 +147,7 @@ def test_a_patch_embeds_the_changed_rows_as_a_full_run_does(polyglot_copy: Calla
     index_workspace(workspace, sentence=model)
     generation = IndexReader.open(workspace).generation
     assert SemanticIndex.open(generation).manifest["folded_rows"] > 0  # a patch folded the rows, no refit
+    assert (generation / SEMANTIC_DIR / f"{FOLDED}.npy").is_file()
     assert 0 < len(encoded) <= 10 and any("sleep_between_attempts" in t for t in encoded)  # only retry.py's rows
     monkeypatch.undo()
     full = tmp_path / "full"

@@ -229,8 +229,8 @@ def csc_arrays(csc: sp.csc_matrix) -> dict[str, np.ndarray]:
 
 def stored_columns(indptr: np.ndarray, indices: np.ndarray, data: np.ndarray) -> dict[str, np.ndarray]:
     """CSC arrays (column pointers, row of each entry, its value) in the stored dtypes."""
-    return {"tfidf_indptr": indptr.astype(np.int64), "tfidf_indices": indices.astype(np.int32),
-            "tfidf_data": data.astype(np.float32)}
+    return {"tfidf_indptr": indptr.astype(np.int64, copy=False), "tfidf_indices": indices.astype(np.int32, copy=False),
+            "tfidf_data": data.astype(np.float32, copy=False)}
 
 
 def save_arrays(folder: Path, arrays: dict[str, np.ndarray], manifest: dict) -> None:

