@@ -165,7 +165,7 @@ def channel_quality(channel: Any, database: Path, queries: list[dict[str, Any]])
             outcome = channel.run(q["query"], 10)
             cpu.append(time.process_time() - started)
             names = [db.execute("SELECT qualified_name FROM symbols WHERE symbol_stable_id = ?",
-                                (c.stable_id,)).fetchone() for c in outcome.candidates[:10]]
+                                (c.symbol_stable_id,)).fetchone() for c in outcome.candidates[:10]]
             ranks.append(next((i for i, row in enumerate(names, start=1) if row and row[0] in q["accept"]), None))
     finally:
         db.close()
@@ -200,10 +200,18 @@ def test_sentence_model_against_lsi(stdlib_workspace: Path, tmp_path: Path) -> N
     from cruxgate.reference.index.state import STATE_DIR
 
     model = os.environ.get("CRUXGATE_SENTENCE_MODEL")
-    copy = tmp_path / "stdlib"
-    shutil.copytree(stdlib_workspace, copy, ignore=shutil.ignore_patterns(STATE_DIR))
-    lsi_index = timed_index(copy)  # the same tree, the same machine, one after the other
-    sentence_index = timed_index(copy, sentence=sentence_model(model))
+    # A copy this test indexed before (with the model), to measure the questions again without indexing again.
+    indexed = os.environ.get("CRUXGATE_SENTENCE_WORKSPACE")
+    if indexed:
+        copy = Path(indexed)
+        lsi_index = sentence_index = (float("nan"), float("nan"))
+    else:
+        copy = tmp_path / "stdlib"
+        shutil.copytree(stdlib_workspace, copy, ignore=shutil.ignore_patterns(STATE_DIR))
+        lsi_index = timed_index(copy)  # the same tree, the same machine, one after the other
+        sentence_index = timed_index(copy, sentence=sentence_model(model))
+        print(f"\n[full index of the stdlib copy: lsi {lsi_index[0]:.1f} s wall / {lsi_index[1]:.1f} s CPU, "
+              f"sentence {sentence_index[0]:.1f} s wall / {sentence_index[1]:.1f} s CPU]", flush=True)
     reader = IndexReader.open(copy)
     queries = load_queries()
     results, engines = {}, {}
