@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import errno
 import fcntl
 import gc
@@ -375,8 +376,10 @@ def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str,
                 semantic = SemanticIndexBuilder(_spill(sentence, vectors))
                 counts, hashes, problems, remembered = _write(root, store, tasks, results, writer, semantic, spill,
                                                               names, progress)
+            _trim_heap()
             semantic.write(generation, _cursor(hashes), previous)  # beside the lexical indices, so it flips with them
             del semantic
+            _trim_heap()
             resolver = _resolver(names, counts["stored"])
             # SQLite stores the edges as they are resolved here, in its thread (outside the GIL), then builds its
             # indices.
@@ -433,6 +436,20 @@ def _hand_over(chunks: queue.Queue[list[tuple] | None], chunk: list[tuple] | Non
             if not writer.finishing():
                 writer.join()
                 raise RuntimeError("the SQLite thread stopped before it took every edge") from None
+
+
+def _trim_heap() -> None:
+    """Give the free pages of the C heap back to the system before a step that allocates much (glibc's
+    malloc_trim; nothing where there is none).
+
+    Freed memory below a live block stays in the process: after the write phase that was 40 MB of a 5k-file run's
+    212 MB, and the fit and the resolver's tables were then allocated on top of it rather than in it.
+    """
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (AttributeError, OSError):
+        return
+    trim(0)
 
 
 def _resolver(names: BinaryIO, files: int) -> Resolver:
