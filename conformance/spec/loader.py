@@ -27,6 +27,7 @@ from cruxgate.conformance.spec.model import (
 from cruxgate.conformance.spec.paths import spec_dir as default_spec_dir
 from cruxgate.conformance.spec.readings import READINGS_FILE, ReadingsError, load_readings
 from cruxgate.conformance.spec.schemas import validator_for
+from cruxgate.conformance.spec.yaml_text import safe_load
 
 FORMAT_SCHEMA_ID = "https://cruxgate.dev/schemas/spec-format.json"
 DEFAULT_FIXTURE = "polyglot"
@@ -139,7 +140,7 @@ def _check_document(file: Path, document: dict[str, Any], seen_ids: dict[str, st
 def load_file(file: Path, seen_ids: dict[str, str] | None = None, readings: set[str] | None = None) -> dict[str, Any]:
     """One spec document, validated (readings: the ids a `reading R<n>` basis may name; default its folder's)."""
     try:
-        document = yaml.safe_load(file.read_text(encoding="utf-8"))
+        document = safe_load(file.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         raise SpecError(file, "", f"not valid YAML: {exc}") from None
     error = best_match(validator_for(FORMAT_SCHEMA_ID).iter_errors(document))
