@@ -50,7 +50,7 @@ MARKERS = (
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("cruxgate", "cruxgate conformance gate")
-    target_options.add_to_pytest(group)
+    target_options.OPTIONS.add_to_pytest(group)
     group.addoption("--spec-dir", metavar="DIR", default=None,
                     help="spec documents to run (default: the bundled spec/)")
     group.addoption("--conformance-report", metavar="FILE", default=None,

@@ -18,22 +18,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cruxgate.conformance.fuzz import options as fuzz_options
 from cruxgate.conformance.spec.paths import SUITE_PACKAGE
 from cruxgate.conformance.target import options as target_options
 
 # key -> (kind, help). kind: "path" (relative to the config file), "text", "int", "float", "flag", "list".
-# The target options first, as target/options.py declares them for every command.
-KINDS = {"choice": "text", "text": "text", "path": "path", "seconds": "float"}
+# The target options first, as target/options.py declares them for every command; the fuzz options a run takes
+# as fuzz/options.py declares them.
+KINDS = {"choice": "text", "text": "text", "path": "path", "seconds": "float", "count": "int"}
+FUZZ_KEYS = ("fuzz-examples", "fuzz-seed", "fuzz-out")
 OPTIONS: dict[str, tuple[str, str]] = {
-    **{option.key: (KINDS[option.kind], option.help) for option in target_options.OPTIONS},
+    **{option.name: (KINDS[option.kind], option.help) for option in target_options.OPTIONS},
     "baseline": ("path", "the scenarios you know you fail, each with a reason (docs/gate.md)"),
     "write-baseline": ("path", "record today's failures to this file, to start a baseline from"),
     "reports": ("path", "write conformance.xml (JUnit), conformance.json and conformance.md into this folder"),
     "strict": ("flag", "warnings fail too: SHOULDs, MCP conventions and the gate's readings"),
     "fuzz": ("flag", "add the fuzz phase: hostile and generated arguments for every listed tool"),
-    "fuzz-examples": ("int", "generated examples per tool in the fuzz phase"),
-    "fuzz-seed": ("int", "seed of the fuzz phase's generated examples"),
-    "fuzz-out": ("path", "the fuzz phase's output folder (example database, findings.json)"),
+    **{option.name: (KINDS[option.kind], option.help) for option in fuzz_options.OPTIONS if option.name in FUZZ_KEYS},
     "spec-dir": ("path", "spec documents to run (default: the bundled spec)"),
     "pytest-args": ("list", "more pytest arguments, as a list of strings"),
 }

@@ -8,28 +8,18 @@ from __future__ import annotations
 
 import argparse
 
-from cruxgate.conformance.fuzz import defaults
-from cruxgate.conformance.spec.loader import DEFAULT_FIXTURE
+from cruxgate.conformance.fuzz import options as fuzz_options
 from cruxgate.conformance.spec.paths import SUITE_PACKAGE
 from cruxgate.conformance.target import options as target_options
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
-    """The options `pytest --fuzz` takes, plus --tool and the replay words."""
+    """The target options and the fuzz options (`pytest --fuzz`'s), plus --spec-dir, --tool and the replay words."""
     parser.add_argument("words", nargs="*", metavar="replay TOOL ARGUMENTS",
                         help="replay one call: the tool and its arguments (a JSON object, or @FILE)")
-    target_options.add_to_argparse(parser)
+    target_options.OPTIONS.add_to_argparse(parser)
     parser.add_argument("--spec-dir", metavar="DIR", default=None, help="the spec pytest collects (default: bundled)")
-    parser.add_argument("--fuzz-fixture", metavar="NAME", default=None,
-                        help=f"fixture repository (default {DEFAULT_FIXTURE})")
-    parser.add_argument("--fuzz-call-timeout", metavar="SECONDS", type=float, default=None,
-                        help=f"a call with no answer by then is a hang (default {defaults.CALL_TIMEOUT:g})")
-    parser.add_argument("--fuzz-examples", metavar="N", type=int, default=None,
-                        help=f"examples per tool (default {defaults.EXAMPLES})")
-    parser.add_argument("--fuzz-seed", metavar="SEED", type=int, default=None)
-    parser.add_argument("--fuzz-phases", metavar="PHASES", default=None, help="coverage,fuzzing (default both)")
-    parser.add_argument("--fuzz-exclude-checks", metavar="IDS", default=None, help="fuzz check ids not to run")
-    parser.add_argument("--fuzz-out", metavar="DIR", default=None, help=f"output folder (default {defaults.OUT})")
+    fuzz_options.OPTIONS.add_to_argparse(parser)
     parser.add_argument("--tool", metavar="NAME", action="append", default=[], help="fuzz only this tool (repeatable)")
     parser.add_argument("--strict", action="store_true", default=False,
                         help="warnings fail too (pytest's --strict): SHOULDs, MCP rules and readings")
@@ -38,12 +28,10 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
 
 def pytest_arguments(args: argparse.Namespace) -> list[str]:
     """The pytest command line `cruxgate fuzz` stands for."""
-    words = ["--pyargs", SUITE_PACKAGE, "--fuzz", "-m", "fuzz", *target_options.pytest_words(vars(args))]
-    for name in ("spec_dir", "fuzz_fixture", "fuzz_call_timeout", "fuzz_examples", "fuzz_seed", "fuzz_phases",
-                 "fuzz_exclude_checks", "fuzz_out"):
-        value = getattr(args, name)
-        if value is not None:
-            words += ["--" + name.replace("_", "-"), str(value)]
+    words = ["--pyargs", SUITE_PACKAGE, "--fuzz", "-m", "fuzz", *target_options.OPTIONS.pytest_words(vars(args))]
+    if args.spec_dir is not None:
+        words += ["--spec-dir", args.spec_dir]
+    words += fuzz_options.OPTIONS.pytest_words(vars(args))
     if args.tool:
         words += ["-k", " or ".join(f"fuzz[{tool}]" for tool in args.tool)]
     if args.strict:

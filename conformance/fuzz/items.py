@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from cruxgate.conformance.checks.judge import FINDING
-from cruxgate.conformance.fuzz import defaults
+from cruxgate.conformance.fuzz import options as fuzz_options
 from cruxgate.conformance.fuzz.database import EXAMPLES, ExampleDatabase
 from cruxgate.conformance.fuzz.engine import PHASES, Outcome, explore, gates
 from cruxgate.conformance.fuzz.report import finding_record, render, rerun_line
@@ -88,7 +88,7 @@ def replay_options(config: pytest.Config) -> dict[str, Any]:
     fixture = config.getoption("fuzz_fixture")
     options["fuzz_fixture"] = fixture if fixture != DEFAULT_FIXTURE else None
     timeout = config.getoption("fuzz_call_timeout")
-    options["fuzz_call_timeout"] = timeout if timeout != defaults.CALL_TIMEOUT else None
+    options["fuzz_call_timeout"] = timeout if timeout != fuzz_options.CALL_TIMEOUT else None
     return options
 
 

@@ -8,33 +8,18 @@ from typing import Any
 
 import pytest
 
-from cruxgate.conformance.fuzz import defaults
+from cruxgate.conformance.fuzz import options as fuzz_options
 from cruxgate.conformance.fuzz.database import write_findings
-from cruxgate.conformance.spec.loader import DEFAULT_FIXTURE
 
 MARKER = "fuzz: a fuzz-phase item, one per tool the target lists (-m fuzz)"
 
 
 def add_options(parser: pytest.Parser) -> None:
-    """--fuzz and its settings (call from the main plugin's pytest_addoption)."""
+    """--fuzz and its settings, the fuzz option table (call from the main plugin's pytest_addoption)."""
     group = parser.getgroup("cruxgate")
     group.addoption("--fuzz", action="store_true", default=False,
                     help="add the fuzz phase: one item per listed tool (fuzz[TOOL]), after the scenarios")
-    group.addoption("--fuzz-examples", metavar="N", type=int, default=defaults.EXAMPLES,
-                    help=f"generated examples per tool, after the coverage cases (default {defaults.EXAMPLES})")
-    group.addoption("--fuzz-seed", metavar="SEED", type=int, default=None,
-                    help="seed of the generated examples (default: random, printed in the header)")
-    group.addoption("--fuzz-phases", metavar="PHASES", default="coverage,fuzzing",
-                    help="coverage (each hostile value in each argument), fuzzing (hypothesis); default both")
-    group.addoption("--fuzz-exclude-checks", metavar="IDS", default="",
-                    help="comma-separated fuzz check ids not to run (e.g. FZ-OUTPUT for a server with its own "
-                         "payloads)")
-    group.addoption("--fuzz-call-timeout", metavar="SECONDS", type=float, default=defaults.CALL_TIMEOUT,
-                    help=f"a fuzz call with no answer by then is a hang (default {defaults.CALL_TIMEOUT:g})")
-    group.addoption("--fuzz-fixture", metavar="NAME", default=DEFAULT_FIXTURE,
-                    help=f"the fixture repository the fuzzed server serves (default {DEFAULT_FIXTURE})")
-    group.addoption("--fuzz-out", metavar="DIR", default=defaults.OUT,
-                    help=f"the fuzz output folder: example database, findings.json (default {defaults.OUT})")
+    fuzz_options.OPTIONS.add_to_pytest(group)
 
 
 def register(config: pytest.Config) -> None:

@@ -33,7 +33,7 @@ def command_line(tool: str, arguments: str, options: dict[str, Any]) -> str:
 
 def replay(tool_name: str, arguments_ref: str, args: argparse.Namespace) -> int:
     """Replay one call (arguments: JSON or @FILE; args: the target options); print the answer and each verdict."""
-    from cruxgate.conformance.fuzz import defaults
+    from cruxgate.conformance.fuzz import options as fuzz_options
     from cruxgate.conformance.fuzz.calls import TargetLost
     from cruxgate.conformance.fuzz.checks import FUZZ_CHECKS
     from cruxgate.conformance.fuzz.session import FuzzSession
@@ -60,7 +60,8 @@ def replay(tool_name: str, arguments_ref: str, args: argparse.Namespace) -> int:
     runner = Lifecycle(target, fixtures, DEFAULT_FIXTURE)
     session = None
     try:
-        session = FuzzSession(runner, transport, args.fuzz_call_timeout or defaults.CALL_TIMEOUT,
+        session = FuzzSession(runner, transport, (fuzz_options.CALL_TIMEOUT if args.fuzz_call_timeout is None
+                                                  else args.fuzz_call_timeout),
                               args.fuzz_fixture or DEFAULT_FIXTURE, "cruxgate fuzz replay",
                               rules)
         tool = session.tools.get(tool_name)

@@ -22,8 +22,8 @@ from cruxgate.conformance.target import options as target_options
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     """The target options of the conformance runner, plus the harness's own (slo/options.py) and pytest's -k."""
     parser.add_argument("pytest_args", nargs="*", metavar="PYTEST_ARGS", help="after `--`: passed to pytest as is")
-    target_options.add_to_argparse(parser)
-    slo_options.add_to_argparse(parser)
+    target_options.OPTIONS.add_to_argparse(parser)
+    slo_options.OPTIONS.add_to_argparse(parser)
     parser.add_argument("-k", metavar="EXPR", dest="keyword", default=None,
                         help="only the figures whose test matches (pytest's -k, e.g. sc105)")
     parser.epilog = ("With --server-url the running server must serve the polyglot fixture, and fresh-start "
@@ -40,8 +40,8 @@ def pytest_arguments(args: argparse.Namespace) -> list[str]:
     # no pytest cache beside the user's files: kept corpora go to the user's cache (slo/cache.py).
     words = [str(Path(spec.origin)), "-p", "cruxgate.conformance.slo.plugin", "-p", "no:cacheprovider",
              "--rootdir", str(Path.cwd())]
-    words += target_options.pytest_words(vars(args))
-    words += slo_options.pytest_words(vars(args))
+    words += target_options.OPTIONS.pytest_words(vars(args))
+    words += slo_options.OPTIONS.pytest_words(vars(args))
     if args.keyword:
         words += ["-k", args.keyword]
     return words

@@ -40,7 +40,7 @@ SEMANTIC_OFF = {"search": {"semantic": {"mode": "off"}}}
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("cruxgate-slo", "cruxgate SLO benchmarks (benchmarks/test_slo.py)")
-    slo_options.add_to_pytest(group)
+    slo_options.OPTIONS.add_to_pytest(group)
 
 
 class SLORecorder:

@@ -34,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     snap.add_argument("--server-cmd", metavar="CMD", help="stdio: the server command line, instead of a profile")
     snap.add_argument("--server-url", metavar="URL",
                       help="http: the URL of an already running server, instead of a profile")
-    token = next(option for option in OPTIONS if option.flag == "--server-token-file")
+    token = OPTIONS.named("server-token-file")
     snap.add_argument(token.flag, metavar=token.metavar, help=token.help)
     snap.add_argument("--workspace", metavar="DIR",
                       help="workspace the profile's server opens (default: empty temp dir)")

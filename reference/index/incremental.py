@@ -231,9 +231,8 @@ class Patch:
                 raise PatchUnavailable("the extraction store lacks a live file's edge names")
             paths.update(path for path, digest in found if live.get(path) == digest)
         for chunk in _chunks(gone_ids):
-            paths.update(p for (p,) in db.execute(
-                f"SELECT DISTINCT from_path FROM symbol_edges WHERE to_symbol_id IN ({','.join('?' * len(chunk))})",
-                chunk))
+            paths.update(p for (p,) in _rows(
+                db, "SELECT DISTINCT from_path FROM symbol_edges WHERE to_symbol_id IN ({})", chunk))
         if js_moved:
             paths.update(p for (p,) in db.execute(
                 "SELECT path FROM files WHERE language IN ('typescript', 'javascript')"))
@@ -244,9 +243,8 @@ class Patch:
         """The unresolved target names of the edges from `paths`, counted (they are about to go)."""
         counts: Counter[str] = Counter()
         for chunk in _chunks(paths):
-            counts.update(dict(db.execute(
-                f"SELECT to_name, COUNT(*) FROM symbol_edges WHERE to_symbol_id IS NULL AND from_path IN "
-                f"({','.join('?' * len(chunk))}) GROUP BY to_name", chunk)))
+            counts.update(dict(_rows(db, "SELECT to_name, COUNT(*) FROM symbol_edges WHERE to_symbol_id IS NULL "
+                                         "AND from_path IN ({}) GROUP BY to_name", chunk)))
         return counts
 
     @staticmethod

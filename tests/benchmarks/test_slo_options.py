@@ -48,9 +48,11 @@ def test_the_table_is_the_harness_options() -> None:
 
 
 def test_both_surfaces_expose_exactly_the_table_with_its_defaults_and_help() -> None:
-    table = {option.name: (option.default, option.help) for option in slo_options.OPTIONS}
-    assert {flag.removeprefix("--slo-"): value for flag, value in pytest_surface().items()} == table
-    assert {flag.removeprefix("--"): value for flag, value in command_surface().items()} == table
+    in_pytest = {option.name: (option.pytest_default, option.help) for option in slo_options.OPTIONS}
+    in_command = {option.name: (option.not_given, option.help) for option in slo_options.OPTIONS}
+    assert in_pytest == in_command  # the harness's own defaults apply to an option not given, either way
+    assert {flag.removeprefix("--slo-"): value for flag, value in pytest_surface().items()} == in_pytest
+    assert {flag.removeprefix("--"): value for flag, value in command_surface().items()} == in_command
 
 
 def test_no_harness_option_is_declared_outside_the_table() -> None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,8 @@ from _pytest.config.argparsing import Parser
 from cruxgate.conformance import plugin, run
 from cruxgate.conformance.fuzz import command as fuzz_command
 from cruxgate.conformance.slo import command as slo_command
+from cruxgate.conformance.spec.paths import schemas_dir
+from cruxgate.conformance.target import options as target_options
 
 # pytest's Parser is built directly, as pytest builds it for a plugin's pytest_addoption.
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestDeprecationWarning")
@@ -61,3 +64,14 @@ def test_the_pytest_options_take_the_same_values():
     values = parser.parse(GIVEN)
     assert (values.target, values.server_token_file, values.target_deadline) == ("http", "token", 90.0)
     assert parser.parse([]).target_deadline is None  # the gate's default (900 s) and the SLO harness's (none) apply
+
+
+def test_the_runner_docs_have_a_row_for_every_target_option():
+    # docs/conformance.md's Options table says more of each than its help, so it is written by hand: this keeps
+    # its rows and the table's options the same set.
+    text = (schemas_dir().parent / "docs" / "conformance.md").read_text(encoding="utf-8")
+    table = text.split("\n## Options\n", 1)[1].split("\n## ", 1)[0]
+    rows = {match[1] for line in table.splitlines() if (match := re.match(r"\| `(--[a-z-]+)", line))}
+    assert {option.flag for option in target_options.OPTIONS} <= rows
+    assert {flag for flag in rows if flag.startswith(("--target", "--server"))} | {"--fixtures-dir"} == \
+        {option.flag for option in target_options.OPTIONS}

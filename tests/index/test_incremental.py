@@ -105,8 +105,23 @@ def test_deleted_and_added_files(workspace: Path) -> None:
     assert reader.db.execute("SELECT to_symbol_id FROM symbol_edges WHERE to_name = 'startApp'").fetchall() == [(None,)]
 
 
-def test_only_the_live_and_the_previous_generation_are_kept(workspace: Path) -> None:
-    for _ in range(4):
+def generation_names(workspace: Path) -> list[str]:
+    return sorted(p.name for p in (workspace / ".cruxgate").iterdir() if p.name.startswith("gen-"))
+
+
+def test_a_generation_goes_at_the_start_of_the_run_after_the_one_that_replaced_it(workspace: Path) -> None:
+    for _ in range(3):
         summary = index_workspace(workspace)
-    gens = sorted(p.name for p in (workspace / ".cruxgate").iterdir() if p.name.startswith("gen-"))
-    assert gens == ["gen-3", "gen-4"] and summary.generation == "gen-4"
+    # gen-1 was replaced by gen-2, which gen-3 replaced: a reader may still hold gen-2, none gen-1, which the
+    # run after gen-3's removes (beside its own work), and no earlier run did.
+    assert generation_names(workspace) == ["gen-1", "gen-2", "gen-3"] and summary.generation == "gen-3"
+    replaced = IndexReader(workspace.resolve(), read_state(workspace, "gen-2"))
+    try:
+        summary = index_workspace(workspace)
+        assert generation_names(workspace) == ["gen-2", "gen-3", "gen-4"] and summary.generation == "gen-4"
+        assert replaced.db.execute("SELECT COUNT(*) FROM files").fetchone()[0] == summary.file_count
+        assert replaced.searcher("symbols").num_docs > 0
+    finally:
+        replaced.close()
+    index_workspace(workspace)
+    assert generation_names(workspace) == ["gen-3", "gen-4", "gen-5"]

@@ -195,13 +195,17 @@ class SemanticIndexBuilder:
                     "alpha": ALPHA, "test_prior": TEST_PRIOR, "nonzeros": int(csc.nnz), "source": source,
                     "recipe": RECIPE, "fitted_rows": rows, "folded_rows": 0}
         folder.mkdir()
+        # The TF-IDF columns are written and let go before the graph is built (it holds a copy of every row's
+        # vector): the build's peak is then the vectors and the graph, not the matrix beside them.
+        write_arrays(folder, csc_arrays(csc))
+        del csc
         built = graph.build(folder, doc_vectors)
         if built is not None:
             manifest["graph"] = built
         (folder / "terms.json").write_text(json.dumps(words), encoding="utf-8")
         (folder / FILES).write_text(json.dumps(file_table(self._files)), encoding="utf-8")
         save_arrays(folder, {"idf": idf, "term_vectors": term_vectors, "doc_vectors": doc_vectors,
-                             **csc_arrays(csc), "stable_ids": stable_ids, "priors": priors,
+                             "stable_ids": stable_ids, "priors": priors,
                              "file_of": np.frombuffer(self._file_of, dtype=np.int32),
                              "lines": np.frombuffer(self._lines, dtype=np.int32).reshape(-1, 2)}, manifest)
         return manifest
@@ -214,14 +218,20 @@ def csc_arrays(csc: sp.csc_matrix) -> dict[str, np.ndarray]:
 
 def stored_columns(indptr: np.ndarray, indices: np.ndarray, data: np.ndarray) -> dict[str, np.ndarray]:
     """CSC arrays (column pointers, row of each entry, its value) in the stored dtypes."""
-    return {"tfidf_indptr": indptr.astype(np.int64), "tfidf_indices": indices.astype(np.int32),
-            "tfidf_data": data.astype(np.float32)}
+    # copy=False: an array already in its stored dtype is written as it is, not copied first.
+    return {"tfidf_indptr": indptr.astype(np.int64, copy=False), "tfidf_indices": indices.astype(np.int32, copy=False),
+            "tfidf_data": data.astype(np.float32, copy=False)}
+
+
+def write_arrays(folder: Path, arrays: dict[str, np.ndarray]) -> None:
+    """Write `arrays` as .npy files into `folder`."""
+    for name, values in arrays.items():
+        np.save(folder / f"{name}.npy", values, allow_pickle=False)
 
 
 def save_arrays(folder: Path, arrays: dict[str, np.ndarray], manifest: dict) -> None:
     """Write `arrays` as .npy files into `folder`, then the manifest (a folder without it reads as missing)."""
-    for name, values in arrays.items():
-        np.save(folder / f"{name}.npy", values, allow_pickle=False)
+    write_arrays(folder, arrays)
     tmp = folder / f".{MANIFEST}.{os.getpid()}.tmp"
     tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     os.replace(tmp, folder / MANIFEST)
@@ -316,8 +326,12 @@ def _lsi(tfidf: sp.csr_matrix, dimensions: int) -> tuple[np.ndarray, np.ndarray]
         back = _orthonormal(np.asarray(tfidf.T @ basis))
         del basis  # before its successor is made: one (rows x width) array at a time
         basis = _orthonormal(_product(tfidf, back))
-    _, _, vt = np.linalg.svd((tfidf.T @ basis).T, full_matrices=False)
+    # The basis goes before the SVD: numpy decomposes a float64 copy of the (width x terms) projection, with
+    # LAPACK's workspace beside it, and the basis (rows x width) is the fit's largest array.
+    projection = (tfidf.T @ basis).T
     del basis
+    _, _, vt = np.linalg.svd(projection, full_matrices=False)
+    del projection
     term_vectors = np.ascontiguousarray(vt[:dimensions].T, dtype=np.float32)
     doc_vectors = _product(tfidf, term_vectors)
     # Row by row, a slice at a time: the norm of the whole array would square it into a copy first.

@@ -1,11 +1,15 @@
 """Fold changed definitions into the live generation's semantic model instead of fitting it again.
 
 A patch (`index/incremental.py`) keeps the model the last full run fitted (vocabulary, IDF, the LSI term
-vectors: linked, not copied) and rewrites only the rows: the rows of the changed files' old definitions
-go, their new definitions are weighted with the kept IDF (a term the vocabulary lacks weighs nothing) and
-projected on the kept term vectors, exactly as a full run computes a row from its own model. What drifts
+vectors: linked, not copied) and the fitted rows' LSI vectors (`doc_vectors.npy`, linked: the largest file,
+never written again until the next fit). Rows are never renumbered: the rows of the changed files' old
+definitions stay as removed rows (prior 0, no TF-IDF entries: never answered), their new definitions are
+appended, weighted with the kept IDF (a term the vocabulary lacks weighs nothing) and projected on the kept
+term vectors, exactly as a full run computes a row from its own model; their vectors go with every row
+folded since the fit into the generation's own `folded_vectors.npy` (at most `MAX_FOLDED_SHARE` of the
+fitted rows). The TF-IDF columns and the small per-row arrays are written anew, in single passes. What drifts
 is the model: it no longer reflects the folded rows' vocabulary. A full run refits it once the rows folded
-in since the fit pass `MAX_FOLDED_SHARE` of the rows it was fitted on (`can_fold` says no).
+in since the fit pass `MAX_FOLDED_SHARE` of the rows it was fitted on (`foldable` says no).
 """
 
 from __future__ import annotations
@@ -18,34 +22,41 @@ import numpy as np
 
 from . import graph
 from .build import RECIPE, DefinitionRow, file_table, link_file, save_arrays, stored_columns, term_bag, term_weight
-from .model import FILES, FORMAT, SEMANTIC_DIR, SemanticIndex, SemanticIndexError
+from .model import FILES, FOLDED_VECTORS, FORMAT, SEMANTIC_DIR, SemanticIndex, SemanticIndexError
 from .text import Terms
 
 MAX_FOLDED_SHARE = 0.10
 _MODEL = ("terms.json", "idf.npy", "term_vectors.npy")
 
 
-def can_fold(previous: Path, new_rows: int) -> bool:
-    """Whether `previous`'s semantic index is whole, by this recipe, and has room for `new_rows` more folded rows."""
+def foldable(previous: Path, new_rows: int) -> SemanticIndex | None:
+    """`previous`'s semantic index (without its graph) when it is whole, by this recipe, and has room for
+    `new_rows` more folded rows (`fold` takes it); None when a full run must refit."""
     try:
-        manifest = SemanticIndex.open(previous, graph=False).manifest
+        index = SemanticIndex.open(previous, graph=False)  # the graph file is linked, not read
     except SemanticIndexError:
-        return False
+        return None
+    manifest = index.manifest
     if manifest.get("recipe") != RECIPE or manifest.get("format") != FORMAT or "fitted_rows" not in manifest:
-        return False
-    return int(manifest["folded_rows"]) + new_rows <= MAX_FOLDED_SHARE * max(int(manifest["fitted_rows"]), 1)
+        return None
+    room = int(manifest["folded_rows"]) + new_rows <= MAX_FOLDED_SHARE * max(int(manifest["fitted_rows"]), 1)
+    return index if room else None
 
 
-def fold(previous: Path, generation: Path, removed: Iterable[int], rows: list[DefinitionRow], source: str) -> dict:
-    """Write `generation`'s semantic index: `previous`'s without the rows of stable ids `removed`, plus `rows`
-    (`definition_rows`); returns its manifest."""
-    old = SemanticIndex.open(previous, graph=False)  # the graph file is linked, not read
+def fold(previous: Path, generation: Path, removed: Iterable[int], rows: list[DefinitionRow], source: str,
+         old: SemanticIndex | None = None) -> dict:
+    """Write `generation`'s semantic index: `previous`'s (`old`, when `foldable` opened it already) without the
+    rows of stable ids `removed`, plus `rows` (`definition_rows`); returns its manifest."""
+    if old is None:
+        old = SemanticIndex.open(previous, graph=False)
     folder = generation / SEMANTIC_DIR
     folder.mkdir()
     for name in _MODEL:
         link_file(previous / SEMANTIC_DIR / name, folder / name)
     stable = np.asarray(old.stable_ids)
-    gone = np.flatnonzero(np.isin(stable, np.fromiter(removed, dtype=np.uint64)))  # sorted, a few rows
+    old_priors = np.asarray(old.priors)
+    # Rows are never renumbered: a removed row stays, with prior 0 (never answered) and no TF-IDF entries.
+    gone = np.flatnonzero(np.isin(stable, np.fromiter(removed, dtype=np.uint64)) & (old_priors > 0))
     keep = np.ones(old.rows, dtype=bool)
     keep[gone] = False
     idf = np.asarray(old.idf)
@@ -86,49 +97,36 @@ def fold(previous: Path, generation: Path, removed: Iterable[int], rows: list[De
     lengths = np.linalg.norm(vectors, axis=1)
     lengths[lengths == 0] = 1.0
     vectors /= lengths[:, None]
-    # The kept rows' entries, renumbered past the removed rows, then each new entry inserted at the end of its
-    # column (the new rows come after every kept row): within a column the rows stay in order. Every step is one
-    # pass over the arrays (the patch's time at 20k files was in sorting and gathering them whole).
+    # The removed rows' entries dropped, then each new entry inserted at the end of its column (the new rows
+    # come after every old row): within a column the rows stay in order. Every step is one pass over the arrays.
     indptr = np.asarray(old.tfidf_indptr)
     indices = np.asarray(old.tfidf_indices)
     data = np.asarray(old.tfidf_data)
-    base = old.rows - len(gone)
     counts = np.diff(indptr)
     if len(gone):
         dropped = np.flatnonzero(~keep[indices])
         counts = counts - np.bincount(np.searchsorted(indptr, dropped, side="right") - 1, minlength=len(counts))
         indices = np.delete(indices, dropped)
         data = np.delete(data, dropped)
-        indices = indices - np.cumsum(~keep, dtype=indices.dtype)[indices]  # less the removed rows before each
     kept_end = np.cumsum(counts)  # where each column's kept entries end
     order = np.lexsort((new_rows, new_columns))
     at = kept_end[new_columns[order]] if len(order) else np.zeros(0, dtype=np.int64)
-    entries = np.insert(indices, at, (new_rows + base)[order].astype(indices.dtype))
+    entries = np.insert(indices, at, (new_rows + old.rows)[order].astype(indices.dtype))
     data = np.insert(data, at, new_values[order])
     pointers = np.concatenate([[0], np.cumsum(counts + np.bincount(new_columns, minlength=len(counts)))])
-    doc_vectors = np.empty((base + len(stable_ids), old.term_vectors.shape[1]), dtype=np.float32)
-    doc_vectors[base:] = vectors
-    _copy_rows(np.asarray(old.doc_vectors), gone, doc_vectors[:base])
+    # The fitted rows' vectors are shared with every generation since the fit (linked, never written again);
+    # this generation's own file holds the rows folded in since, the new ones last.
+    link_file(previous / SEMANTIC_DIR / "doc_vectors.npy", folder / "doc_vectors.npy")
+    folded_vectors = np.concatenate([np.asarray(old.folded_vectors), vectors])
     graph.fold(previous / SEMANTIC_DIR, folder, keep, len(stable_ids))
-    manifest = {**old.manifest, "rows": int(doc_vectors.shape[0]), "nonzeros": int(data.shape[0]), "source": source,
+    manifest = {**old.manifest, "rows": old.rows + len(stable_ids), "nonzeros": int(data.shape[0]), "source": source,
                 "folded_rows": int(old.manifest["folded_rows"]) + len(stable_ids)}
     (folder / FILES).write_text(json.dumps(file_table(files)), encoding="utf-8")
-    save_arrays(folder, {"doc_vectors": doc_vectors, **stored_columns(pointers, entries, data),
-                         "stable_ids": np.concatenate([np.delete(stable, gone),
-                                                       np.asarray(stable_ids, dtype=np.uint64)]),
-                         "priors": np.concatenate([np.delete(np.asarray(old.priors), gone),
+    save_arrays(folder, {FOLDED_VECTORS: folded_vectors, **stored_columns(pointers, entries, data),
+                         "stable_ids": np.concatenate([stable, np.asarray(stable_ids, dtype=np.uint64)]),
+                         "priors": np.concatenate([np.where(keep, old_priors, np.float32(0)).astype(np.float32),
                                                    np.asarray(priors, dtype=np.float32)]),
-                         "file_of": np.concatenate([np.delete(np.asarray(old.file_of), gone),
-                                                    np.asarray(file_of, dtype=np.int32)]),
-                         "lines": np.concatenate([np.delete(np.asarray(old.lines), gone, axis=0),
+                         "file_of": np.concatenate([np.asarray(old.file_of), np.asarray(file_of, dtype=np.int32)]),
+                         "lines": np.concatenate([np.asarray(old.lines),
                                                   np.asarray(lines, dtype=np.int32).reshape(-1, 2)])}, manifest)
     return manifest
-
-
-def _copy_rows(source: np.ndarray, gone: np.ndarray, target: np.ndarray) -> None:
-    """`source` without the rows `gone` (sorted) into `target`: slices between them, no gathered copy."""
-    start = written = 0
-    for row in (*gone.tolist(), source.shape[0]):
-        target[written:written + row - start] = source[start:row]
-        written += row - start
-        start = row + 1

@@ -62,19 +62,18 @@ def build(folder: Path, doc_vectors: np.ndarray, min_rows: int | None = None) ->
 
 
 def fold(previous: Path, folder: Path, keep: np.ndarray, added: int) -> None:
-    """`folder`'s graph arrays after a patch: `previous`'s graph with the rows not in `keep` gone and `added` new
-    rows after the kept ones (numbered as `semantic/fold.py` numbers them); no-op when `previous` has no graph."""
+    """`folder`'s graph arrays after a patch: `previous`'s graph with the rows not in `keep` gone (rows keep their
+    numbers: `semantic/fold.py` never renumbers) and `added` new rows after every old one; no-op when `previous`
+    has no graph."""
     from .build import link_file
 
     if not (previous / GRAPH_FILE).is_file():
         return
     link_file(previous / GRAPH_FILE, folder / GRAPH_FILE)
-    renumber = np.where(keep, np.cumsum(keep) - 1, -1).astype(np.int64)
     old_rows = np.load(previous / GRAPH_ROWS, allow_pickle=False)
     old_extra = np.load(previous / GRAPH_EXTRA, allow_pickle=False)
-    rows = np.where(old_rows >= 0, renumber[np.maximum(old_rows, 0)], -1)
-    kept = int(keep.sum())
-    extra = np.concatenate([renumber[old_extra][renumber[old_extra] >= 0], np.arange(kept, kept + added)])
+    rows = np.where((old_rows >= 0) & keep[np.maximum(old_rows, 0)], old_rows, -1)
+    extra = np.concatenate([old_extra[keep[old_extra]], np.arange(keep.shape[0], keep.shape[0] + added)])
     np.save(folder / GRAPH_ROWS, rows.astype(np.int64), allow_pickle=False)
     np.save(folder / GRAPH_EXTRA, extra.astype(np.int64), allow_pickle=False)
 

@@ -7,10 +7,12 @@ Files in `gen-<n>/semantic/` (all written before the generation's CURRENT flip, 
     terms.json               the vocabulary, in column order
     idf.npy                  float32[terms]      inverse document frequency (0 for a term kept out)
     term_vectors.npy         float32[terms, k]   LSI: each term in the k-dimensional concept space
-    doc_vectors.npy          float32[rows, k]    LSI: each symbol, unit length
+    doc_vectors.npy          float32[fitted, k]  LSI: each row the last full run fitted, unit length (a patch links it)
+    folded_vectors.npy       float32[rows - fitted, k]   the rows patches folded in since (absent: none), after them
     tfidf_indptr.npy, tfidf_indices.npy, tfidf_data.npy   the unit-length TF-IDF rows, as CSC columns
     stable_ids.npy           uint64[rows]        each row's symbol_stable_id (16 hex digits)
-    priors.npy               float32[rows]       a row's weight in the ranking (test files below 1)
+    priors.npy               float32[rows]       a row's weight in the ranking (test files below 1; 0: a row a
+                                                 patch removed, which keeps its number and is never answered)
     files.json               the file table: [path, language] per entry
     file_of.npy, lines.npy   int32[rows], int32[rows, 2]   each row's file entry and line_start, line_end
     graph.usearch, graph_rows.npy, graph_extra.npy   the nearest-neighbour graph of large indexes (graph.py)
@@ -40,6 +42,7 @@ MANIFEST = "manifest.json"
 FILES = "files.json"
 ARRAYS = ("idf", "term_vectors", "doc_vectors", "tfidf_indptr", "tfidf_indices", "tfidf_data", "stable_ids",
           "priors", "file_of", "lines")
+FOLDED_VECTORS = "folded_vectors"  # optional: a generation no patch wrote has none
 
 
 # Rows above which the dense scan is split between this thread and one more. The exact scan reads every
@@ -127,6 +130,8 @@ class SemanticIndex:
         self.idf: np.ndarray = arrays["idf"]
         self.term_vectors: np.ndarray = arrays["term_vectors"]
         self.doc_vectors: np.ndarray = arrays["doc_vectors"]
+        dimensions = self.doc_vectors.shape[1] if self.doc_vectors.ndim == 2 else 0
+        self.folded_vectors: np.ndarray = arrays.get(FOLDED_VECTORS, np.zeros((0, dimensions), dtype=np.float32))
         self.tfidf_indptr: np.ndarray = arrays["tfidf_indptr"]
         self.tfidf_indices: np.ndarray = arrays["tfidf_indices"]
         self.tfidf_data: np.ndarray = arrays["tfidf_data"]
@@ -134,7 +139,7 @@ class SemanticIndex:
         self.priors: np.ndarray = arrays["priors"]
         self.file_of: np.ndarray = arrays["file_of"]
         self.lines: np.ndarray = arrays["lines"]
-        self.rows = int(self.doc_vectors.shape[0])
+        self.rows = int(self.doc_vectors.shape[0]) + int(self.folded_vectors.shape[0])
         self.graph: Graph | None = None
 
     @classmethod
@@ -152,6 +157,9 @@ class SemanticIndex:
             # indexes them a few dozen times).
             arrays = {name: np.asarray(np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False))
                       for name in ARRAYS}
+            if (folder / f"{FOLDED_VECTORS}.npy").is_file():
+                arrays[FOLDED_VECTORS] = np.asarray(np.load(folder / f"{FOLDED_VECTORS}.npy", mmap_mode="r",
+                                                            allow_pickle=False))
             files = json.loads((folder / FILES).read_text(encoding="utf-8"))
             index = cls(manifest, terms, arrays, files)
             index._check(len(terms))
@@ -168,7 +176,9 @@ class SemanticIndex:
         rows, dims = int(m["rows"]), int(m["dimensions"])
         ok = (m.get("format") == FORMAT and m.get("terms") == term_count
               and self.idf.shape == (term_count,) and self.term_vectors.shape == (term_count, dims)
-              and self.doc_vectors.shape == (rows, dims) and self.tfidf_indptr.shape == (term_count + 1,)
+              and self.doc_vectors.ndim == 2 and self.doc_vectors.shape[1] == dims
+              and self.folded_vectors.ndim == 2 and self.folded_vectors.shape[1] == dims and self.rows == rows
+              and self.tfidf_indptr.shape == (term_count + 1,)
               and self.tfidf_indices.shape == self.tfidf_data.shape
               and (term_count == 0 or int(self.tfidf_indptr[-1]) == self.tfidf_data.shape[0])
               and self.stable_ids.shape == (rows,) and self.priors.shape == (rows,)
@@ -219,8 +229,9 @@ class SemanticIndex:
         order = top if rows is None else rows[top]
         top = top[np.lexsort((order, -scores[top]))]
         found = top if rows is None else rows[top]
+        # A removed row scores 0 (its prior); below a floor under 0 it would still pass: it never does.
         return [self.match(int(r), min(float(scores[i]), 1.0))
-                for i, r in zip(top, found, strict=True) if scores[i] > min_similarity]
+                for i, r in zip(top, found, strict=True) if scores[i] > min_similarity and self.priors[r] > 0]
 
     def match(self, row: int, similarity: float) -> Match:
         """Row `row` as a match of `similarity`, with its stable id and location."""
@@ -228,12 +239,31 @@ class SemanticIndex:
         start, end = (int(v) for v in self.lines[row])
         return Match(f"{int(self.stable_ids[row]):016x}", similarity, path, start, end, language)
 
+    def vectors_of(self, rows: np.ndarray) -> np.ndarray:
+        """The LSI vectors of `rows` (sorted): the fitted ones' from `doc_vectors`, the folded ones' after them."""
+        fitted = self.doc_vectors.shape[0]
+        if not self.folded_vectors.shape[0] or not rows.shape[0] or int(rows[-1]) < fitted:
+            return self.doc_vectors[rows]
+        split = int(np.searchsorted(rows, fitted))
+        return np.concatenate([self.doc_vectors[rows[:split]], self.folded_vectors[rows[split:] - fitted]])
+
+    def live_rows(self) -> np.ndarray:
+        """The rows a search may answer: every row but those a patch removed (prior 0)."""
+        return np.flatnonzero(np.asarray(self.priors) > 0)
+
     def scores(self, concept: np.ndarray, columns: list[int], weights: np.ndarray, dense: bool = True,
                doc_vectors: np.ndarray | None = None) -> np.ndarray:
         """Every row's similarity (the exact scan): `doc_vectors` (default the LSI rows) against `concept`, plus the
         TF-IDF cosine of `columns` weighted by `weights`, times each row's prior."""
-        vectors = self.doc_vectors if doc_vectors is None else doc_vectors
-        scores = dense_scores(vectors, concept) if dense else np.zeros(self.rows, dtype=np.float32)
+        if not dense:
+            scores = np.zeros(self.rows, dtype=np.float32)
+        elif doc_vectors is not None:
+            scores = dense_scores(doc_vectors, concept)
+        elif self.folded_vectors.shape[0]:
+            scores = np.concatenate([dense_scores(self.doc_vectors, concept),
+                                     np.einsum("ij,j->i", self.folded_vectors, concept)])
+        else:
+            scores = dense_scores(self.doc_vectors, concept)
         # Sparse part: the query's TF-IDF cosine, added only where a row holds a query term.
         for column, weight in zip(columns, weights * np.float32(self.alpha), strict=True):
             start, end = int(self.tfidf_indptr[column]), int(self.tfidf_indptr[column + 1])
@@ -261,7 +291,7 @@ class SemanticIndex:
                    dense: bool) -> np.ndarray:
         """The similarity of `rows` (sorted) only: the same sums as the exact scan, per row."""
         if dense:
-            scores = np.einsum("ij,j->i", self.doc_vectors[rows], concept)
+            scores = np.einsum("ij,j->i", self.vectors_of(rows), concept)
         else:
             scores = np.zeros(rows.shape[0], dtype=np.float32)
         for column, weight in zip(columns, weights * np.float32(self.alpha), strict=True):

@@ -1,0 +1,40 @@
+"""A full run gives the C heap's free pages back before the semantic fit and before the resolver's tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cruxgate.reference.index import build as build_module
+from cruxgate.reference.index import index_workspace
+from cruxgate.reference.index.semantic import build as semantic_build
+
+from .conftest import copy_fixture
+
+
+def test_the_heap_is_trimmed_before_the_fit_and_before_the_resolver_tables(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    steps: list[str] = []
+    trim, write, resolver = build_module._trim_heap, semantic_build.SemanticIndexBuilder.write, build_module._resolver
+
+    def traced(name, function):
+        def step(*args, **kwargs):
+            steps.append(name)
+            return function(*args, **kwargs)
+        return step
+
+    monkeypatch.setattr(build_module, "_trim_heap", traced("trim", trim))
+    monkeypatch.setattr(semantic_build.SemanticIndexBuilder, "write", traced("fit", write))
+    monkeypatch.setattr(build_module, "_resolver", traced("tables", resolver))
+    index_workspace(copy_fixture(tmp_path / "ws"), force=True, workers=1)
+    assert steps == ["trim", "fit", "trim", "tables"]
+
+
+def test_without_malloc_trim_the_trim_does_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    class NoTrim:  # a C library without glibc's malloc_trim (musl, macOS)
+        def __getattr__(self, name: str):
+            raise AttributeError(name)
+
+    monkeypatch.setattr(build_module.ctypes, "CDLL", lambda _name: NoTrim())
+    build_module._trim_heap()  # returns instead of raising
