@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, cast
@@ -27,6 +28,7 @@ from cruxgate.conformance.spec.model import (
 from cruxgate.conformance.spec.paths import spec_dir as default_spec_dir
 from cruxgate.conformance.spec.readings import READINGS_FILE, ReadingsError, load_readings
 from cruxgate.conformance.spec.schemas import validator_for
+from cruxgate.conformance.spec.yaml_text import safe_load
 
 FORMAT_SCHEMA_ID = "https://cruxgate.dev/schemas/spec-format.json"
 DEFAULT_FIXTURE = "polyglot"
@@ -136,15 +138,24 @@ def _check_document(file: Path, document: dict[str, Any], seen_ids: dict[str, st
             _check_steps(file, at, scenario, scenario_level(requirement, scenario), readings)
 
 
+# Texts that met the format schema in this process, by SHA-256: the schema check is most of a load's time, and
+# a process that loads the same spec again (the project's tests do, dozens of times) need not repeat it.
+_FORMAT_VALID: set[bytes] = set()
+
+
 def load_file(file: Path, seen_ids: dict[str, str] | None = None, readings: set[str] | None = None) -> dict[str, Any]:
     """One spec document, validated (readings: the ids a `reading R<n>` basis may name; default its folder's)."""
+    text = file.read_text(encoding="utf-8")
     try:
-        document = yaml.safe_load(file.read_text(encoding="utf-8"))
+        document = safe_load(text)
     except yaml.YAMLError as exc:
         raise SpecError(file, "", f"not valid YAML: {exc}") from None
-    error = best_match(validator_for(FORMAT_SCHEMA_ID).iter_errors(document))
-    if error is not None:
-        raise SpecError(file, _json_path(error.absolute_path), f"{error.message} (keyword {error.validator})")
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    if digest not in _FORMAT_VALID:  # the format schema is fixed for the process (schemas.py caches its registry)
+        error = best_match(validator_for(FORMAT_SCHEMA_ID).iter_errors(document))
+        if error is not None:
+            raise SpecError(file, _json_path(error.absolute_path), f"{error.message} (keyword {error.validator})")
+        _FORMAT_VALID.add(digest)
     if readings is None:
         readings = reading_ids(file.parent)
     _check_document(file, document, {} if seen_ids is None else seen_ids, readings)

@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
 from jsonschema.exceptions import best_match
 
 from cruxgate.conformance.spec.schemas import validator_for
+from cruxgate.conformance.spec.yaml_text import safe_load
 
 READINGS_FILE = "readings.yaml"
 READINGS_SCHEMA_ID = "https://cruxgate.dev/schemas/readings.json"
@@ -54,7 +54,7 @@ def load_readings(spec_dir: Path) -> Readings:
     file = spec_dir / READINGS_FILE
     if not file.is_file():
         return Readings("", {}, (), "")
-    body: Any = yaml.safe_load(file.read_text(encoding="utf-8"))
+    body: Any = safe_load(file.read_text(encoding="utf-8"))
     error = best_match(validator_for(READINGS_SCHEMA_ID).iter_errors(body))
     if error is not None:
         where = "/".join(str(part) for part in error.absolute_path) or "<document>"

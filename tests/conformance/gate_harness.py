@@ -9,6 +9,8 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -114,16 +116,27 @@ def run_suite(directory: Path, profile: Path, *args: str,
     return done, json.loads(out.read_text(encoding="utf-8"))
 
 
-def owner_runs(base: Path, owners: dict[str, str], profile_for: Any) -> dict[str, dict[str, Any]]:
-    """One run per breaker of the scenario owning its rule, two at a time (they mostly wait on servers)."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    def run(breaker: str) -> dict[str, Any]:
-        directory = base / breaker
-        return run_suite(directory, profile_for(directory, breaker), "-k", owners[breaker])[1]
-
+def two_at_a_time(jobs: dict[str, Callable[[], Any]]) -> dict[str, Any]:
+    """Each job's result by name, two jobs running at a time (runner runs mostly wait on servers); they start in
+    the order given, so a long one listed first runs beside the short ones that follow."""
     with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(owners, pool.map(run, owners), strict=True))
+        futures = {name: pool.submit(job) for name, job in jobs.items()}
+        return {name: future.result() for name, future in futures.items()}
+
+
+def owner_jobs(base: Path, owners: dict[str, str], profile_for: Any) -> dict[str, Callable[[], dict[str, Any]]]:
+    """One job per breaker: the run of the scenario that owns its rule, giving its JSON results."""
+    def job(breaker: str) -> Callable[[], dict[str, Any]]:
+        directory = base / breaker
+        return lambda: run_suite(directory, profile_for(directory, breaker), "-k", owners[breaker])[1]
+
+    return {breaker: job(breaker) for breaker in owners}
+
+
+def selected(request: Any, test: str) -> set[str]:
+    """The parameter ids of `test` (a function name) this session runs: a module fixture runs only their jobs."""
+    return {item.name.removeprefix(test).strip("[]") for item in request.session.items
+            if getattr(item, "originalname", None) == test}
 
 
 def assert_owner_failed(results: dict[str, Any], scenario: str) -> None:

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gate_harness import DATA, LEAN, SERVE, SUITE, run_gate, write_profile
+from gate_harness import DATA, LEAN, SERVE, SUITE, run_gate, two_at_a_time, write_profile
 
 SELF_INDEXING = SERVE + " --index-on-start"
 
@@ -38,11 +38,14 @@ def test_a_profile_renames_a_tool_both_ways(tmp_path):
     profile = write_profile(tmp_path)
     profile.write_text(profile.read_text(encoding="utf-8") + "names: {search_code: {tool: code_search}}\n",
                        encoding="utf-8")
-    run = run_gate(tmp_path / "gate", "--server-cmd", SERVE + " --rename search_code=code_search",
-                   "-k", "SC-SEARCH-01 or HC-META-04", profile=profile)
+    renamed = SERVE + " --rename search_code=code_search"
+    # With the profile's rename, and without it (then the same server lacks search_code): two independent runs.
+    run, plain = two_at_a_time({
+        "gate": lambda: run_gate(tmp_path / "gate", "--server-cmd", renamed, "-k", "SC-SEARCH-01 or HC-META-04",
+                                 profile=profile),
+        "plain": lambda: run_gate(tmp_path / "plain", "--server-cmd", renamed, "-k", "SC-SEARCH-01"),
+    }).values()
     assert run.returncode == 0, run.output
     assert run.outcomes("passed") == {"SC-SEARCH-01", "HC-META-04"}
-    # Without the profile's rename the same server lacks search_code: the scenario is blocked, not passed.
-    plain = run_gate(tmp_path / "plain", "--server-cmd", SERVE + " --rename search_code=code_search",
-                     "-k", "SC-SEARCH-01")
+    # Without the profile's rename the scenario is blocked, not passed.
     assert plain.record("SC-SEARCH-01")["outcome"] == "skipped", plain.output

@@ -10,18 +10,18 @@ from __future__ import annotations
 
 import os
 import sys
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from cruxgate.conformance.spec.loader import load_scenarios
 from cruxgate.conformance.spec.model import DOCUMENT, Call, Quote, Scenario
-from gate_harness import PROXY, proxied_profile, run_suite
+from gate_harness import PROXY, owner_jobs, proxied_profile, run_suite, selected, two_at_a_time
 from test_fairness import OWNERS
 
 sys.path.insert(0, str(PROXY.parent))
-from breakers import BY_NAME, CATALOGUE, CATALOGUE_000, STATEMENTS_000, Breaker
+from breakers import BY_NAME, CATALOGUE, CATALOGUE_000, STATEMENTS_000
 from breakers_rest import DOCUMENTS, UNBROKEN
 
 ALL = os.environ.get("CRUXGATE_BREAKERS", "sample") == "all"
@@ -170,21 +170,20 @@ def test_the_coverage_table_in_docs_is_generated_from_the_catalogue():
 
 @pytest.fixture(scope="module")
 def killed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
-    """One suite run per selected breaker, of its owning scenario only (two at a time: they wait on servers)."""
+    """One suite run per selected breaker, of its owning scenario only, and the metadata-less server's run of the
+    scenarios that check metadata (when selected): two at a time (they wait on servers), the longest first."""
     base = tmp_path_factory.mktemp("catalogue")
-    selected = {item.callspec.params["name"] for item in request.session.items
-                if isinstance(item, pytest.Function) and item.originalname == KILL_TEST}
-    chosen = [breaker for breaker in CHOSEN if breaker.name in selected]
-
-    def run(breaker: Breaker) -> dict:
-        directory = base / breaker.name
-        return run_suite(directory, proxied_profile(directory, breaker.name), "-k", breaker.scenario)[1]
-
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip((b.name for b in chosen), pool.map(run, chosen), strict=True))
+    jobs: dict[str, Callable[[], dict]] = {}
+    if selected(request, METADATA_TEST):
+        scope = " or ".join(metadata_chosen())
+        jobs[METADATA_TEST] = lambda: run_suite(base / "no_metadata", proxied_profile(base / "no_metadata",
+                                                                                      "no_metadata"), "-k", scope)[1]
+    owners = {breaker.name: breaker.scenario for breaker in CHOSEN if breaker.name in selected(request, KILL_TEST)}
+    return two_at_a_time({**jobs, **owner_jobs(base, owners, proxied_profile)})
 
 
 KILL_TEST = "test_the_breaker_is_killed_by_the_scenario_that_owns_its_statement"
+METADATA_TEST = "test_a_server_without_metadata_fails_every_scenario_that_checks_metadata"
 
 
 @pytest.mark.parametrize("name", [breaker.name for breaker in CHOSEN])
@@ -213,11 +212,21 @@ def checks_metadata(scenario: Scenario) -> bool:
 METADATA_SAMPLE = ("AP-INTENT-01", "FR-116-01", "AP-CONFIG-01")
 
 
-def test_a_server_without_metadata_fails_every_scenario_that_checks_metadata(tmp_path):
-    checking = sorted(scenario.id for scenario in load_scenarios() if scenario.runs and checks_metadata(scenario))
+def metadata_checking() -> list[str]:
+    """The ids of the replayed scenarios that check metadata."""
+    return sorted(scenario.id for scenario in load_scenarios() if scenario.runs and checks_metadata(scenario))
+
+
+def metadata_chosen() -> list[str]:
+    """The scenarios the metadata-less server is run against: the sample, or with CRUXGATE_BREAKERS=all every one."""
+    return metadata_checking() if ALL else list(METADATA_SAMPLE)
+
+
+def test_a_server_without_metadata_fails_every_scenario_that_checks_metadata(killed):
+    checking = metadata_checking()
     assert set(METADATA_SAMPLE) <= set(checking) and len(checking) > 40
-    chosen = checking if ALL else list(METADATA_SAMPLE)
-    _, results = run_suite(tmp_path, proxied_profile(tmp_path, "no_metadata"), "-k", " or ".join(chosen))
+    chosen = metadata_chosen()
+    results = killed[METADATA_TEST]
     outcomes = {record["id"]: record["outcome"] for record in results["scenarios"]}
     escaped = {sid: outcomes.get(sid) for sid in chosen if outcomes.get(sid) not in ("failed", "skipped")}
     assert escaped == {}, escaped

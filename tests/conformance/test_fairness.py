@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from gate_harness import PROXY, assert_owner_failed, owner_runs, proxied_profile, run_suite
+from gate_harness import PROXY, assert_owner_failed, owner_jobs, proxied_profile, run_suite, selected, two_at_a_time
 
 sys.path.insert(0, str(PROXY.parent))
 from allowed_rewrites_proxy import BREAKERS, ENVELOPE_REWRITES, REWRITES, rewrite_result
@@ -43,8 +43,25 @@ def test_the_proxy_has_at_least_ten_kinds_of_allowed_rewrite_and_each_changes_an
         assert any(changed), name
 
 
-def test_the_reference_rewritten_in_every_allowed_way_passes_the_whole_suite(tmp_path):
-    done, results = run_suite(tmp_path, proxied_profile(tmp_path))
+WHOLE = "test_the_reference_rewritten_in_every_allowed_way_passes_the_whole_suite"
+BROKEN = "test_a_one_rule_breakage_fails_the_scenario_that_owns_the_rule"
+
+
+@pytest.fixture(scope="module")
+def fairness_runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The whole suite through every allowed rewrite, and one run per breaker of the scenario that owns its rule
+    (those the session selects), two at a time: the whole-suite run on one worker, the breakers' short runs
+    taking turns on the other."""
+    base = tmp_path_factory.mktemp("fairness")
+    jobs: dict[str, Any] = {}
+    if selected(request, WHOLE):
+        jobs[WHOLE] = lambda: run_suite(base / "allowed", proxied_profile(base / "allowed"))
+    breakers = {name: owner for name, owner in OWNERS.items() if name in selected(request, BROKEN)}
+    return two_at_a_time({**jobs, **owner_jobs(base / "breakers", breakers, proxied_profile)})
+
+
+def test_the_reference_rewritten_in_every_allowed_way_passes_the_whole_suite(fairness_runs):
+    done, results = fairness_runs[WHOLE]
     failed = {r["id"]: (r["failure_message"] or "")[:400] for r in results["scenarios"] if r["outcome"] == "failed"}
     assert failed == {}, done.stdout[-3000:]
     assert done.returncode == 0, done.stdout[-3000:]
@@ -54,16 +71,10 @@ def test_the_reference_rewritten_in_every_allowed_way_passes_the_whole_suite(tmp
     assert any(f["check"] == "mcp_is_error" for r in results["scenarios"] for f in r["findings"])
 
 
-@pytest.fixture(scope="module")
-def broken_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
-    """One run per breaker, of the scenario that owns its rule (two at a time: they mostly wait on servers)."""
-    return owner_runs(tmp_path_factory.mktemp("breakers"), OWNERS, proxied_profile)
-
-
 def test_every_breaker_has_an_owner():
     assert set(OWNERS) == set(BREAKERS) and len(BREAKERS) >= 10
 
 
 @pytest.mark.parametrize("breaker", sorted(OWNERS))
-def test_a_one_rule_breakage_fails_the_scenario_that_owns_the_rule(broken_runs, breaker):
-    assert_owner_failed(broken_runs[breaker], OWNERS[breaker])
+def test_a_one_rule_breakage_fails_the_scenario_that_owns_the_rule(fairness_runs, breaker):
+    assert_owner_failed(fairness_runs[breaker], OWNERS[breaker])

@@ -12,7 +12,7 @@ import time
 
 from cruxgate.conformance.target.options import SERVER_TOKEN_ENV
 from cruxgate.conformance.target.profile import default_profile_path
-from gate_harness import DATA, SERVER, run_gate, run_suite
+from gate_harness import DATA, SERVER, run_gate, run_suite, two_at_a_time
 
 
 def listening(port: int) -> bool:
@@ -75,14 +75,19 @@ def test_a_running_reference_that_asks_for_its_token_is_gated_with_the_token_giv
             assert time.monotonic() < deadline and server.poll() is None, "the reference did not listen"
             time.sleep(0.1)
         profile = default_profile_path()  # the reference's (its tools), with --server-url: nothing started
-        with_file = run_suite(tmp_path / "file", profile, *gate, "--server-token-file", str(token_file))
-        with_env = run_suite(tmp_path / "env", profile, *gate, env={SERVER_TOKEN_ENV: token_file.read_text().strip()})
-        without = run_suite(tmp_path / "none", profile, *gate)
+        token = token_file.read_text().strip()
         snapshot = [sys.executable, "-m", "cruxgate", "surface", "snapshot", "--server-url", url, "--out", "-"]
-        surface = subprocess.run([*snapshot, "--server-token-file", str(token_file)], capture_output=True, text=True,
-                                 timeout=120)
-        refused = subprocess.run(snapshot, capture_output=True, text=True, timeout=120,
-                                 env={k: v for k, v in os.environ.items() if k != SERVER_TOKEN_ENV})
+        no_token = {k: v for k, v in os.environ.items() if k != SERVER_TOKEN_ENV}
+        # Five clients of the one running server, independent of each other: two at a time.
+        clients = two_at_a_time({
+            "with_file": lambda: run_suite(tmp_path / "file", profile, *gate, "--server-token-file", str(token_file)),
+            "with_env": lambda: run_suite(tmp_path / "env", profile, *gate, env={SERVER_TOKEN_ENV: token}),
+            "without": lambda: run_suite(tmp_path / "none", profile, *gate),
+            "surface": lambda: subprocess.run([*snapshot, "--server-token-file", str(token_file)], capture_output=True,
+                                              text=True, timeout=120),
+            "refused": lambda: subprocess.run(snapshot, capture_output=True, text=True, timeout=120, env=no_token),
+        })
+        with_file, with_env, without, surface, refused = clients.values()
     finally:
         server.terminate()
         server.wait(timeout=20)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +24,7 @@ import yaml
 import cruxgate.conformance.target.profile as target
 from cruxgate.conformance.spec.paths import spec_dir
 from cruxgate.conformance.spec.readings import load_readings
-from gate_harness import PROXY, assert_owner_failed, owner_runs, run_suite
+from gate_harness import PROXY, assert_owner_failed, owner_jobs, run_suite, selected, two_at_a_time
 
 # The names the upstream server chooses where the documents name nothing (spec/readings.yaml R9-R12, R26).
 GUIDANCE = {"suggestion": "remediation"}
@@ -72,21 +71,27 @@ def twin_profile(directory: Path, breaker: str | None = None) -> Path:
 
 
 @pytest.fixture(scope="module")
-def twin_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Any, dict[str, Any]]]:
+def twin_runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The suite against the twin, shared by the assertions below: the whole suite over stdio, as it is and under
-    --strict, and over HTTP the sample (or, with CRUXGATE_TWIN=all, the whole suite) likewise; two at a time
-    (they mostly wait on servers)."""
+    --strict, and over HTTP the sample (or, with CRUXGATE_TWIN=all, the whole suite) likewise; then one run per
+    deviation breaker of the scenario that owns its rule. Two at a time (they mostly wait on servers), the long
+    ones first; only the runs the session's selected tests read."""
     base = tmp_path_factory.mktemp("twin")
     http = ("--target=http",) if HTTP_ALL else ("--target=http", "-k", " or ".join(sorted(HTTP_SAMPLE)))
     plans = {"stdio": (), "stdio-strict": ("--strict",), "http": http, "http-strict": (*http, "--strict")}
+    readers = [item for item in request.session.items
+               if "twin_runs" in getattr(item, "fixturenames", ()) and getattr(item, "originalname", "") != DEVIATION]
+    if not readers:  # only deviation tests selected
+        plans = {}
 
-    def run(name: str) -> tuple[Any, dict[str, Any]]:
+    def job(name: str) -> Any:
         directory = base / name
         directory.mkdir()
-        return run_suite(directory, twin_profile(directory), *plans[name])
+        return lambda: run_suite(directory, twin_profile(directory), *plans[name])
 
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(plans, pool.map(run, plans), strict=True))
+    deviations = {name: owner for name, owner in DEVIATIONS.items() if name in selected(request, DEVIATION)}
+    return two_at_a_time({**{name: job(name) for name in plans},
+                          **owner_jobs(base / "breakers", deviations, twin_profile)})
 
 
 @pytest.fixture(scope="module")
@@ -183,20 +188,17 @@ def test_the_http_sample_meets_every_reading_the_twin_departs_from(twin_runs):
     assert {"passed", "warned", "skipped"} <= set(outcomes(over_http).values())
 
 
-@pytest.fixture(scope="module")
-def deviation_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
-    """One run per deviation breaker through the twin, of the scenario that owns the rule (two at a time)."""
-    return owner_runs(tmp_path_factory.mktemp("twin-breakers"), DEVIATIONS, twin_profile)
-
-
 def test_every_deviation_is_listed_in_readings_yaml_and_has_a_breaker():
     listed = {deviation.scenario for deviation in load_readings(spec_dir()).deviations}
     assert set(DEVIATIONS.values()) == listed
 
 
+DEVIATION = "test_an_upstream_deviation_on_the_twin_fails_the_scenario_that_owns_the_rule"
+
+
 @pytest.mark.parametrize("breaker", sorted(DEVIATIONS))
-def test_an_upstream_deviation_on_the_twin_fails_the_scenario_that_owns_the_rule(deviation_runs, breaker):
-    assert_owner_failed(deviation_runs[breaker], DEVIATIONS[breaker])
+def test_an_upstream_deviation_on_the_twin_fails_the_scenario_that_owns_the_rule(twin_runs, breaker):
+    assert_owner_failed(twin_runs[breaker], DEVIATIONS[breaker])
 
 
 if __name__ == "__main__":  # a profile to run the suite against the twin by hand: python3 test_twin.py DIR

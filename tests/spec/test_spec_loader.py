@@ -163,3 +163,13 @@ def test_an_argument_written_as_a_capture_takes_its_value() -> None:
     assert isinstance(step, Call) and step.argument_refs() == ("indexed",)
     step.run(Context())  # type: ignore[arg-type]
     assert sent == [{"path": "a.py", "ref": "live", "depth": "$"}]
+
+
+def test_a_file_changed_after_a_valid_load_is_checked_again(tmp_path: Path) -> None:
+    # The format schema's verdict is remembered by the file's content, never by its path.
+    write(tmp_path, MINIMAL)
+    assert load_documents(tmp_path) == load_documents(tmp_path)  # the second load skips the schema, same values
+    write(tmp_path, broken(lambda d: d["requirements"][0].update(level="MUSTN'T")))
+    with pytest.raises(SpecError) as info:
+        load_documents(tmp_path)
+    assert info.value.path.startswith("requirements[0].level"), str(info.value)
