@@ -87,6 +87,13 @@ def dense_scores(doc_vectors: np.ndarray, concept: np.ndarray, split_rows: int =
     return out
 
 
+def stacked_scores(fitted: np.ndarray, folded: np.ndarray, concept: np.ndarray) -> np.ndarray:
+    """Each row's dot product with `concept`, the fitted rows' then the rows folded in since (rows keep their
+    numbers: the folded ones come after every fitted one)."""
+    scores = dense_scores(fitted, concept)
+    return np.concatenate([scores, dense_scores(folded, concept)]) if folded.shape[0] else scores
+
+
 def _open_graph(folder: Path, rows: int) -> Graph | None:
     """The folder's graph; None (the exact scan, same answers, slower) when the library is not installed."""
     try:
@@ -261,11 +268,8 @@ class SemanticIndex:
             scores = np.zeros(self.rows, dtype=np.float32)
         elif doc_vectors is not None:
             scores = dense_scores(doc_vectors, concept)
-        elif self.folded_vectors.shape[0]:
-            scores = np.concatenate([dense_scores(self.doc_vectors, concept),
-                                     np.einsum("ij,j->i", self.folded_vectors, concept)])
         else:
-            scores = dense_scores(self.doc_vectors, concept)
+            scores = stacked_scores(self.doc_vectors, self.folded_vectors, concept)
         # Sparse part: the query's TF-IDF cosine, added only where a row holds a query term.
         for column, weight in zip(columns, weights * np.float32(self.alpha), strict=True):
             start, end = int(self.tfidf_indptr[column]), int(self.tfidf_indptr[column + 1])

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 import numpy as np
 
-from .model import MANIFEST, SEMANTIC_DIR, Match, SemanticIndex, SemanticIndexError, dense_scores
+from .model import MANIFEST, SEMANTIC_DIR, Match, SemanticIndex, SemanticIndexError, stacked_scores
 
 if TYPE_CHECKING:
     from .build import DefinitionRow
@@ -238,9 +238,7 @@ class SentenceIndex:
         if norm > 0.0:
             weights /= norm
         query = self.model.encode([text or " ".join(terms)])[0] * np.float32(1.0 - ix.alpha)
-        dense = dense_scores(self.vectors, query)
-        if self.folded.shape[0]:
-            dense = np.concatenate([dense, np.einsum("ij,j->i", self.folded, query)])
+        dense = stacked_scores(self.vectors, self.folded, query)
         scores = ix.scores(query, columns, weights, dense=False)  # the TF-IDF half, times each row's prior
         scores += dense * ix.priors
         return ix.best(scores, None, limit, min_similarity)
