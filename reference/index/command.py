@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
                 bar.refresh()  # show the finished count even when the run beat tqdm's refresh interval
     try:
         summary = index_workspace(args.workspace, force=args.force, progress=progress,
-                                  sentence=_sentence(getattr(args, "config", None)))
+                                  sentence=_sentence(args.config))
     except WorkspaceError as err:
         print(f"cruxgate index: error: {err}", file=sys.stderr)
         return EXIT_USAGE

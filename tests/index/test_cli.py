@@ -120,7 +120,7 @@ def test_progress_bar_only_on_a_terminal(workspace: Path, monkeypatch: pytest.Mo
 
     err = FakeTerminal() if terminal else io.StringIO()
     monkeypatch.setattr(sys, "stderr", err)
-    args = argparse.Namespace(workspace=workspace, force=False, quiet=quiet)
+    args = argparse.Namespace(workspace=workspace, force=False, quiet=quiet, config=None)
     assert command.run(args) == 0
     out = capsys.readouterr().out.splitlines()
     assert len(out) == 1 and out[0].startswith("indexed ")
@@ -159,7 +159,7 @@ def test_files_that_could_not_be_read_or_parsed_are_named_on_stderr(tmp_path: Pa
         return real_open(file, *args, **kwargs)
 
     monkeypatch.setattr(os, "open", guarded)
-    assert command.run(argparse.Namespace(workspace=tmp_path, force=False, quiet=True)) == 0
+    assert command.run(argparse.Namespace(workspace=tmp_path, force=False, quiet=True, config=None)) == 0
     monkeypatch.undo()
     captured = capsys.readouterr()
     warnings = captured.err.splitlines()
@@ -181,7 +181,7 @@ def test_progress_starts_over_when_the_unchanged_check_finds_a_deleted_file(work
     monkeypatch.setattr(build_module, "worth_patching", lambda changed, files: False)  # a full run, not a patch
     err = FakeTerminal()
     monkeypatch.setattr(sys, "stderr", err)
-    assert command.run(argparse.Namespace(workspace=workspace, force=False, quiet=False)) == 0
+    assert command.run(argparse.Namespace(workspace=workspace, force=False, quiet=False, config=None)) == 0
     total = first.file_count - 1
     assert f"0 parsed, {total} unchanged" in capsys.readouterr().out
     passes = err.getvalue().split(f"{total}/{total}")
