@@ -116,10 +116,10 @@ def run_suite(directory: Path, profile: Path, *args: str,
     return done, json.loads(out.read_text(encoding="utf-8"))
 
 
-def two_at_a_time(jobs: dict[str, Callable[[], Any]]) -> dict[str, Any]:
-    """Each job's result by name, two jobs running at a time (runner runs mostly wait on servers); they start in
-    the order given, so a long one listed first runs beside the short ones that follow."""
-    with ThreadPoolExecutor(max_workers=2) as pool:
+def side_by_side(jobs: dict[str, Callable[[], Any]], workers: int = 2) -> dict[str, Any]:
+    """Each job's result by name, `workers` jobs running at a time (runner runs mostly wait on servers); they start
+    in the order given, so a long one listed first runs beside the short ones that follow."""
+    with ThreadPoolExecutor(max_workers=workers) as pool:
         futures = {name: pool.submit(job) for name, job in jobs.items()}
         return {name: future.result() for name, future in futures.items()}
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gate_harness import DATA, LEAN, SERVE, SUITE, run_gate, two_at_a_time, write_profile
+from gate_harness import DATA, LEAN, SERVE, SUITE, run_gate, side_by_side, write_profile
 
 SELF_INDEXING = SERVE + " --index-on-start"
 
@@ -40,7 +40,7 @@ def test_a_profile_renames_a_tool_both_ways(tmp_path):
                        encoding="utf-8")
     renamed = SERVE + " --rename search_code=code_search"
     # With the profile's rename, and without it (then the same server lacks search_code): two independent runs.
-    run, plain = two_at_a_time({
+    run, plain = side_by_side({
         "gate": lambda: run_gate(tmp_path / "gate", "--server-cmd", renamed, "-k", "SC-SEARCH-01 or HC-META-04",
                                  profile=profile),
         "plain": lambda: run_gate(tmp_path / "plain", "--server-cmd", renamed, "-k", "SC-SEARCH-01"),

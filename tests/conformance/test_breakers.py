@@ -17,7 +17,7 @@ import pytest
 
 from cruxgate.conformance.spec.loader import load_scenarios
 from cruxgate.conformance.spec.model import DOCUMENT, Call, Quote, Scenario
-from gate_harness import PROXY, owner_jobs, proxied_profile, run_suite, selected, two_at_a_time
+from gate_harness import PROXY, owner_jobs, proxied_profile, run_suite, selected, side_by_side
 from test_fairness import OWNERS
 
 sys.path.insert(0, str(PROXY.parent))
@@ -179,7 +179,7 @@ def killed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
         jobs[METADATA_TEST] = lambda: run_suite(base / "no_metadata", proxied_profile(base / "no_metadata",
                                                                                       "no_metadata"), "-k", scope)[1]
     owners = {breaker.name: breaker.scenario for breaker in CHOSEN if breaker.name in selected(request, KILL_TEST)}
-    return two_at_a_time({**jobs, **owner_jobs(base, owners, proxied_profile)})
+    return side_by_side({**jobs, **owner_jobs(base, owners, proxied_profile)})
 
 
 KILL_TEST = "test_the_breaker_is_killed_by_the_scenario_that_owns_its_statement"

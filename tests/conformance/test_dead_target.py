@@ -9,14 +9,14 @@ its start failure says what it wrote.
 
 from __future__ import annotations
 
+import functools
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from gate_harness import GateRun, run_gate, write_profile
+from gate_harness import GateRun, run_gate, side_by_side, write_profile
 
 HOSTILE = Path(__file__).resolve().parent / "servers" / "hostile_server.py"
 START = 5
@@ -45,9 +45,7 @@ def hostile_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Ga
     plans: dict[str, tuple[str, ...]] = {mode: (mode,) for mode in FIRST_WORDS}
     plans["garbage_fuzz"] = ("garbage", "--fuzz", "--fuzz-out", str(base / "fuzz-out"), "--fuzz-fixture", "tiny")
     plans["huge_payload"] = ("huge_payload", "-k", "HC-META-01 or HC-META-04")
-    with ThreadPoolExecutor(max_workers=3) as pool:
-        futures = {name: pool.submit(run, name, *plan) for name, plan in plans.items()}
-        return {name: future.result() for name, future in futures.items()}
+    return side_by_side({name: functools.partial(run, name, *plan) for name, plan in plans.items()}, workers=3)
 
 
 @pytest.mark.parametrize("mode", sorted(FIRST_WORDS))

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from gate_harness import PROXY, assert_owner_failed, owner_jobs, proxied_profile, run_suite, selected, two_at_a_time
+from gate_harness import PROXY, assert_owner_failed, owner_jobs, proxied_profile, run_suite, selected, side_by_side
 
 sys.path.insert(0, str(PROXY.parent))
 from allowed_rewrites_proxy import BREAKERS, ENVELOPE_REWRITES, REWRITES, rewrite_result
@@ -57,7 +57,7 @@ def fairness_runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempP
     if selected(request, WHOLE):
         jobs[WHOLE] = lambda: run_suite(base / "allowed", proxied_profile(base / "allowed"))
     breakers = {name: owner for name, owner in OWNERS.items() if name in selected(request, BROKEN)}
-    return two_at_a_time({**jobs, **owner_jobs(base / "breakers", breakers, proxied_profile)})
+    return side_by_side({**jobs, **owner_jobs(base / "breakers", breakers, proxied_profile)})
 
 
 def test_the_reference_rewritten_in_every_allowed_way_passes_the_whole_suite(fairness_runs):

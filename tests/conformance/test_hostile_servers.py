@@ -10,16 +10,16 @@ takes at the default settings, against the whole bundled spec, is measured by be
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from gate_harness import GateRun, run_gate, write_profile
+from gate_harness import GateRun, run_gate, side_by_side, write_profile
 from hostile_watch import Watched, watch
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="scans the process table in /proc")
@@ -77,9 +77,8 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> dict[str, HostileRun]:
     base = tmp_path_factory.mktemp("hostile-servers")
     profile = write_profile(base, start=START, call=CALL)
     order = [*WAITING, *(name for name in PLANS if name not in WAITING)]
-    with ThreadPoolExecutor(max_workers=len(WAITING) + 1) as pool:
-        futures = {name: pool.submit(run_hostile, base, name, profile) for name in order}
-        return {name: future.result() for name, future in futures.items()}
+    return side_by_side({name: functools.partial(run_hostile, base, name, profile) for name in order},
+                        workers=len(WAITING) + 1)
 
 
 @pytest.mark.parametrize("name", sorted(PLANS))

@@ -12,7 +12,7 @@ import time
 
 from cruxgate.conformance.target.options import SERVER_TOKEN_ENV
 from cruxgate.conformance.target.profile import default_profile_path
-from gate_harness import DATA, SERVER, run_gate, run_suite, two_at_a_time
+from gate_harness import DATA, SERVER, run_gate, run_suite, side_by_side
 
 
 def listening(port: int) -> bool:
@@ -79,7 +79,7 @@ def test_a_running_reference_that_asks_for_its_token_is_gated_with_the_token_giv
         snapshot = [sys.executable, "-m", "cruxgate", "surface", "snapshot", "--server-url", url, "--out", "-"]
         no_token = {k: v for k, v in os.environ.items() if k != SERVER_TOKEN_ENV}
         # Five clients of the one running server, independent of each other: two at a time.
-        clients = two_at_a_time({
+        clients = side_by_side({
             "with_file": lambda: run_suite(tmp_path / "file", profile, *gate, "--server-token-file", str(token_file)),
             "with_env": lambda: run_suite(tmp_path / "env", profile, *gate, env={SERVER_TOKEN_ENV: token}),
             "without": lambda: run_suite(tmp_path / "none", profile, *gate),

@@ -24,7 +24,7 @@ import yaml
 import cruxgate.conformance.target.profile as target
 from cruxgate.conformance.spec.paths import spec_dir
 from cruxgate.conformance.spec.readings import load_readings
-from gate_harness import PROXY, assert_owner_failed, owner_jobs, run_suite, selected, two_at_a_time
+from gate_harness import PROXY, assert_owner_failed, owner_jobs, run_suite, selected, side_by_side
 
 # The names the upstream server chooses where the documents name nothing (spec/readings.yaml R9-R12, R26).
 GUIDANCE = {"suggestion": "remediation"}
@@ -90,7 +90,7 @@ def twin_runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathF
         return lambda: run_suite(directory, twin_profile(directory), *plans[name])
 
     deviations = {name: owner for name, owner in DEVIATIONS.items() if name in selected(request, DEVIATION)}
-    return two_at_a_time({**{name: job(name) for name in plans},
+    return side_by_side({**{name: job(name) for name in plans},
                           **owner_jobs(base / "breakers", deviations, twin_profile)})
 
 
