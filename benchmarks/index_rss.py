@@ -2,7 +2,9 @@
 
 On demand, not a test. Runs `index_workspace(WORKSPACE, force=True)` in this process (index a copy: the run
 writes `WORKSPACE/.cruxgate`), reads VmRSS every 10 ms and prints the highest value seen in each step of the
-run: the write phase, the semantic fit, the resolver's tables, the edges' resolution; then the process's peak
+run: the write phase, Tantivy's commit, the semantic fit (its SVD and its graph), the resolver's tables, the edges'
+resolution, each with the highest anonymous part seen (the rest is mapped files: Tantivy's segments, the page
+cache the kernel can take back); then the process's peak
 (getrusage; scale.py's figure, which also counts the interpreter's start) and CPU time. docs/benchmarks.md
 quotes it. A sample every 10 ms can miss a peak shorter than that: the getrusage figure is the whole-run one.
 """
@@ -18,19 +20,21 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from cruxgate.reference.index import build
+from cruxgate.reference.index import build, store
 from cruxgate.reference.index.semantic import build as semantic_build
+from cruxgate.reference.index.semantic import graph
 
 INTERVAL = 0.01
 
 
-def _rss_mb() -> float:
-    """This process's resident set now, in MB."""
+def _rss_mb() -> tuple[float, float]:
+    """This process's resident set now and its anonymous part (the rest is mapped files: the page cache), in MB."""
+    found = {}
     with open("/proc/self/status", encoding="ascii") as status:
         for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
+            if line.startswith(("VmRSS:", "RssAnon:")):
+                found[line.split(":")[0]] = int(line.split()[1]) / 1024
+    return found.get("VmRSS", 0.0), found.get("RssAnon", 0.0)
 
 
 class _Steps:
@@ -38,14 +42,15 @@ class _Steps:
 
     def __init__(self) -> None:
         self.step = "extract and write"
-        self.peaks: dict[str, float] = {}
+        self.peaks: dict[str, tuple[float, float]] = {}  # step -> (highest VmRSS, highest RssAnon)
         self.done = threading.Event()
 
     def sample(self) -> None:
         """Sample until `done` (run in a thread)."""
         while not self.done.is_set():
-            rss, step = _rss_mb(), self.step
-            self.peaks[step] = max(self.peaks.get(step, 0.0), rss)
+            (rss, anon), step = _rss_mb(), self.step
+            high = self.peaks.get(step, (0.0, 0.0))
+            self.peaks[step] = (max(high[0], rss), max(high[1], anon))
             time.sleep(INTERVAL)
 
     def around(self, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
@@ -75,6 +80,10 @@ def main(argv: list[str] | None = None) -> int:
     steps = _Steps()
     semantic_build.SemanticIndexBuilder.write = steps.around(  # type: ignore[method-assign]
         "semantic fit", semantic_build.SemanticIndexBuilder.write)
+    store.GenerationWriter.wait_search_indices = steps.around(  # type: ignore[method-assign]
+        "Tantivy commit", store.GenerationWriter.wait_search_indices)
+    semantic_build._lsi = steps.around("semantic fit: SVD", semantic_build._lsi)
+    graph.build = steps.around("semantic fit: graph", graph.build)
     build._resolver = steps.around("resolver tables", build._resolver)
     build._resolved_edges = steps.resolving(build._resolved_edges)
     load = os.getloadavg()[0]
@@ -86,8 +95,9 @@ def main(argv: list[str] | None = None) -> int:
     sampler.join()
     after = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     print(summary.line())
-    for step, peak in steps.peaks.items():
-        print(f"  {step:30s} {peak:7.0f} MB")
+    print(f"  {'step':30s} {'RSS':>7s}    {'anonymous':>9s}")
+    for step, (peak, anon) in steps.peaks.items():
+        print(f"  {step:30s} {peak:7.0f} MB {anon:7.0f} MB")
     cpu = [a.ru_utime + a.ru_stime - b.ru_utime - b.ru_stime for a, b in zip(after, before, strict=True)]
     print(f"peak RSS {after[0].ru_maxrss / 1024:.0f} MB (getrusage); CPU {cpu[0]:.1f} s this process + "
           f"{cpu[1]:.1f} s its workers; load average (1 min) {load:.2f} before, {os.getloadavg()[0]:.2f} after")

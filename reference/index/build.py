@@ -13,6 +13,7 @@ import json
 import marshal
 import multiprocessing
 import os
+import posixpath
 import queue
 import re
 import shutil
@@ -52,6 +53,7 @@ from .state import (
     write_atomic,
 )
 from .store import GenerationWriter
+from .stored_tables import import_tables
 
 if TYPE_CHECKING:
     from .semantic.build import SemanticIndexBuilder
@@ -368,7 +370,7 @@ def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str,
     # the fit's arrays and the tables are never in memory together (the peak is the larger of the two, not the sum).
     with tempfile.TemporaryFile(dir=generation.parent) as spill, \
             tempfile.TemporaryFile(dir=generation.parent) as names, \
-            tempfile.TemporaryFile(dir=generation.parent) as vectors:
+            tempfile.TemporaryFile(dir=generation.parent) as vectors, contextlib.ExitStack() as stack:
         try:
             # The pool forks on entry, before the writer starts Tantivy's threads.
             with _extraction(tasks, workers) as results:
@@ -376,16 +378,20 @@ def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str,
                 semantic = SemanticIndexBuilder(_spill(sentence, vectors))
                 counts, hashes, problems, remembered = _write(root, store, tasks, results, writer, semantic, spill,
                                                               names, progress)
+            # Tantivy's commit and merges hold about 100 MB at 20k files (its writers' heaps and the merged segments):
+            # they end before the fit, so that the run's peak is the larger of the two, not their sum.
+            writer.wait_search_indices()
             _trim_heap()
             semantic.write(generation, _cursor(hashes), previous)  # beside the lexical indices, so it flips with them
             del semantic
             _trim_heap()
-            resolver = _resolver(names, counts["stored"])
+            scratch = stack.enter_context(_scratch_database(generation.parent))
+            resolver = _resolver(names, counts["stored"], scratch)
             # SQLite stores the edges as they are resolved here, in its thread (outside the GIL), then builds its
             # indices.
             chunks: queue.Queue[list[tuple] | None] = queue.Queue(maxsize=EDGE_QUEUE)
             writer.finish_in_thread(iter(chunks.get, None))
-            for chunk in _resolved_edges(spill, counts["stored"], resolver):
+            for chunk in _resolved_edges(spill, names, counts["stored"], resolver):
                 _hand_over(chunks, chunk, writer)
             _hand_over(chunks, None, writer)
             del resolver
@@ -452,21 +458,51 @@ def _trim_heap() -> None:
     trim(0)
 
 
-def _resolver(names: BinaryIO, files: int) -> Resolver:
-    """The resolver's tables of every file's symbols, from the names `_write` spilled."""
+@contextmanager
+def _scratch_database(folder: Path) -> Iterator[sqlite3.Connection]:
+    """A SQLite database in an unlinked file of `folder` (nothing is left behind, not even by a killed run)."""
+    fd, path = tempfile.mkstemp(dir=folder, suffix=".db")
+    os.close(fd)
+    db = sqlite3.connect(path)
+    try:
+        os.unlink(path)  # the connection keeps the file; no journal is written beside it
+        db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;")
+        yield db
+    finally:
+        db.close()
+
+
+def _resolver(names: BinaryIO, files: int, scratch: sqlite3.Connection) -> Resolver:
+    """The resolver's tables of every file's symbols, from the names `_write` spilled: lean (`Resolver`), its import
+    tables in `scratch`, the file-local table made as each file's edges resolve (`_resolved_edges`)."""
+    go: set[str] = set()
+
+    def records() -> Iterator[tuple[str, str | None, list[tuple], int]]:
+        names.seek(0)
+        for _ in range(files):
+            record = marshal.load(names)
+            if record[1] == "go":
+                go.add(posixpath.dirname(record[0]))
+            yield record
+
+    by_qualified, top_level = import_tables(scratch, records())
+    resolver = Resolver(go_directories=go)
     names.seek(0)
-    resolver = Resolver()
     for _ in range(files):
         resolver.add_symbols(*marshal.load(names))
+    resolver.by_qualified, resolver.top_level = by_qualified, top_level  # type: ignore[assignment]
     return resolver
 
 
-def _resolved_edges(spill: BinaryIO, files: int, resolver: Resolver) -> Iterator[list[tuple]]:
+def _resolved_edges(spill: BinaryIO, names: BinaryIO, files: int, resolver: Resolver) -> Iterator[list[tuple]]:
     """The spilled files' edges resolved against every file's symbols, in chunks of about EDGE_CHUNK rows."""
     spill.seek(0)
+    names.seek(0)
     chunk: list[tuple] = []
     for _ in range(files):
         path, language, module, edges, first = marshal.load(spill)
+        _, _, symbols, _ = marshal.load(names)
+        resolver.enter(path, symbols, first)
         chunk.extend(resolver.edges(FileExtract(path, language, 0, "", 0, module=module, edges=edges), first))
         if len(chunk) >= EDGE_CHUNK:
             yield chunk
@@ -646,7 +682,7 @@ def _write(root: Path, store: ExtractStore, tasks: list, results: Iterator[tuple
         hashes.append((result.path, result.content_hash))
         if item[-1] is not None:
             remembered.append((path, item[-1], result.content_hash))
-    writer.commit_search_indices()  # Tantivy commits in a thread while the edges are resolved
+    writer.commit_search_indices()  # in a thread, beside the pool's shutdown (the fit waits for it)
     counts = {"parsed": parsed, "reused": reused, "errors": errors, "skipped": skipped, "stored": len(hashes)}
     return counts, hashes, problems, remembered
 

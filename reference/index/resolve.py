@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from operator import itemgetter
 
 from .extract import FileExtract, Symbol
@@ -24,14 +24,23 @@ registered = itemgetter(*map(Symbol._fields.index, ("name", "qualified_name", "k
 
 
 class Resolver:
-    """Symbol tables of every file of a generation; resolves each file's edges to rows."""
+    """Symbol tables of every file of a generation; resolves each file's edges to rows.
 
-    def __init__(self) -> None:
+    A full run's resolver is lean (`go_directories` given): it holds only what it is asked, for a full run's tables
+    grow with the tree. `by_file_name` is only asked about the file whose edges resolve, so it holds that file's
+    names alone (`enter`); `by_dir_name` (Go's packages) only about the directory of a Go file, so it holds the
+    directories that hold one. `by_qualified` and `top_level` are only asked about imports (about a sixth of the
+    edges) and are the largest tables: `add_symbols` leaves them out, the caller gives them as tables on disk
+    (`stored_tables.import_tables`).
+    """
+
+    def __init__(self, go_directories: Collection[str] | None = None) -> None:
         # Each table: key -> the symbol id it names, or AMBIGUOUS.
         self.by_qualified: dict[tuple[str, str], int] = {}
         self.by_name: dict[tuple[str, str], int] = {}     # callable/type targets
         self.by_file_name: dict[tuple[str, str], int] = {}
         self.by_dir_name: dict[tuple[str, str], int] = {}
+        self.go_directories = go_directories
         self.top_level: dict[tuple[str, str], int] = {}   # (path, name), parentless
         self.children: dict[tuple[int, str], int] = {}
         self.containers: dict[tuple[str, str], int] = {}
@@ -53,6 +62,10 @@ class Resolver:
         by_qualified, top_level = self.by_qualified, self.top_level
         children, containers = self.children, self.containers
         by_name, by_file_name, by_dir_name = self.by_name, self.by_file_name, self.by_dir_name
+        if self.go_directories is not None:  # lean: what is never asked of these tables stays out (see the class)
+            by_file_name, by_qualified, top_level = {}, {}, {}
+            if directory not in self.go_directories:
+                by_dir_name = {}
         # `table.setdefault(key, sid) != sid`: the key already named another symbol.
         for sid, (name, qualified, kind, parent_index) in enumerate(symbols, first_symbol):
             parent = None if parent_index < 0 else first_symbol + parent_index
@@ -83,6 +96,14 @@ class Resolver:
                 key = (lang, name)
                 if containers.setdefault(key, sid) != sid:
                     containers[key] = AMBIGUOUS
+
+    def enter(self, path: str, symbols: Iterable[tuple[str, str, str, int]], first_symbol: int) -> None:
+        """A lean resolver's `by_file_name`: the one file's (`add_symbols`'s arguments) whose edges resolve next."""
+        table: dict[tuple[str, str], int] = {}
+        for sid, (name, _, kind, _) in enumerate(symbols, first_symbol):
+            if kind in CALLABLE_TARGETS and table.setdefault((path, name), sid) != sid:
+                table[(path, name)] = AMBIGUOUS
+        self.by_file_name = table
 
     # -- imports --------------------------------------------------------------------
     def _import_target(self, result: FileExtract, hint: tuple) -> int | None:

@@ -234,6 +234,11 @@ class GenerationWriter:
 
         self._committer = _Background("tantivy-commit", commit)
 
+    def wait_search_indices(self) -> None:
+        """Wait for the commit `commit_search_indices` started (its merges included); raise what it raised."""
+        assert self._committer is not None
+        self._committer.join()
+
     def finish(self) -> None:
         """Commit everything: SQLite rows and indices while the Tantivy commit runs, then wait for it."""
         if self._committer is None:

@@ -10,7 +10,7 @@ run over the same tree resolves them to.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .resolve import AMBIGUOUS, CALLABLE_TARGETS, CONTAINERS, Resolver
@@ -85,3 +85,21 @@ def stored_resolver(db: sqlite3.Connection) -> Resolver:
     resolver.parent = _ById(db, "r.parent_symbol_id")  # type: ignore[assignment]
     resolver.paths = _Paths(db)  # type: ignore[assignment]
     return resolver
+
+
+def import_tables(db: sqlite3.Connection, files: Iterable[tuple[str, str | None, list[tuple], int]],
+                  ) -> tuple[_Table, _Table]:
+    """A lean `Resolver`'s `by_qualified` and `top_level`, written into `db` (a scratch database) from every file's
+    symbols (`add_symbols`'s arguments) and answered by one indexed query a key, as a patch's are."""
+    db.execute("CREATE TABLE qualified(language TEXT NOT NULL, qualified_name TEXT NOT NULL, symbol_id INTEGER)")
+    db.execute("CREATE TABLE top_level(path TEXT NOT NULL, name TEXT NOT NULL, symbol_id INTEGER)")
+    for path, language, symbols, first in files:
+        lang = language or ""
+        db.executemany("INSERT INTO qualified VALUES (?,?,?)",
+                       [(lang, qualified, sid) for sid, (_, qualified, _, _) in enumerate(symbols, first)])
+        db.executemany("INSERT INTO top_level VALUES (?,?,?)",
+                       [(path, name, sid) for sid, (name, _, _, parent) in enumerate(symbols, first) if parent < 0])
+    db.execute("CREATE INDEX qualified_key ON qualified(language, qualified_name)")
+    db.execute("CREATE INDEX top_level_key ON top_level(path, name)")
+    return (_Table(db, "SELECT symbol_id FROM qualified WHERE language = ? AND qualified_name = ?"),
+            _Table(db, "SELECT symbol_id FROM top_level WHERE path = ? AND name = ?"))

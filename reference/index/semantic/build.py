@@ -210,7 +210,10 @@ class SemanticIndexBuilder:
         # vector): the build's peak is then the vectors and the graph, not the matrix beside them.
         write_arrays(folder, csc_arrays(csc))
         del csc
-        built = graph.build(folder, doc_vectors)
+        # So are the row vectors, before the graph (its own copy of them and its links) is built from their file.
+        write_arrays(folder, {"doc_vectors": doc_vectors})
+        del doc_vectors
+        built = graph.build(folder, folder / "doc_vectors.npy")
         if built is not None:
             manifest["graph"] = built
         extra: dict[str, np.ndarray] = {}
@@ -219,7 +222,7 @@ class SemanticIndexBuilder:
             extra[VECTORS] = self._sentence.vectors()
         (folder / "terms.json").write_text(json.dumps(words), encoding="utf-8")
         (folder / FILES).write_text(json.dumps(file_table(self._files)), encoding="utf-8")
-        save_arrays(folder, {"idf": idf, "term_vectors": term_vectors, "doc_vectors": doc_vectors,
+        save_arrays(folder, {"idf": idf, "term_vectors": term_vectors,
                              "stable_ids": stable_ids, "priors": priors,
                              "file_of": np.frombuffer(self._file_of, dtype=np.int32),
                              "lines": np.frombuffer(self._lines, dtype=np.int32).reshape(-1, 2), **extra}, manifest)

@@ -20,6 +20,7 @@ graph (the patch budget keeps those under 10% of the rows).
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,17 +34,18 @@ MIN_ROWS = 32_768
 CONNECTIVITY = 16
 EXPANSION_ADD = 64
 EXPANSION_SEARCH = 96
+SLICE = 12_288  # rows handed to the graph at a time
 # Everything above that shapes the graph (an index built by another recipe is not reused).
 RECIPE = f"graph>={MIN_ROWS} M={CONNECTIVITY} ef_add={EXPANSION_ADD}"
 
 log = logging.getLogger("cruxgate.semantic")
 
 
-def build(folder: Path, doc_vectors: np.ndarray, min_rows: int | None = None) -> dict[str, Any] | None:
-    """Write the graph of `doc_vectors` into `folder` when there are at least `min_rows` rows (default
-    `MIN_ROWS`); its manifest entry, or None when no graph is built."""
-    rows = int(doc_vectors.shape[0])
-    if rows < (MIN_ROWS if min_rows is None else min_rows) or doc_vectors.shape[1] == 0:
+def build(folder: Path, doc_vectors: np.ndarray | Path, min_rows: int | None = None) -> dict[str, Any] | None:
+    """Write the graph of `doc_vectors` (the rows' vectors, or the .npy file that holds them) into `folder` when
+    there are at least `min_rows` rows (default `MIN_ROWS`); its manifest entry, or None when no graph is built."""
+    rows, dims, slices = _row_slices(doc_vectors)
+    if rows < (MIN_ROWS if min_rows is None else min_rows) or dims == 0:
         return None
     try:
         from usearch.index import Index
@@ -51,14 +53,42 @@ def build(folder: Path, doc_vectors: np.ndarray, min_rows: int | None = None) ->
         log.warning("no semantic graph built (%s): searches will scan all %d rows", err, rows)
         return None
 
-    index = Index(ndim=int(doc_vectors.shape[1]), metric="ip", dtype="f16", connectivity=CONNECTIVITY,
+    index = Index(ndim=dims, metric="ip", dtype="f16", connectivity=CONNECTIVITY,
                   expansion_add=EXPANSION_ADD, expansion_search=EXPANSION_SEARCH)
-    # One thread: the graph then depends on the vectors only (insertion order is the row order).
-    index.add(np.arange(rows, dtype=np.uint64), np.ascontiguousarray(doc_vectors, dtype=np.float32), threads=1)
+    # One thread: the graph then depends on the vectors only (insertion order is the row order; rows added a slice
+    # at a time give the same graph file as all at once: measured).
+    for start, vectors in slices:
+        index.add(np.arange(start, start + vectors.shape[0], dtype=np.uint64), vectors, threads=1)
     index.save(str(folder / GRAPH_FILE))
     np.save(folder / GRAPH_ROWS, np.arange(rows, dtype=np.int64), allow_pickle=False)
     np.save(folder / GRAPH_EXTRA, np.zeros(0, dtype=np.int64), allow_pickle=False)
     return {"library": "usearch", "keys": rows, "connectivity": CONNECTIVITY, "expansion_add": EXPANSION_ADD}
+
+
+def _row_slices(source: np.ndarray | Path) -> tuple[int, int, Iterator[tuple[int, np.ndarray]]]:
+    """(rows, dimensions, (first row, float32 vectors) of `SLICE` rows at a time) of an array or a .npy file. A
+    file is read a slice at a time, neither loaded nor memory-mapped: the vectors are never resident whole beside
+    the graph."""
+    if isinstance(source, np.ndarray):
+        rows, dims = source.shape
+        return rows, dims, ((start, np.ascontiguousarray(source[start:start + SLICE], dtype=np.float32))
+                            for start in range(0, rows, SLICE))
+    with open(source, "rb") as file:
+        version = np.lib.format.read_magic(file)
+        header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+        (rows, dims), fortran, dtype = header(file)
+        offset = file.tell()
+    if fortran or dtype != np.float32:
+        raise ValueError(f"{source}: not C-ordered float32 rows")
+
+    def read() -> Iterator[tuple[int, np.ndarray]]:
+        with open(source, "rb") as file:
+            file.seek(offset)
+            for start in range(0, rows, SLICE):
+                count = min(SLICE, rows - start)
+                yield start, np.fromfile(file, dtype=np.float32, count=count * dims).reshape(count, dims)
+
+    return rows, dims, read()
 
 
 def fold(previous: Path, folder: Path, keep: np.ndarray, added: int) -> None:

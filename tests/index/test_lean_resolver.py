@@ -1,0 +1,63 @@
+"""A full run's lean resolver (file-local and Go-directory tables, import tables on disk) resolves as the whole one."""
+
+from __future__ import annotations
+
+import posixpath
+import sqlite3
+
+from cruxgate.reference.index.extract import FileExtract, extract
+from cruxgate.reference.index.languages import language_of
+from cruxgate.reference.index.resolve import Resolver, registered
+from cruxgate.reference.index.stored_tables import import_tables
+
+from .conftest import FIXTURE
+
+# A Go call that only the package's directory resolves: `Helper` is defined in two packages.
+GO_PACKAGES = {
+    "zgo/other/c.go": b"package other\n\nfunc Helper() {}\n",
+    "zgo/pkg/a.go": b"package pkg\n\nfunc Helper() {}\n",
+    "zgo/pkg/b.go": b"package pkg\n\nfunc Run() {\n\tHelper()\n}\n",
+}
+
+
+def _extracts() -> list[tuple[FileExtract, int]]:
+    """Every source file of the polyglot fixture and GO_PACKAGES extracted, with its first symbol id (numbered as
+    a run does)."""
+    sources = {p.relative_to(FIXTURE).as_posix(): p.read_bytes() for p in FIXTURE.rglob("*")
+               if p.is_file() and ".cruxgate" not in p.parts}
+    out, first = [], 1
+    for path, data in sorted({**sources, **GO_PACKAGES}.items()):
+        lang = language_of(path)
+        if lang is None:
+            continue
+        result = FileExtract.loads(extract(path, data, *lang).dumps())
+        out.append((result, first))
+        first += len(result.symbols)
+    return out
+
+
+def test_the_lean_resolver_resolves_every_edge_as_the_whole_one() -> None:
+    files = _extracts()
+    records = [(r.path, r.language, list(map(registered, r.symbols)), first) for r, first in files]
+    assert {r.language for r, _ in files} >= {"go", "python", "rust", "typescript"}
+    whole = Resolver()
+    for record in records:
+        whole.add_symbols(*record)
+    go = {posixpath.dirname(r.path) for r, _ in files if r.language == "go"}
+    lean = Resolver(go_directories=go)
+    for record in records:
+        lean.add_symbols(*record)
+    lean.by_qualified, lean.top_level = import_tables(sqlite3.connect(":memory:"), records)  # type: ignore[assignment]
+    assert lean.by_qualified != {} and not isinstance(lean.top_level, dict)
+    assert all(directory in go for directory, _ in lean.by_dir_name) and lean.by_dir_name
+    resolved = 0
+    for (result, first), record in zip(files, records, strict=True):
+        lean.enter(result.path, record[2], first)
+        assert {path for path, _ in lean.by_file_name} <= {result.path}  # that file's names alone
+        rows = lean.edges(result, first)
+        assert rows == whole.edges(result, first), result.path
+        resolved += sum(row[4] is not None for row in rows)
+    assert resolved > 10  # the comparison covers resolved edges, not only misses
+    run = next(result for result, _ in files if result.path == "zgo/pkg/b.go")
+    assert [row[4] for row in whole.edges(run, next(f for r, f in files if r is run))] == [
+        next(f for r, f in files if r.path == "zgo/pkg/a.go")]  # resolved by the directory's table alone
