@@ -175,3 +175,18 @@ def test_a_damaged_graph_is_a_backend_error(tmp_path: Path, rows: list, monkeypa
     with pytest.raises(SemanticIndexError) as caught:
         SemanticIndex.open(damaged)
     assert caught.value.reason == "semantic_backend_error"
+
+
+def test_a_graph_built_from_the_vectors_file_a_slice_at_a_time_is_the_graph_of_the_array(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    vectors = np.random.default_rng(7).standard_normal((1000, 24)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1)[:, None]
+    whole, sliced = tmp_path / "whole", tmp_path / "sliced"
+    whole.mkdir()
+    sliced.mkdir()
+    assert graph.build(whole, vectors, min_rows=1) is not None
+    np.save(sliced / "doc_vectors.npy", vectors, allow_pickle=False)
+    monkeypatch.setattr(graph, "SLICE", 96)  # eleven slices, the last one short
+    assert graph.build(sliced, sliced / "doc_vectors.npy", min_rows=1) is not None
+    assert (sliced / graph.GRAPH_FILE).read_bytes() == (whole / graph.GRAPH_FILE).read_bytes()
+    assert graph.build(sliced, sliced / "doc_vectors.npy") is None  # below MIN_ROWS: no graph, the file unread
