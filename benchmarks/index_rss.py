@@ -4,7 +4,7 @@ On demand, not a test. Runs `index_workspace(WORKSPACE, force=True)` in this pro
 writes `WORKSPACE/.cruxgate`), reads VmRSS every 10 ms and prints the highest value seen in each step of the
 run: the write phase, Tantivy's commit, the semantic fit (its SVD and its graph), the resolver's tables, the edges'
 resolution, each with the highest anonymous part seen (the rest is mapped files: Tantivy's segments, the page
-cache the kernel can take back); then the process's peak
+cache the kernel can take back) and its wall time between the first and last sample; then the process's peak
 (getrusage; scale.py's figure, which also counts the interpreter's start) and CPU time. docs/benchmarks.md
 quotes it. A sample every 10 ms can miss a peak shorter than that: the getrusage figure is the whole-run one.
 """
@@ -43,6 +43,7 @@ class _Steps:
     def __init__(self) -> None:
         self.step = "extract and write"
         self.peaks: dict[str, tuple[float, float]] = {}  # step -> (highest VmRSS, highest RssAnon)
+        self.spans: dict[str, tuple[float, float]] = {}  # step -> (first, last sample's time)
         self.done = threading.Event()
 
     def sample(self) -> None:
@@ -51,6 +52,8 @@ class _Steps:
             (rss, anon), step = _rss_mb(), self.step
             high = self.peaks.get(step, (0.0, 0.0))
             self.peaks[step] = (max(high[0], rss), max(high[1], anon))
+            now = time.perf_counter()
+            self.spans[step] = (self.spans.get(step, (now, now))[0], now)
             time.sleep(INTERVAL)
 
     def around(self, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
@@ -95,9 +98,10 @@ def main(argv: list[str] | None = None) -> int:
     sampler.join()
     after = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     print(summary.line())
-    print(f"  {'step':30s} {'RSS':>7s}    {'anonymous':>9s}")
+    print(f"  {'step':30s} {'RSS':>7s}    {'anonymous':>9s}  wall s")
     for step, (peak, anon) in steps.peaks.items():
-        print(f"  {step:30s} {peak:7.0f} MB {anon:7.0f} MB")
+        first, last = steps.spans[step]
+        print(f"  {step:30s} {peak:7.0f} MB {anon:7.0f} MB {last - first:7.1f}")
     cpu = [a.ru_utime + a.ru_stime - b.ru_utime - b.ru_stime for a, b in zip(after, before, strict=True)]
     print(f"peak RSS {after[0].ru_maxrss / 1024:.0f} MB (getrusage); CPU {cpu[0]:.1f} s this process + "
           f"{cpu[1]:.1f} s its workers; load average (1 min) {load:.2f} before, {os.getloadavg()[0]:.2f} after")
