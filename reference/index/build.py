@@ -11,7 +11,6 @@ import hashlib
 import importlib
 import json
 import marshal
-import multiprocessing
 import os
 import queue
 import re
@@ -35,6 +34,7 @@ from .extracts import ExtractStore
 from .git import git_head
 from .incremental import DatabaseCopy, Patch, PatchUnavailable, link_indices, worth_patching
 from .languages import language_of
+from .pool import fork_pool
 from .reading import Refused, read_file, settled, signature
 from .resolve import Resolver, registered
 from .scan import Candidate, ScanReport, is_binary, scan
@@ -170,7 +170,7 @@ def _extraction(tasks: list[tuple[str, str, str | None]], workers: int) -> Itera
         yield map(_work, tasks)
         return
     window = _Window(tasks, max(IN_FLIGHT, CHUNK_SIZE))  # the pool sends whole chunks: room for one at least
-    with multiprocessing.get_context("fork").Pool(workers, initializer=gc.disable) as pool:
+    with fork_pool(workers, initializer=gc.disable) as pool:
         try:
             yield window.taken(pool.imap(_work, window.feed(), chunksize=CHUNK_SIZE))
         finally:
