@@ -99,7 +99,8 @@ def write_log(generation: Path, parent: Path, parent_stamp: list[int], recording
     if not recording.complete():
         return False
     try:
-        body = json.dumps(recording.statements, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        encoded = json.dumps(recording.statements, ensure_ascii=False, separators=(",", ":"),
+                             allow_nan=False).encode("utf-8")
     except (TypeError, ValueError):  # a parameter JSON cannot carry exactly (bytes, a float that is not finite)
         return False
     db = sqlite3.connect(f"file:{generation / DATABASE}?mode=ro", uri=True)
@@ -107,7 +108,6 @@ def write_log(generation: Path, parent: Path, parent_stamp: list[int], recording
         result = list(db.execute(_RESULT).fetchone())
     finally:
         db.close()
-    encoded = body.encode("utf-8")
     header = {"format": FORMAT, "version": VERSION, "tool_version": __version__, "generation": generation.name,
               "parent": parent.name, "parent_database": parent_stamp, "result": result, "changes": recording.changes,
               "body_sha256": hashlib.sha256(encoded).hexdigest()}

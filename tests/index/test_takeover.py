@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from cruxgate.reference.index import IndexReader, index_workspace, read_state
-from cruxgate.reference.index.rowlog import ROWLOG
+from cruxgate.reference.index.rowlog import ROWLOG, Recording, read_log, write_log
 from cruxgate.reference.index.state import DATABASE, STATE_DIR
 
 from .conftest import built
@@ -243,3 +243,32 @@ def test_a_reader_of_the_replaced_generation_keeps_its_own_rows(tmp_path: Path, 
         assert full_builds == []
     finally:
         reader.close()
+
+
+def test_a_log_is_written_only_when_it_holds_every_row_change(tmp_path: Path) -> None:
+    # A change the recording connection did not see (a script) or cannot carry exactly (bytes) leaves no log: the
+    # next patches copy rather than replay a log that misses a row.
+    def record(last: Callable[[Recording], object] | None) -> bool:
+        generation = tmp_path / f"gen-{len(list(tmp_path.iterdir())) + 2}"
+        generation.mkdir()
+        db = sqlite3.connect(generation / DATABASE, factory=Recording)
+        db.executescript("CREATE TABLE files(file_id INTEGER PRIMARY KEY, path TEXT);"
+                         "CREATE TABLE symbols(symbol_id INTEGER PRIMARY KEY);"
+                         "CREATE TABLE symbol_edges(edge_id INTEGER PRIMARY KEY);")
+        db.executemany("INSERT INTO files VALUES (?, ?)", [(1, "a.py"), (2, "b.py")])
+        db.execute("DELETE FROM files WHERE file_id = ?", (1,))
+        if last is not None:
+            last(db)
+        db.commit()
+        db.close()
+        assert isinstance(db, Recording)
+        written = write_log(generation, tmp_path / "gen-1", [1, 2, 3], db)
+        assert written == (generation / ROWLOG).exists()
+        log = read_log(generation)
+        assert written == (log is not None)
+        assert log is None or (log.parent, log.parent_stamp, log.result) == ("gen-1", [1, 2, 3], [2, 0, 0])
+        return written
+
+    assert record(None)
+    assert not record(lambda db: db.executescript("INSERT INTO files VALUES (3, 'c.py');"))
+    assert not record(lambda db: db.execute("INSERT INTO files VALUES (?, ?)", (4, b"bytes")))
