@@ -94,8 +94,8 @@ class Recording(sqlite3.Connection):
 
 
 def write_log(generation: Path, parent: Path, parent_stamp: list[int], recording: Recording) -> bool:
-    """Store `recording`'s row changes (made to a copy of `parent`'s database, stamped `parent_stamp` then) as
-    `generation`'s log; False, and no log, when they cannot be replayed exactly."""
+    """Store `recording`'s row changes (made, once it closed, to `parent`'s rows, whose database was stamped
+    `parent_stamp` then) as `generation`'s log; False, and no log, when they cannot be replayed exactly."""
     if not recording.complete():
         return False
     try:
