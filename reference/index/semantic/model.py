@@ -32,14 +32,13 @@ from pathlib import Path
 
 import numpy as np
 
+from ..semantic_manifest import MANIFEST, SEMANTIC_DIR
 from .graph import Graph
 
 log = logging.getLogger("cruxgate.semantic")
-SEMANTIC_DIR = "semantic"
 # 2: each row carries its location (files.json, file_of, lines), so a match the lexical index cannot enrich
 # still has a path and lines (000: enrichment looks up kind, name and qualified_name).
 FORMAT = 2
-MANIFEST = "manifest.json"
 FILES = "files.json"
 ARRAYS = ("idf", "term_vectors", "doc_vectors", "tfidf_indptr", "tfidf_indices", "tfidf_data", "stable_ids",
           "priors", "file_of", "lines")
