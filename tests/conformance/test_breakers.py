@@ -192,7 +192,7 @@ def killed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     owners = {breaker.name: breaker.scenario for breaker in CHOSEN if breaker.name in selected(request, KILL_TEST)}
     jobs |= owner_jobs(base, owners, proxied_profile)
     over_http = {name: BY_NAME[name].scenario for name in selected(request, HTTP_KILL_TEST)}
-    if over_http or selected(request, HTTP_CONTROL_TEST):
+    if selected(request, HTTP_CONTROL_TEST):
         owning = " or ".join(sorted({BY_NAME[name].scenario for name in HTTP_SUBSET}))
         jobs[HTTP_CONTROL_TEST] = lambda: run_suite(base / "http" / "unbroken", proxied_http_profile(
             base / "http" / "unbroken"), "--target=http", "-k", owning)[1]
