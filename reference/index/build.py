@@ -40,6 +40,7 @@ from .resolve import Resolver, registered
 from .rowlog import Chain, chain_to
 from .scan import Candidate, ScanReport, is_binary, scan
 from .seal import link_generation, sealed_files, write_seal
+from .semantic_manifest import sentence_identity
 from .state import (
     CURRENT,
     DATABASE,
@@ -417,13 +418,12 @@ def _spill(sentence: SentenceModel | None, file: BinaryIO) -> Any:
 
 
 def _sentence_of(generation: Path | None) -> str | None:
-    """The model identity of `generation`'s sentence vectors (None: none; read without importing numpy)."""
+    """The model identity of `generation`'s sentence vectors (None: none, or a manifest it cannot read)."""
     if generation is None:
         return None
     try:
-        entry = json.loads((generation / "semantic" / "manifest.json").read_text(encoding="utf-8")).get("sentence")
-        return str(entry["model"]) if isinstance(entry, dict) else None
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return sentence_identity(generation)
+    except (OSError, ValueError):
         return None
 
 

@@ -149,6 +149,7 @@ def snapshot(workspace: Path) -> dict[str, Any]:
     semantic = SemanticIndex.open(generation)
     shot["semantic_rows"] = sorted((m.stable_id, m.path, m.line_start, m.line_end, m.language)
                                    for m in (semantic.match(int(row), 1.0) for row in semantic.live_rows()))
+    shot["semantic_files"] = semantic.files
     shot["answers"] = answers(workspace, stable)
     db.close()
     return shot
