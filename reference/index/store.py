@@ -120,17 +120,18 @@ INDICES = ("symbols", "snippets", "files")
 class GenerationWriter:
     """Streams extracted files into a generation's SQLite database and Tantivy indices.
 
-    A new generation starts empty; `last_ids` opens one that holds a copy of the live generation instead
-    (its database copied, its Tantivy segments linked: see `incremental.py`), whose ids continue after
-    (file_id, symbol_id, snippet_id) `last_ids`.
+    A new generation starts empty; `last_ids` opens one that holds the live generation's rows instead (its
+    database copied or brought forward, its Tantivy segments linked: see `incremental.py`), whose ids continue
+    after (file_id, symbol_id, snippet_id) `last_ids`.
     """
 
     def __init__(self, generation: Path, extracts: ExtractStore, last_ids: tuple[int, int, int] | None = None,
-                 ) -> None:
+                 factory: type[sqlite3.Connection] = sqlite3.Connection) -> None:
         self.generation = generation
         self.extract_store = extracts
-        # Not bound to this thread: finish_in_thread hands the connection to a thread of its own.
-        self.db = sqlite3.connect(generation / "index.db", check_same_thread=False)
+        # Not bound to this thread: finish_in_thread hands the connection to a thread of its own. A patch passes a
+        # `factory` that logs its row changes (rowlog.py).
+        self.db = sqlite3.connect(generation / "index.db", check_same_thread=False, factory=factory)
         if last_ids is None:
             self.db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + SQL_SCHEMA)
         else:
