@@ -13,7 +13,6 @@ Universal Ctags (`ctags -R`, single-threaded, tags written to /dev/null) when it
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
 import shutil
 import subprocess
@@ -23,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cruxgate.reference.index.build import CHUNK_SIZE, worker_count
+from cruxgate.reference.index.pool import fork_pool
 from cruxgate.reference.index.state import STATE_DIR
 
 
@@ -65,7 +65,7 @@ def floor(root: Path, workers: int) -> int:
     tasks = parse_tasks(root)
     if workers <= 1:
         return sum(map(_parse, tasks))
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
+    with fork_pool(workers) as pool:
         return sum(pool.imap(_parse, tasks, chunksize=CHUNK_SIZE))
 
 

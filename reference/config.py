@@ -115,23 +115,20 @@ def _semantic(search: dict[str, Any], warnings: list[str]) -> SemanticConfig:
         else:
             values[key] = value
     backend = table.get("backend", default.backend)
+    name = backend.strip().lower() if isinstance(backend, str) else None
     model = table.get("model")
-    if not (isinstance(backend, str) and backend.strip().lower() in SEMANTIC_BACKENDS):
+    path = str(Path(model.strip()).expanduser()) if isinstance(model, str) and model.strip() else None
+    if name not in SEMANTIC_BACKENDS:
         warnings.append(f"search.semantic.backend={backend!r} is not one of {'|'.join(SEMANTIC_BACKENDS)}; "
                         f"using {default.backend!r}")
-    elif backend.strip().lower() == "sentence":
-        if model is None or (isinstance(model, str) and model.strip()):
-            values.update(backend="sentence", model=str(Path(model.strip()).expanduser()) if model else None)
-        else:
-            warnings.append(f"search.semantic.model={model!r} is not the path of a sentence-transformers folder; "
-                            f"using {default.backend!r}")
-    elif backend.strip().lower() != "static":
-        values["backend"] = backend.strip().lower()
-    elif isinstance(model, str) and model.strip():
-        values.update(backend="static", model=str(Path(model.strip()).expanduser()))
-    else:
+    elif name == "sentence" and path is None and model is not None:  # no model: the package's
+        warnings.append(f"search.semantic.model={model!r} is not the path of a sentence-transformers folder; "
+                        f"using {default.backend!r}")
+    elif name == "static" and path is None:
         warnings.append(f"search.semantic.backend='static' needs search.semantic.model, the path of a word-vector "
                         f"file (got {model!r}); using {default.backend!r}")
+    else:
+        values.update(backend=name, model=path if name != "lsi" else None)  # LSI reads no model
     return SemanticConfig(**values)
 
 

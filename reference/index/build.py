@@ -11,7 +11,6 @@ import hashlib
 import importlib
 import json
 import marshal
-import multiprocessing
 import os
 import posixpath
 import queue
@@ -34,12 +33,15 @@ from cruxgate import __version__
 from .extract import FileExtract, content_hash, extract
 from .extracts import ExtractStore
 from .git import git_head
-from .incremental import DatabaseCopy, Patch, PatchUnavailable, link_indices, worth_patching
+from .incremental import Patch, PatchDatabase, PatchUnavailable, link_indices, worth_patching
 from .languages import language_of
+from .pool import fork_pool
 from .reading import Refused, read_file, settled, signature
 from .resolve import Resolver, registered
+from .rowlog import Chain, chain_to
 from .scan import Candidate, ScanReport, is_binary, scan
 from .seal import link_generation, sealed_files, write_seal
+from .semantic_manifest import sentence_identity
 from .state import (
     CURRENT,
     DATABASE,
@@ -172,7 +174,7 @@ def _extraction(tasks: list[tuple[str, str, str | None]], workers: int) -> Itera
         yield map(_work, tasks)
         return
     window = _Window(tasks, max(IN_FLIGHT, CHUNK_SIZE))  # the pool sends whole chunks: room for one at least
-    with multiprocessing.get_context("fork").Pool(workers, initializer=gc.disable) as pool:
+    with fork_pool(workers, initializer=gc.disable) as pool:
         try:
             yield window.taken(pool.imap(_work, window.feed(), chunksize=CHUNK_SIZE))
         finally:
@@ -272,8 +274,11 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     name = f"{GENERATION_PREFIX}{number}"  # past every generation there is, a leftover's too: names are never reused
     _remove_leftovers(state, live.generation if live.status != "not_indexed" else None)
     # The generations before the one the live generation replaced go in a thread, beside this run's scan and
-    # patch, not on the critical path of the run that replaced them.
-    collector = _Collector(_superseded(state, live.generation))
+    # patch, not on the critical path of the run that replaced them. The newest of them whose database the live
+    # generation's row logs bring forward goes once a patch has taken its database over (or has not).
+    superseded = _superseded(state, live.generation)
+    chain = chain_to(previous, superseded) if previous is not None and sealed is not None else None
+    collector = _Collector([path for path in superseded if chain is None or path != chain.base])
     generation = state / name
     generation.mkdir()
     store = ExtractStore(state, TOOL_VERSION)
@@ -289,7 +294,9 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
                 if link_generation(previous, generation, sealed):
                     totals = _linked_totals(generation, (tree.hashes, tree.binary))
             elif tree.readable and worth_patching(len(tree.changed) + len(tree.deleted(old)), len(report.files)):
-                totals = _patch(root, previous, tree, old, generation, store, sentence)
+                totals = _patch(root, previous, tree, old, generation, store, chain, sentence)
+        if chain is not None:
+            collector.add(chain.base)
         if totals is None:
             collector.join()  # no thread under way when the full run forks its pool
             shutil.rmtree(generation)  # a link or patch that stopped half-way leaves files behind
@@ -314,6 +321,8 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
         _before_flip(generation)
         write_atomic(state / CURRENT, name + "\n")
     except BaseException:
+        if chain is not None:
+            collector.add(chain.base)
         collector.join()
         shutil.rmtree(generation, ignore_errors=True)
         store.close()
@@ -415,13 +424,12 @@ def _spill(sentence: SentenceModel | None, file: BinaryIO) -> Any:
 
 
 def _sentence_of(generation: Path | None) -> str | None:
-    """The model identity of `generation`'s sentence vectors (None: none; read without importing numpy)."""
+    """The model identity of `generation`'s sentence vectors (None: none, or a manifest it cannot read)."""
     if generation is None:
         return None
     try:
-        entry = json.loads((generation / "semantic" / "manifest.json").read_text(encoding="utf-8")).get("sentence")
-        return str(entry["model"]) if isinstance(entry, dict) else None
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return sentence_identity(generation)
+    except (OSError, ValueError):
         return None
 
 
@@ -583,7 +591,7 @@ def _classify(root: Path, files: list[Candidate], old: dict[str, str], known: di
 
 
 def _patch(root: Path, previous: Path, tree: _Tree, old: dict[str, str], generation: Path,
-           store: ExtractStore, sentence: SentenceModel | None = None) -> _Totals | None:
+           store: ExtractStore, chain: Chain | None, sentence: SentenceModel | None = None) -> _Totals | None:
     """The live generation patched for the changed files (`incremental.py`); None when a full run must do it."""
     # The semantic fold's modules (numpy: a quarter of a one-file patch's time) import in a thread while the
     # changed files are parsed and the database is copied and edited, much of which runs outside the GIL.
@@ -591,13 +599,13 @@ def _patch(root: Path, previous: Path, tree: _Tree, old: dict[str, str], generat
                                name="import-fold", daemon=True)
     preload.start()
     try:
-        return _patched(root, previous, tree, old, generation, store, sentence)
+        return _patched(root, previous, tree, old, generation, store, chain, sentence)
     finally:
         preload.join()  # no import under way when a full run forks its pool
 
 
 def _patched(root: Path, previous: Path, tree: _Tree, old: dict[str, str], generation: Path,
-             store: ExtractStore, sentence: SentenceModel | None = None) -> _Totals | None:
+             store: ExtractStore, chain: Chain | None, sentence: SentenceModel | None = None) -> _Totals | None:
     results: list[FileExtract] = []
     blobs: list[bytes] = []
     for path in tree.changed:
@@ -608,9 +616,9 @@ def _patched(root: Path, previous: Path, tree: _Tree, old: dict[str, str], gener
         blobs.append(item[2])
     deleted = tree.deleted(old)
     link_indices(previous, generation)
-    # The database (hundreds of MB on a large tree) is copied while the patch reads the live one and folds the
-    # semantic rows: both read only the live generation.
-    copy = DatabaseCopy(previous, generation)
+    # The database (hundreds of MB on a large tree) is taken over and brought forward, or copied, while the patch
+    # reads the live one and folds the semantic rows: both read only the live generation.
+    database = PatchDatabase(previous, generation, chain)
     try:
         patch = Patch(previous, generation, store)
         plan = patch.plan(results, deleted, old)
@@ -622,12 +630,12 @@ def _patched(root: Path, previous: Path, tree: _Tree, old: dict[str, str], gener
         if semantic is None:
             return None  # the caller rebuilds the generation from scratch
         fold(previous, generation, plan.removed_stable_ids, rows, _cursor(tree.hashes), semantic, sentence)
-        copy.join()
+        database.join()
         patch.write(plan, blobs)
     except PatchUnavailable:
         return None
     finally:
-        copy.join()  # never a copy under way when the caller removes the generation
+        database.join()  # never a copy or replay under way when the caller removes the generation
     totals = _linked_totals(generation, (tree.hashes, tree.binary))
     totals.parsed, totals.reused, totals.linked = len(results), totals.file_count - len(results), False
     totals.touched = sorted({*tree.changed, *deleted})
@@ -761,17 +769,31 @@ def _superseded(state: Path, live: Path | None) -> list[Path]:
 
 
 class _Collector:
-    """Removes `paths` in a thread (unlinking a generation's files is kernel time: no GIL held); `join` waits."""
+    """Removes `paths`, and those `add`ed later, in a thread (unlinking a generation's files is kernel time: no GIL
+    held); `join` waits."""
 
     def __init__(self, paths: list[Path]) -> None:
-        self._thread = threading.Thread(target=self._remove, args=(paths,), name="remove-generations", daemon=True)
+        self._paths: queue.SimpleQueue[Path | None] = queue.SimpleQueue()
+        for path in paths:
+            self._paths.put(path)
+        self._joined = False
+        self._thread = threading.Thread(target=self._remove, name="remove-generations", daemon=True)
         self._thread.start()
 
-    @staticmethod
-    def _remove(paths: list[Path]) -> None:
-        for path in paths:
+    def _remove(self) -> None:
+        for path in iter(self._paths.get, None):
             shutil.rmtree(path, ignore_errors=True)
+
+    def add(self, path: Path) -> None:
+        """Remove `path` too (at once, once joined)."""
+        if self._joined:
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            self._paths.put(path)
 
     def join(self) -> None:
         """Wait until every path is removed (or given up on)."""
+        if not self._joined:
+            self._joined = True
+            self._paths.put(None)
         self._thread.join()

@@ -1,10 +1,12 @@
-"""A run that patches a copy of the live generation for the files added, changed and deleted since it was built.
+"""A run that patches the live generation for the files added, changed and deleted since it was built.
 
 The new generation shares what did not change: each Tantivy index's segment files are hard-linked from
 the live generation (a segment is never written again once committed; deletions go to new files), the
-semantic model is linked and only its rows are rewritten, and the SQLite database is copied and edited
-in one transaction. The file extractions live outside the generations (`extracts.py`), so nothing of an
-unchanged file is read, parsed or copied but its row in the database. The generation then flips like any
+semantic model is linked and only its rows are rewritten, and the SQLite database holds the live one's rows
+(the database of the generation this run collects brought forward by the row logs of the patches since, or
+else a copy of the live one) and is edited in one transaction, whose row changes are logged in turn. The file
+extractions live outside the generations (`extracts.py`), so nothing of an unchanged file is read, parsed or
+copied but its row in the database. The generation then flips like any
 other: a reader sees the old generation or the new one, never a mix.
 
 What a patch does, for the files that changed (added, edited, deleted):
@@ -41,6 +43,8 @@ from .extract import FileExtract
 from .extracts import ExtractStore
 from .names import name_key
 from .resolve import Resolver
+from .rowlog import Chain, LogMismatch, Recording, replay, vouches, write_log
+from .seal import stamp
 from .state import DATABASE
 from .store import INDICES, LIVE_REF, REPO, GenerationWriter
 from .stored_tables import stored_resolver
@@ -59,7 +63,7 @@ def worth_patching(changed: int, files: int) -> bool:
 
 
 def link_indices(previous: Path, generation: Path) -> None:
-    """The live generation's Tantivy files linked into the empty `generation` (its database is `DatabaseCopy`'s)."""
+    """The live generation's Tantivy files linked into the empty `generation` (its database is `PatchDatabase`'s)."""
     for name in INDICES:
         source, target = previous / "tantivy" / name, generation / "tantivy" / name
         target.mkdir(parents=True)
@@ -72,24 +76,41 @@ def link_indices(previous: Path, generation: Path) -> None:
                 os.link(entry.path, target / entry.name)
 
 
-class DatabaseCopy:
-    """The live generation's database copied into `generation` in a thread (the kernel copies: no GIL held),
-    while the patch reads the live one and folds the semantic rows; `join` before writing the copy."""
+class PatchDatabase:
+    """The new generation's database, made in a thread while the patch reads the live generation and folds the
+    semantic rows (SQLite and the kernel's copy run outside the GIL); `join` before writing it.
 
-    def __init__(self, previous: Path, generation: Path) -> None:
+    With a `chain` whose base vouches for itself (`rowlog.vouches`), the base's database (the generation this run
+    collects: no reader may hold it) is moved into `generation` and brought forward to the live generation's rows
+    by replaying the logs; otherwise, or when a log does not hold (`rowlog.LogMismatch`), the live generation's
+    database is copied, as every patch did before logs.
+    """
+
+    def __init__(self, previous: Path, generation: Path, chain: Chain | None) -> None:
         self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._copy, args=(previous / DATABASE, generation / DATABASE),
-                                        name="copy-database", daemon=True)
+        self.replayed = 0  # logs replayed into a taken-over database (0: copied)
+        self.mismatch: str | None = None  # why a taken-over database was dropped for a copy
+        self._thread = threading.Thread(target=self._make, args=(previous, generation / DATABASE, chain),
+                                        name="patch-database", daemon=True)
         self._thread.start()
 
-    def _copy(self, source: Path, target: Path) -> None:
+    def _make(self, previous: Path, target: Path, chain: Chain | None) -> None:
         try:
-            shutil.copyfile(source, target)
+            if chain is not None and vouches(chain):
+                os.rename(chain.base / DATABASE, target)
+                try:
+                    replay(target, chain.logs)
+                    self.replayed = len(chain.logs)
+                    return
+                except LogMismatch as err:
+                    self.mismatch = str(err)
+                    target.unlink()
+            shutil.copyfile(previous / DATABASE, target)
         except BaseException as err:  # noqa: BLE001 - handed to the thread that joins
             self._error = err
 
     def join(self) -> None:
-        """Wait for the copy; raise what it raised."""
+        """Wait for the database; raise what making it raised."""
         self._thread.join()
         if self._error is not None:
             raise self._error
@@ -123,7 +144,7 @@ def _rows(db: sqlite3.Connection, sql: str, keys: list) -> list[tuple]:
 
 @dataclass
 class PatchPlan:
-    """What a patch changes, read from the live generation before its copy is written."""
+    """What a patch changes, read from the live generation before the new generation's database is written."""
 
     changed: list[FileExtract]
     gone_paths: list[str]  # the changed and deleted files
@@ -131,6 +152,7 @@ class PatchPlan:
     old_symbols: dict[str, tuple[int, str]]  # their symbols: stable id -> (symbol id, name)
     rerun: list[str]  # unchanged files whose edges are resolved again
     last_ids: tuple[int, int, int]
+    parent_stamp: list[int]  # the live database's [size, mtime_ns, inode]: what the patch's row log starts from
 
     @property
     def removed_stable_ids(self) -> list[int]:
@@ -140,7 +162,8 @@ class PatchPlan:
 
 class Patch:
     """One patch of the live generation `previous` into `generation` (its Tantivy files linked, `link_indices`;
-    its database copied, `DatabaseCopy`): `plan` reads `previous` only, `write` edits the copy."""
+    its database holding the live one's rows, `PatchDatabase`): `plan` reads `previous` only, `write` edits
+    `generation` and logs its row changes there (`rowlog.py`)."""
 
     def __init__(self, previous: Path, generation: Path, store: ExtractStore) -> None:
         self.previous = previous
@@ -172,19 +195,20 @@ class Patch:
             js_moved = not _JS_LANGUAGES.isdisjoint(moved)
             rerun = self._affected_files(db, affected, gone_ids, js_moved, live) - set(gone_paths)
             return PatchPlan(changed, gone_paths, file_ids, old_symbols, sorted(rerun),
-                             _last_ids(db, self.previous))
+                             _last_ids(db, self.previous), stamp(self.previous / DATABASE))
         finally:
             db.close()
 
     def write(self, plan: PatchPlan, blobs: list[bytes]) -> None:
-        """Edit the copied database and the linked indices of `generation` as `plan` says (`blobs`: the stored
-        extractions of `plan.changed`)."""
+        """Edit the database and the linked indices of `generation` as `plan` says (`blobs`: the stored
+        extractions of `plan.changed`), and write its row log."""
         changed, gone_paths, file_ids, old_symbols, rerun = (plan.changed, plan.gone_paths, plan.file_ids,
                                                              plan.old_symbols, plan.rerun)
         writer: GenerationWriter | None = None
         try:
-            writer = GenerationWriter(self.generation, self.store, plan.last_ids)
+            writer = GenerationWriter(self.generation, self.store, plan.last_ids, factory=Recording)
             wdb = writer.db
+            assert isinstance(wdb, Recording)
             removed_edges = self._edge_names(wdb, [*gone_paths, *rerun])
             for keys, sql in ((file_ids, "DELETE FROM symbol_relations WHERE symbol_id IN "
                                          "(SELECT symbol_id FROM symbols WHERE file_id IN ({}))"),
@@ -212,6 +236,7 @@ class Patch:
             self._count_unresolved(wdb, removed_edges, Counter(e[5] for e in edges if e[4] is None))
             writer.finish()
             writer = None
+            write_log(self.generation, self.previous, plan.parent_stamp, wdb)
         except BaseException:
             if writer is not None:
                 writer.abort()

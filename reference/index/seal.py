@@ -19,7 +19,8 @@ SEAL = "seal.json"
 _UNSEALED = frozenset({SEAL, "manifest.json"})  # the manifest is written per run, after the seal
 
 
-def _stamp(path: Path) -> list[int]:
+def stamp(path: Path) -> list[int]:
+    """A file's [size, mtime_ns, inode]: what it was written as."""
     st = path.stat()
     return [st.st_size, st.st_mtime_ns, st.st_ino]
 
@@ -34,7 +35,7 @@ def write_seal(generation: Path, linkable: bool = True) -> None:
     for path in sorted(generation.rglob("*")):
         rel = path.relative_to(generation).as_posix()
         if path.is_file() and not path.name.startswith(".") and rel not in _UNSEALED:
-            files[rel] = _stamp(path) if linkable else [path.stat().st_size, -1, -1]
+            files[rel] = stamp(path) if linkable else [path.stat().st_size, -1, -1]
     (generation / SEAL).write_text(json.dumps({"files": files}, sort_keys=True), encoding="utf-8")
 
 
@@ -44,8 +45,8 @@ def sealed_files(generation: Path) -> dict[str, list[int]] | None:
         files = json.loads((generation / SEAL).read_text(encoding="utf-8"))["files"]
         if not isinstance(files, dict) or not files:
             return None
-        for rel, stamp in files.items():
-            if _stamp(generation / rel) != stamp:
+        for rel, written in files.items():
+            if stamp(generation / rel) != written:
                 return None
     except (OSError, ValueError, KeyError, TypeError):
         return None
@@ -56,7 +57,7 @@ def sealed_sizes(generation: Path) -> dict[str, int] | None:
     """Every sealed file of `generation` and the size it was written with; None without a (readable) seal."""
     try:
         files = json.loads((generation / SEAL).read_text(encoding="utf-8"))["files"]
-        return {rel: int(stamp[0]) for rel, stamp in files.items()}
+        return {rel: int(written[0]) for rel, written in files.items()}
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
         return None
 

@@ -123,7 +123,9 @@ def raw_signals(q: QueryFeatures, result_type: str, name: str | None, qualified_
         QUALIFIED_NAME_BOOST if qualified_name and lower and lower in qualified_name.lower() else 0.0,
         kind_weight(kind),
         intent_boost(q.intent, kind),
-        DEFINITION_BOOST if result_type == "symbol" else 0.0,
+        # 000: "Result is a symbol definition", which the symbols index tells by the kind it holds; a semantic-only
+        # result it does not hold (000:201's unenriched case, no kind) is not known to be one: no boost.
+        DEFINITION_BOOST if result_type == "symbol" and kind else 0.0,
         PATH_AFFINITY if lower and lower in path.lower() else 0.0,
         test_file_penalty(path),
     )

@@ -104,6 +104,19 @@ def proxied_profile(directory: Path, breaker: str | None = None) -> Path:
     return path
 
 
+def proxied_http_profile(directory: Path, breaker: str | None = None) -> Path:
+    """`proxied_profile` with its HTTP transport behind the proxy too: upstream's HTTP transport
+    (servers/upstream_http.py) in front of the reference's stdio server, rewriting (or breaking) as over stdio."""
+    import yaml  # here: only the HTTP breaker runs read a profile back
+
+    path = proxied_profile(directory, breaker)
+    profile = yaml.safe_load(path.read_text(encoding="utf-8"))
+    proxy, rest = profile["transports"]["stdio"]["command"][:2], profile["transports"]["stdio"]["command"][2:]
+    profile["transports"]["http"] = {"command": [*proxy, "--http", "{port}", *rest], "url": "http://127.0.0.1:{port}/"}
+    path.write_text(yaml.safe_dump(profile, sort_keys=False), encoding="utf-8")
+    return path
+
+
 def run_suite(directory: Path, profile: Path, *args: str,
               env: dict[str, str] | None = None) -> tuple[subprocess.CompletedProcess[str], dict]:
     """The conformance suite against `profile`, with its JSON results (`env`: variables added to the runner's)."""
@@ -124,11 +137,13 @@ def side_by_side(jobs: dict[str, Callable[[], Any]], workers: int = 2) -> dict[s
         return {name: future.result() for name, future in futures.items()}
 
 
-def owner_jobs(base: Path, owners: dict[str, str], profile_for: Any) -> dict[str, Callable[[], dict[str, Any]]]:
-    """One job per breaker: the run of the scenario that owns its rule, giving its JSON results."""
+def owner_jobs(base: Path, owners: dict[str, str], profile_for: Any,
+               *args: str) -> dict[str, Callable[[], dict[str, Any]]]:
+    """One job per breaker: the run (with the runner's `args`) of the scenario that owns its rule, giving its JSON
+    results."""
     def job(breaker: str) -> Callable[[], dict[str, Any]]:
         directory = base / breaker
-        return lambda: run_suite(directory, profile_for(directory, breaker), "-k", owners[breaker])[1]
+        return lambda: run_suite(directory, profile_for(directory, breaker), *args, "-k", owners[breaker])[1]
 
     return {breaker: job(breaker) for breaker in owners}
 

@@ -17,7 +17,16 @@ import pytest
 
 from cruxgate.conformance.spec.loader import load_scenarios
 from cruxgate.conformance.spec.model import DOCUMENT, Call, Quote, Scenario
-from gate_harness import PROXY, owner_jobs, proxied_profile, run_suite, selected, side_by_side
+from gate_harness import (
+    PROXY,
+    assert_owner_failed,
+    owner_jobs,
+    proxied_http_profile,
+    proxied_profile,
+    run_suite,
+    selected,
+    side_by_side,
+)
 from test_fairness import OWNERS
 
 sys.path.insert(0, str(PROXY.parent))
@@ -36,8 +45,9 @@ Generated from `tests/conformance/servers/breakers.py` by
 Each row is one MUST statement of the source documents, the one-rule rewrite that breaks it (applied by the
 allowed-rewrites proxy in front of the reference server) and the scenario that must fail because of it.
 `pytest tests/conformance/test_breakers.py` runs the rows marked *sample*;
-`CRUXGATE_BREAKERS=all pytest tests/conformance/test_breakers.py` runs every row. The breakers of
-`tests/conformance/test_fairness.py` (OWNERS) run in every default run and are not repeated here.
+`CRUXGATE_BREAKERS=all pytest tests/conformance/test_breakers.py` runs every row. These runs are over stdio; every
+run also takes three rows over HTTP (`HTTP_SUBSET`: one per kind of answer; docs/conformance.md says why three). The
+breakers of `tests/conformance/test_fairness.py` (OWNERS) run in every default run and are not repeated here.
 """
 
 
@@ -171,7 +181,8 @@ def test_the_coverage_table_in_docs_is_generated_from_the_catalogue():
 @pytest.fixture(scope="module")
 def killed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     """One suite run per selected breaker, of its owning scenario only, and the metadata-less server's run of the
-    scenarios that check metadata (when selected): two at a time (they wait on servers), the longest first."""
+    scenarios that check metadata (when selected); over HTTP, the subset's runs and one unbroken run of their owning
+    scenarios. Two at a time (they wait on servers), the longest first."""
     base = tmp_path_factory.mktemp("catalogue")
     jobs: dict[str, Callable[[], dict]] = {}
     if selected(request, METADATA_TEST):
@@ -179,11 +190,29 @@ def killed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
         jobs[METADATA_TEST] = lambda: run_suite(base / "no_metadata", proxied_profile(base / "no_metadata",
                                                                                       "no_metadata"), "-k", scope)[1]
     owners = {breaker.name: breaker.scenario for breaker in CHOSEN if breaker.name in selected(request, KILL_TEST)}
-    return side_by_side({**jobs, **owner_jobs(base, owners, proxied_profile)})
+    jobs |= owner_jobs(base, owners, proxied_profile)
+    over_http = {name: BY_NAME[name].scenario for name in selected(request, HTTP_KILL_TEST)}
+    if selected(request, HTTP_CONTROL_TEST):
+        owning = " or ".join(sorted({BY_NAME[name].scenario for name in HTTP_SUBSET}))
+        jobs[HTTP_CONTROL_TEST] = lambda: run_suite(base / "http" / "unbroken", proxied_http_profile(
+            base / "http" / "unbroken"), "--target=http", "-k", owning)[1]
+    broken = owner_jobs(base / "http", over_http, proxied_http_profile, "--target=http")
+    return side_by_side({**jobs, **{f"{name} over http": job for name, job in broken.items()}})
 
 
 KILL_TEST = "test_the_breaker_is_killed_by_the_scenario_that_owns_its_statement"
 METADATA_TEST = "test_a_server_without_metadata_fails_every_scenario_that_checks_metadata"
+HTTP_KILL_TEST = "test_over_http_the_breaker_is_killed_too"
+HTTP_CONTROL_TEST = "test_over_http_the_owning_scenarios_pass_unbroken"
+# Over HTTP, a subset. A breaker rewrites an answer before a transport carries it, and the checks judge the payload
+# the client hands them, whichever transport that was: the catalogue is transport-independent. What an HTTP run adds
+# is the gate's HTTP client carrying each kind of answer to the checks intact, so the subset is one breaker per kind:
+# a tool's answer (results and metadata are one body), a tool's error envelope, the tools/list answer. Each run
+# costs about 8.5 CPU-s; the whole catalogue over HTTP would add about 100 runs for no other path. The proxy serves
+# upstream's HTTP transport (servers/upstream_http.py): nothing rewrites the reference's own Streamable HTTP. The
+# stdio_* breakers break one transport on purpose (AP-ERRORS compares the two): with both behind the proxy they
+# would break neither alone.
+HTTP_SUBSET = ("compact_drops_stable_id", "error_as_text", "search_code_lists_no_explain")
 
 
 @pytest.mark.parametrize("name", [breaker.name for breaker in CHOSEN])
@@ -192,6 +221,23 @@ def test_the_breaker_is_killed_by_the_scenario_that_owns_its_statement(killed, n
     outcomes = {record["id"]: record["outcome"] for record in results["scenarios"]}
     assert outcomes[BY_NAME[name].scenario] == "failed", results["scenarios"]
     assert results["exit_status"] == 1
+
+
+@pytest.mark.parametrize("name", HTTP_SUBSET)
+def test_over_http_the_breaker_is_killed_too(killed, name):
+    results = killed[f"{name} over http"]
+    assert results["transport"] == "http"
+    assert_owner_failed(results, BY_NAME[name].scenario)
+
+
+def test_over_http_the_owning_scenarios_pass_unbroken(killed):
+    # The same proxy and transport with no rule broken (the allowed rewrites on, which fail no scenario:
+    # test_fairness.py; AP-ERRORS-01 warns on their missing isError), so the kills above are the breakers'.
+    results = killed[HTTP_CONTROL_TEST]
+    outcomes = {record["id"]: record["outcome"] for record in results["scenarios"]}
+    assert results["transport"] == "http"
+    owners = {BY_NAME[name].scenario for name in HTTP_SUBSET}
+    assert {owner: outcomes.get(owner) for owner in owners if outcomes.get(owner) not in ("passed", "warned")} == {}
 
 
 def checks_metadata(scenario: Scenario) -> bool:

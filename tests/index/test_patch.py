@@ -1,6 +1,7 @@
 """A patched generation holds what a full run over the same tree holds, edit after edit.
 
-One workspace is edited step by step and re-indexed after each step (a patch of the live generation);
+One workspace is edited step by step and re-indexed after each step (a patch of the live generation; from the
+third on, its database is the collected generation's brought forward by the two patches' row logs);
 after each step its tree is copied and indexed from scratch (`force`), and the two indices are compared:
 every file, symbol (by stable id), edge (its source and target by stable id), unresolved-name count,
 Tantivy document and semantic row, and the answers of locate_symbol, find_references and the outline.
@@ -12,9 +13,11 @@ large share of the documents; lower hits reorder) — docs/index.md has the drif
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +25,7 @@ import pytest
 import tantivy
 
 from cruxgate.reference.index import IndexReader, index_workspace, read_state
+from cruxgate.reference.index.rowlog import ROWLOG
 from cruxgate.reference.index.semantic.model import SemanticIndex
 from cruxgate.reference.index.state import DATABASE, STATE_DIR
 from cruxgate.reference.query.engine import QueryEngine
@@ -145,6 +149,7 @@ def snapshot(workspace: Path) -> dict[str, Any]:
     semantic = SemanticIndex.open(generation)
     shot["semantic_rows"] = sorted((m.stable_id, m.path, m.line_start, m.line_end, m.language)
                                    for m in (semantic.match(int(row), 1.0) for row in semantic.live_rows()))
+    shot["semantic_files"] = semantic.files
     shot["answers"] = answers(workspace, stable)
     db.close()
     return shot
@@ -186,6 +191,27 @@ def scores(workspace: Path, query: str) -> list[float]:
     return [h.score for h in engine.search_code(query, limit=10).hits]
 
 
+@contextmanager
+def collected_database(workspace: Path) -> Iterator[Callable[[], bool] | None]:
+    """Whether the next run takes over the database of the generation it collects (the one before the replaced
+    one): it is held open meanwhile, so its inode cannot be reused by a copy made after it is dropped."""
+    state = workspace / STATE_DIR
+    names = sorted((p for p in state.iterdir() if p.name.startswith("gen-")), key=lambda p: int(p.name[4:]))
+    if len(names) < 3:
+        yield None
+        return
+    fd = os.open(names[-3] / DATABASE, os.O_RDONLY)
+
+    def taken_over() -> bool:
+        live = read_state(workspace).generation
+        return live is not None and os.fstat(fd).st_ino == (live / DATABASE).stat().st_ino
+
+    try:
+        yield taken_over
+    finally:
+        os.close(fd)
+
+
 def test_a_patched_generation_answers_as_a_full_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     workspace = copy_fixture(tmp_path / "patched")
     index_workspace(workspace)
@@ -193,8 +219,14 @@ def test_a_patched_generation_answers_as_a_full_run(tmp_path: Path, monkeypatch:
     for step, (title, edits) in enumerate(STEPS):
         for edit in edits:
             edit(workspace)
-        summary = index_workspace(workspace)
+        with collected_database(workspace) as taken_over:
+            summary = index_workspace(workspace)
+            # From the third patch on, the database is the collected generation's, brought forward by two logs (the
+            # first's base is the full run's); the comparison below shows the replay gave the rows a full run gives.
+            assert (taken_over is not None) == (step >= 2)
+            assert taken_over is None or taken_over(), f"step {step} ({title}) copied"
         assert full_builds == [], f"step {step} ({title}) ran in full"
+        assert (workspace / STATE_DIR / summary.generation / ROWLOG).is_file(), f"step {step} ({title}) logged no rows"
         fresh = tmp_path / f"full-{step}"
         shutil.copytree(workspace, fresh, ignore=shutil.ignore_patterns(STATE_DIR))
         full = index_workspace(fresh, force=True)

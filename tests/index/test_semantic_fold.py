@@ -54,8 +54,13 @@ def test_a_fold_keeps_every_row_in_place_and_appends_the_new(tmp_path: Path, rem
     assert np.array_equal(new_tfidf[keep], old_tfidf[keep])
     assert not new_tfidf[removed_at].any()
     assert np.array_equal(np.asarray(after.priors)[removed_at], np.zeros(len(removed_at), dtype=np.float32))
-    for name in ("priors", "file_of", "lines"):
+    for name in ("priors", "lines"):
         assert np.array_equal(np.asarray(getattr(after, name))[keep], np.asarray(getattr(before, name))[keep])
+    # Kept rows keep their files (renumbered in a table of the answered rows' files only); removed rows have none.
+    assert [after.files[after.file_of[i]] for i in keep] == [before.files[before.file_of[i]] for i in keep]
+    assert all(after.file_of[i] == -1 for i in removed_at)
+    answered = {after.files[after.file_of[i]] for i in after.live_rows()}
+    assert sorted(answered) == after.files
     # The fitted rows' vectors are the same file (shared, never written again); the new rows' are the generation's.
     old_vectors = tmp_path / "gen-1" / "semantic" / "doc_vectors.npy"
     assert (generation / "semantic" / "doc_vectors.npy").stat().st_ino == old_vectors.stat().st_ino
@@ -113,3 +118,25 @@ def test_a_fold_never_changes_what_a_reader_of_the_previous_generation_reads(
     assert {path.name: path.read_bytes() for path in (tmp_path / "gen-2" / "semantic").iterdir()} == files
     assert reader.search(query, 20, 0.0, exact=True) == answers
     assert SemanticIndex.open(tmp_path / "gen-2").search(query, 20, 0.0, exact=True) == answers
+
+
+def test_a_fold_leaves_the_file_table_of_the_answered_rows_only(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = definitions(200, seed=7)  # 40 files of 5 rows: pkg/mod<i % 40>.py
+    build(tmp_path / "gen-1", rows, min_rows=10**9, monkeypatch=monkeypatch)
+    emptied = [row.stable_id for row in rows if row.path == "pkg/mod7.py"]
+    moved = [row._replace(stable_id=30_000 + i, path="pkg/zz_new.py") for i, row in enumerate(rows[:2])]
+    (tmp_path / "gen-2").mkdir()
+    fold(tmp_path / "gen-1", tmp_path / "gen-2", emptied, moved, source="one")
+    (tmp_path / "gen-3").mkdir()  # a second fold reads the first's removed rows (in no file)
+    back = [rows[7]._replace(stable_id=40_000)]
+    fold(tmp_path / "gen-2", tmp_path / "gen-3", [30_000], back, source="two")
+
+    second = SemanticIndex.open(tmp_path / "gen-2")
+    expected = sorted({(f"pkg/mod{i}.py", "python") for i in range(40) if i != 7} | {("pkg/zz_new.py", "python")})
+    assert second.files == expected  # the emptied file's entry is gone, the new file's is in path order
+    third = SemanticIndex.open(tmp_path / "gen-3")
+    assert third.files == sorted({*expected, ("pkg/mod7.py", "python")})
+    located = {f"{int(third.stable_ids[i]):016x}": third.match(int(i), 1.0).path for i in third.live_rows()}
+    assert located[f"{40_000:016x}"] == "pkg/mod7.py" and located[f"{30_001:016x}"] == "pkg/zz_new.py"
+    assert located[f"{rows[8].stable_id:016x}"] == rows[8].path

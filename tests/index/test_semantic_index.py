@@ -102,6 +102,7 @@ def test_a_new_generation_brings_a_new_semantic_index(workspace: Path, tmp_path:
     ("wrong shape", "semantic_backend_error"),
     ("foreign format", "semantic_backend_error"),
     ("file entry past the table", "semantic_backend_error"),
+    ("an answered row in no file", "semantic_backend_error"),
 ])
 def test_open_fails_with_a_deterministic_reason(workspace: Path, tmp_path: Path, damage: str, reason: str) -> None:
     generation = tmp_path / "gen"
@@ -117,6 +118,10 @@ def test_open_fails_with_a_deterministic_reason(workspace: Path, tmp_path: Path,
         np.save(folder / "priors.npy", np.ones(3, dtype=np.float32))
     elif damage == "file entry past the table":
         (folder / "files.json").write_text("[]", encoding="utf-8")
+    elif damage == "an answered row in no file":  # -1 is a removed row's (prior 0) entry only
+        file_of = np.load(folder / "file_of.npy")
+        file_of[0] = -1
+        np.save(folder / "file_of.npy", file_of)
     else:
         manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
         (folder / "manifest.json").write_text(json.dumps({**manifest, "format": 99}), encoding="utf-8")

@@ -106,3 +106,28 @@ def test_the_semantic_backend_is_lsi_unless_a_word_vector_file_is_named(tmp_path
         config = load_config(write(tmp_path, "[search.semantic]\n" + body))
         assert config.semantic == SemanticConfig() and len(config.warnings) == 1, body
         assert config.warnings[0].startswith("search.semantic.backend=")
+
+
+HOME_MODEL = str(Path("~/m").expanduser())
+
+
+@pytest.mark.parametrize(("table", "backend", "model", "warning"), [
+    ({}, "lsi", None, None),
+    ({"backend": " LSI ", "model": "/ignored.vec"}, "lsi", None, None),  # LSI reads no model
+    ({"backend": "Sentence"}, "sentence", None, None),  # the packaged model
+    ({"backend": "sentence", "model": " ~/m "}, "sentence", HOME_MODEL, None),
+    ({"backend": "sentence", "model": "  "}, "lsi", None, "search.semantic.model="),
+    ({"backend": "sentence", "model": 3}, "lsi", None, "search.semantic.model="),
+    ({"backend": " static ", "model": " ~/m "}, "static", HOME_MODEL, None),
+    ({"backend": "static", "model": ""}, "lsi", None, "search.semantic.backend='static' needs"),
+    ({"backend": "static"}, "lsi", None, "search.semantic.backend='static' needs"),
+    ({"backend": "bert", "model": "/m"}, "lsi", None, "search.semantic.backend='bert' is not one of"),
+    ({"backend": None}, "lsi", None, "search.semantic.backend=None is not one of"),
+], ids=str)
+def test_each_backend_takes_its_model_once_normalised(table: dict, backend: str, model: str | None,
+                                                      warning: str | None) -> None:
+    from cruxgate.reference.config import parse_config
+
+    config = parse_config({"search": {"semantic": table}})
+    assert (config.semantic.backend, config.semantic.model) == (backend, model)
+    assert [w.startswith(warning) for w in config.warnings] == [True] if warning else config.warnings == ()

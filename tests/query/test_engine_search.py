@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+import tantivy
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from cruxgate.reference.index import IndexReader
@@ -50,6 +51,21 @@ def test_any_text_is_answered(polyglot: QueryEngine, text: str) -> None:
     # Blank text never gets here over the wire (the input schema wants a non-space character); it finds nothing.
     result = polyglot.search_code(text, limit=10, explain=True)
     assert len(result.hits) <= 10 and (text.strip() or not result.hits)
+
+
+# Tantivy's default tokenizer, which every text field uses.
+DEFAULT_TOKENIZER = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple()).filter(
+    tantivy.Filter.remove_long(40)).filter(tantivy.Filter.lowercase()).build()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(min_size=1, max_size=40))
+@example("foo-bar a.b::c src/x.py")
+@example("\u0130stanbul x\u00b2 e\u0301x \u2160\u2161 \u01c5ungla \ufb01le stra\u00dfe na\u00efve-caf\u00e9 a\u200db")
+def test_no_query_term_is_a_phrase(text: str) -> None:
+    """The text fields keep no positions (store.py), so a term the tokenizer split in two (a phrase) would fail."""
+    for term in query_terms(text):
+        assert len(DEFAULT_TOKENIZER.analyze(term)) <= 1, term
 
 
 def test_same_query_same_answer(polyglot: QueryEngine, polyglot_workspace: Path) -> None:

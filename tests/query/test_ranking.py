@@ -157,8 +157,10 @@ def test_exact_match_is_case_insensitive_and_qualified_is_a_substring() -> None:
     assert s["exact_match_boost"] == 0.0 and s["qualified_name_boost"] == 2.0 and s["path_affinity"] == 1.0
 
 
-def test_definition_boost_only_for_symbols() -> None:
-    assert signals_of("x", result_type="symbol")["definition_boost"] == 1.0
+def test_definition_boost_only_for_symbols_the_index_holds() -> None:
+    assert signals_of("x", result_type="symbol", kind="variable")["definition_boost"] == 1.0
+    assert signals_of("x", result_type="symbol", kind="field")["definition_boost"] == 1.0  # off the kind table
+    assert signals_of("x", result_type="symbol")["definition_boost"] == 0.0  # not enriched: no kind
     assert signals_of("x", result_type="snippet")["definition_boost"] == 0.0
     assert signals_of("x", result_type="file")["definition_boost"] == 0.0
 

@@ -150,13 +150,16 @@ class OneCandidate:
         return [Match("ffffffffffffffff", 0.5)]
 
 
-def test_a_candidate_the_index_does_not_hold_gets_no_kind_signals(polyglot_workspace: Path) -> None:
+def test_a_candidate_the_index_does_not_hold_gets_no_kind_or_definition_signal(polyglot_workspace: Path) -> None:
     engine = QueryEngine(IndexReader.open(polyglot_workspace),
                          semantic=SemanticChannel(SemanticConfig(), lambda: OneCandidate()))
     hit = next(h for h in engine.search_code("retry with backoff", limit=10, explain=True, semantic=True).hits
                if h.symbol_stable_id == "ffffffffffffffff")
     assert hit.kind is None and hit.result_id == "symbol:ffffffffffffffff"
     assert hit.breakdown.effective("kind_weight") == 0.0 and hit.breakdown.effective("query_intent_boost") == 0.0
+    # Nor a definition boost: the index cannot say it is a definition (an enriched one gets it: test_ranking).
+    assert hit.breakdown.effective("definition_boost") == 0.0
+    assert hit.score == hit.semantic_score + hit.breakdown.total_boost
 
 
 def test_enrich_fills_only_candidates_without_a_kind(polyglot: QueryEngine) -> None:

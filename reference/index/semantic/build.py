@@ -88,6 +88,25 @@ def term_weight(count: float) -> float:
     return 1.0 + math.log(count) if count >= 1.0 else count
 
 
+class _Vocabulary(dict[str, int]):
+    """term -> column; a term looked up for the first time takes the next column."""
+
+    def __missing__(self, term: str) -> int:
+        column = self[term] = len(self)
+        return column
+
+
+class _Weights(dict[float, float]):
+    """weighted count -> `term_weight` (the counts are sums of a few weights: a handful of distinct values)."""
+
+    def __missing__(self, count: float) -> float:
+        weight = self[count] = term_weight(count)
+        return weight
+
+
+_WEIGHTS = _Weights()
+
+
 class DefinitionRow(NamedTuple):
     """One definition as the semantic index takes it: its text, stable id (an int) and prior, and its location."""
 
@@ -130,7 +149,7 @@ class SemanticIndexBuilder:
     def __init__(self, sentence: VectorSpill | None = None) -> None:
         self._sentence = sentence  # the sentence backend's vectors, encoded as the rows come (sentence.py)
         self._terms = Terms()
-        self._vocabulary: dict[str, int] = {}
+        self._vocabulary: dict[str, int] = _Vocabulary()
         self._columns = array("i")  # each row's term columns, row after row
         self._weights = array("f")  # their term_weight, float32 as stored
         self._indptr = array("q", [0])  # where each row starts in the two arrays above
@@ -146,7 +165,7 @@ class SemanticIndexBuilder:
 
     def add_rows(self, rows: Iterable[DefinitionRow]) -> None:
         """Count `definition_rows` rows."""
-        vocabulary, columns, weights = self._vocabulary, self._columns, self._weights
+        vocabulary, columns, weights, weight_of = self._vocabulary, self._columns, self._weights, _WEIGHTS
         texts: list[str] = []
         for row in rows:
             bag = term_bag(self._terms, row.name, row.scope, row.doc, row.body)
@@ -154,9 +173,8 @@ class SemanticIndexBuilder:
                 continue  # a definition without terms is no row
             if self._sentence is not None:
                 texts.append(row_text(row))
-            for term, count in bag.items():
-                columns.append(vocabulary.setdefault(term, len(vocabulary)))
-                weights.append(term_weight(count))
+            columns.extend(map(vocabulary.__getitem__, bag))  # a new term takes the next column (_Vocabulary)
+            weights.extend(map(weight_of.__getitem__, bag.values()))
             self._indptr.append(len(columns))
             self._stable_ids.append(row.stable_id)
             self._priors.append(row.prior)

@@ -72,10 +72,7 @@ def fold(previous: Path, generation: Path, removed: Iterable[int], rows: list[De
     values: list[float] = []
     stable_ids: list[int] = []
     priors: list[float] = []
-    # The kept rows keep their file entries; a new row's file is looked up, or appended. An entry no row
-    # points to any more stays until the next full run (a fold changes at most MAX_FOLDED_SHARE of the rows).
-    files = {(path, language): entry for entry, (path, language) in enumerate(old.files)}
-    file_of: list[int] = []
+    files: list[tuple[str, str | None]] = []  # each new row's (path, language): `_located` numbers them
     lines: list[tuple[int, int]] = []
     texts: list[str] = []
     for row in rows:
@@ -91,7 +88,7 @@ def fold(previous: Path, generation: Path, removed: Iterable[int], rows: list[De
                 values.append(term_weight(count) * float(idf[column]))
         stable_ids.append(row.stable_id)
         priors.append(row.prior)
-        file_of.append(files.setdefault((row.path, row.language), len(files)))
+        files.append((row.path, row.language))
         lines.append((row.line_start, row.line_end))
     new_rows = np.asarray(entry_rows, dtype=np.int64)
     new_columns = np.asarray(entry_columns, dtype=np.int64)
@@ -128,7 +125,8 @@ def fold(previous: Path, generation: Path, removed: Iterable[int], rows: list[De
     graph.fold(previous / SEMANTIC_DIR, folder, keep, len(stable_ids))
     manifest = {**old.manifest, "rows": old.rows + len(stable_ids), "nonzeros": int(data.shape[0]), "source": source,
                 "folded_rows": int(old.manifest["folded_rows"]) + len(stable_ids)}
-    (folder / FILES).write_text(json.dumps(file_table(files)), encoding="utf-8")
+    table, file_of = _located(old, keep, files)
+    (folder / FILES).write_text(json.dumps(file_table(table)), encoding="utf-8")
     extra: dict[str, np.ndarray] = {}
     if sentence is not None:  # the sentence vectors as the LSI ones: the fitted rows' linked, the folded ones after
         link_file(previous / SEMANTIC_DIR / f"{VECTORS}.npy", folder / f"{VECTORS}.npy")
@@ -141,7 +139,22 @@ def fold(previous: Path, generation: Path, removed: Iterable[int], rows: list[De
                          "stable_ids": np.concatenate([stable, np.asarray(stable_ids, dtype=np.uint64)]),
                          "priors": np.concatenate([np.where(keep, old_priors, np.float32(0)).astype(np.float32),
                                                    np.asarray(priors, dtype=np.float32)]),
-                         "file_of": np.concatenate([np.asarray(old.file_of), np.asarray(file_of, dtype=np.int32)]),
+                         "file_of": file_of,
                          "lines": np.concatenate([np.asarray(old.lines),
                                                   np.asarray(lines, dtype=np.int32).reshape(-1, 2)])}, manifest)
     return manifest
+
+
+def _located(old: SemanticIndex, keep: np.ndarray, new: list[tuple[str, str | None]],
+             ) -> tuple[dict[tuple[str, str | None], int], np.ndarray]:
+    """The file table a full run writes for the rows still answered (every file one of them is in, in path order:
+    the order a full run adds them) and each row's entry in it (-1: a removed row, in no file)."""
+    live = keep & (np.asarray(old.priors) > 0)
+    old_of = np.asarray(old.file_of)
+    kept = {old.files[entry] for entry in np.unique(old_of[live]).tolist()}
+    table = {located: entry for entry, located in enumerate(sorted(kept | set(new), key=lambda item: item[0]))}
+    # Old entry -> new entry; the last place answers the -1 of a row an earlier fold removed.
+    renumber = np.array([table.get(located, -1) for located in old.files] + [-1], dtype=np.int32)
+    file_of = np.concatenate([np.where(live, renumber[old_of], np.int32(-1)),
+                              np.array([table[located] for located in new], dtype=np.int32)])
+    return table, file_of.astype(np.int32, copy=False)

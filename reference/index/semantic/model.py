@@ -13,8 +13,9 @@ Files in `gen-<n>/semantic/` (all written before the generation's CURRENT flip, 
     stable_ids.npy           uint64[rows]        each row's symbol_stable_id (16 hex digits)
     priors.npy               float32[rows]       a row's weight in the ranking (test files below 1; 0: a row a
                                                  patch removed, which keeps its number and is never answered)
-    files.json               the file table: [path, language] per entry
-    file_of.npy, lines.npy   int32[rows], int32[rows, 2]   each row's file entry and line_start, line_end
+    files.json               the file table: [path, language] of every file an answered row is in, in path order
+    file_of.npy, lines.npy   int32[rows], int32[rows, 2]   each row's file entry (-1: a removed row) and
+                                                           line_start, line_end
     graph.usearch, graph_rows.npy, graph_extra.npy   the nearest-neighbour graph of large indexes (graph.py)
 """
 
@@ -31,14 +32,13 @@ from pathlib import Path
 
 import numpy as np
 
+from ..semantic_manifest import MANIFEST, SEMANTIC_DIR
 from .graph import Graph
 
 log = logging.getLogger("cruxgate.semantic")
-SEMANTIC_DIR = "semantic"
 # 2: each row carries its location (files.json, file_of, lines), so a match the lexical index cannot enrich
 # still has a path and lines (000: enrichment looks up kind, name and qualified_name).
 FORMAT = 2
-MANIFEST = "manifest.json"
 FILES = "files.json"
 ARRAYS = ("idf", "term_vectors", "doc_vectors", "tfidf_indptr", "tfidf_indices", "tfidf_data", "stable_ids",
           "priors", "file_of", "lines")
@@ -190,7 +190,8 @@ class SemanticIndex:
               and (term_count == 0 or int(self.tfidf_indptr[-1]) == self.tfidf_data.shape[0])
               and self.stable_ids.shape == (rows,) and self.priors.shape == (rows,)
               and self.file_of.shape == (rows,) and self.lines.shape == (rows, 2)
-              and (rows == 0 or 0 <= int(self.file_of.min()) <= int(self.file_of.max()) < len(self.files)))
+              and (rows == 0 or (int(self.file_of.min()) >= -1 and int(self.file_of.max()) < len(self.files)
+                                 and bool(np.all((self.file_of >= 0) | (self.priors == 0))))))
         if not ok:
             raise SemanticIndexError("semantic_backend_error", "semantic index files disagree on their shapes")
 

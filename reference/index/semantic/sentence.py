@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import json
 import os
 import threading
 from collections.abc import Iterable
@@ -25,7 +24,8 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 import numpy as np
 
-from .model import MANIFEST, SEMANTIC_DIR, Match, SemanticIndex, SemanticIndexError, stacked_scores
+from ..semantic_manifest import sentence_identity
+from .model import SEMANTIC_DIR, Match, SemanticIndex, SemanticIndexError, stacked_scores
 
 if TYPE_CHECKING:
     from .build import DefinitionRow
@@ -205,13 +205,9 @@ def made_by(previous: Path, model: SentenceModel | None) -> bool:
     """Whether `previous`'s semantic index carries vectors of `model` (or none, when `model` is None): only then
     can a run link or fold it."""
     try:
-        manifest = json.loads((previous / SEMANTIC_DIR / MANIFEST).read_text(encoding="utf-8"))
+        return sentence_identity(previous) == (model.identity if model is not None else None)
     except (OSError, ValueError):
         return False
-    entry = manifest.get("sentence") if isinstance(manifest, dict) else None
-    if model is None:
-        return entry is None
-    return isinstance(entry, dict) and entry.get("model") == model.identity
 
 
 class SentenceIndex:

@@ -44,20 +44,22 @@ class Terms:
     """`terms(text)`: the text's terms in order; each distinct raw word is reduced once (bodies repeat words)."""
 
     def __init__(self) -> None:
-        self._seen: dict[str, str | None] = {}
+        self._seen: dict[str, str] = {}  # raw word -> its term, "" for a word that gives none
 
     def __call__(self, text: str) -> list[str]:
+        words = _WORD.findall(text)
         seen = self._seen
-        out = []
-        for raw in _WORD.findall(text):
-            term = seen.get(raw, "")
-            if term == "":
-                lower = raw.lower()
-                term = None if len(lower) < 2 or lower.isdigit() or lower in STOP_WORDS else stem(lower)
-                seen[raw] = term
-            if term is not None:
-                out.append(term)
-        return out
+        found = list(map(seen.get, words))  # looked up in C; None only for a word not met before
+        if None in found:
+            for i, raw in enumerate(words):
+                if found[i] is None:
+                    term = seen.get(raw)
+                    if term is None:
+                        lower = raw.lower()
+                        term = seen[raw] = "" if len(lower) < 2 or lower.isdigit() or lower in STOP_WORDS \
+                            else stem(lower)
+                    found[i] = term
+        return list(filter(None, found))  # a term is never empty: "" marks the words without one
 
 
 def terms(text: str) -> list[str]:
