@@ -217,10 +217,7 @@ HTTP_SUBSET = ("compact_drops_stable_id", "error_as_text", "search_code_lists_no
 
 @pytest.mark.parametrize("name", [breaker.name for breaker in CHOSEN])
 def test_the_breaker_is_killed_by_the_scenario_that_owns_its_statement(killed, name):
-    results = killed[name]
-    outcomes = {record["id"]: record["outcome"] for record in results["scenarios"]}
-    assert outcomes[BY_NAME[name].scenario] == "failed", results["scenarios"]
-    assert results["exit_status"] == 1
+    assert_owner_failed(killed[name], BY_NAME[name].scenario)
 
 
 @pytest.mark.parametrize("name", HTTP_SUBSET)
