@@ -38,7 +38,7 @@ from .languages import language_of
 from .pool import fork_pool
 from .reading import Refused, read_file, settled, signature
 from .resolve import Resolver, registered
-from .rowlog import Chain, chain_to
+from .rowlog import SPARE_LIST, Chain, chain_to, make_spares, spare_files, spares
 from .scan import Candidate, ScanReport, is_binary, scan
 from .seal import link_generation, sealed_files, write_seal
 from .semantic_manifest import sentence_identity
@@ -278,7 +278,7 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     # generation's row logs bring forward goes once a patch has taken its database over (or has not).
     superseded = _superseded(state, live.generation)
     chain = chain_to(previous, superseded) if previous is not None and sealed is not None else None
-    collector = _Collector([path for path in superseded if chain is None or path != chain.base])
+    collector = _Collector([path for path in superseded if chain is None or not chain.collected or path != chain.base])
     generation = state / name
     generation.mkdir()
     store = ExtractStore(state, TOOL_VERSION)
@@ -287,15 +287,17 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
         tree = _classify(root, report.files, old, store.signatures(), progress) if sealed else None
         remembered = tree.remembered if tree is not None else []
         totals = None
+        spare = None  # a full run's spares, copied in a thread
         if _sentence_of(previous) != (sentence.identity if sentence is not None else None):
             tree = None  # sentence vectors of another model, or none where they are wanted: a full run
         if tree is not None and sealed is not None and previous is not None:
             if tree.unchanged(old):
                 if link_generation(previous, generation, sealed):
                     totals = _linked_totals(generation, (tree.hashes, tree.binary))
+                    _move_spares(previous, generation)  # the same rows: the patches after this run take them
             elif tree.readable and worth_patching(len(tree.changed) + len(tree.deleted(old)), len(report.files)):
                 totals = _patch(root, previous, tree, old, generation, store, chain, sentence)
-        if chain is not None:
+        if chain is not None and chain.collected:
             collector.add(chain.base)
         if totals is None:
             collector.join()  # no thread under way when the full run forks its pool
@@ -303,6 +305,7 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
             generation.mkdir()
             totals = _build(root, previous, report, old, generation, store, progress, workers, sentence)
             remembered = totals.remembered
+            spare = _Spares(generation)
         cursor = _cursor(totals.hashes)
         manifest = {
             "schema_version": SCHEMA_VERSION,
@@ -321,8 +324,10 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
         _before_flip(generation)
         write_atomic(state / CURRENT, name + "\n")
     except BaseException:
-        if chain is not None:
+        if chain is not None and chain.collected:
             collector.add(chain.base)
+        if spare is not None:
+            spare.join()
         collector.join()
         shutil.rmtree(generation, ignore_errors=True)
         store.close()
@@ -336,6 +341,15 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
         store.prune([(path, digest) for path, digest in totals.hashes if path in touched], touched)
     store.put_signatures(remembered, {candidate.path for candidate in report.files})
     store.close()
+    # Spares serve the next two patches: those of this generation and, after a patch or a link, of the one it
+    # replaced (the next patch's log chain reaches it); any other's never serve again.
+    keep = {generation} if spare is not None or previous is None else {generation, previous}
+    for _, path in _generations(state):
+        if path not in keep and path not in superseded:
+            for file in spare_files(path):
+                collector.add(file)
+    if spare is not None:
+        spare.join()
     collector.join()
     return IndexSummary(workspace=root, generation=name, file_count=totals.file_count,
                         symbol_count=totals.symbol_count, edge_count=totals.edge_count,
@@ -768,6 +782,48 @@ def _superseded(state: Path, live: Path | None) -> list[Path]:
     return [path for path in generations if path not in keep]
 
 
+def _remove(path: Path) -> None:
+    """Remove a generation or a file (a spare), whatever of it is still there."""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        with contextlib.suppress(OSError):
+            path.unlink()
+
+
+class _Spares:
+    """A full run's spares (`rowlog.make_spares`), copied in a thread once its database is written (the kernel's
+    copy holds no GIL) while the run seals, flips and prunes; a copy that fails leaves no spare (the next patches
+    copy the live database, as before spares)."""
+
+    def __init__(self, generation: Path) -> None:
+        self._thread = threading.Thread(target=self._make, args=(generation,), name="spares", daemon=True)
+        self._thread.start()
+
+    @staticmethod
+    def _make(generation: Path) -> None:
+        try:
+            make_spares(generation)
+        except OSError:
+            for file in spare_files(generation):
+                with contextlib.suppress(OSError):
+                    file.unlink()
+
+    def join(self) -> None:
+        """Wait for the copies."""
+        self._thread.join()
+
+
+def _move_spares(live: Path, generation: Path) -> None:
+    """Move the live generation's spares into `generation`, linked from it by an unchanged run: the same rows."""
+    found = spares(live)
+    with contextlib.suppress(OSError):
+        for spare in found:
+            os.rename(spare, generation / spare.name)
+        if found:
+            os.rename(live / SPARE_LIST, generation / SPARE_LIST)
+
+
 class _Collector:
     """Removes `paths`, and those `add`ed later, in a thread (unlinking a generation's files is kernel time: no GIL
     held); `join` waits."""
@@ -782,12 +838,12 @@ class _Collector:
 
     def _remove(self) -> None:
         for path in iter(self._paths.get, None):
-            shutil.rmtree(path, ignore_errors=True)
+            _remove(path)
 
     def add(self, path: Path) -> None:
         """Remove `path` too (at once, once joined)."""
         if self._joined:
-            shutil.rmtree(path, ignore_errors=True)
+            _remove(path)
         else:
             self._paths.put(path)
 

@@ -80,15 +80,16 @@ class PatchDatabase:
     """The new generation's database, made in a thread while the patch reads the live generation and folds the
     semantic rows (SQLite and the kernel's copy run outside the GIL); `join` before writing it.
 
-    With a `chain` whose base vouches for itself (`rowlog.vouches`), the base's database (the generation this run
-    collects: no reader may hold it) is moved into `generation` and brought forward to the live generation's rows
-    by replaying the logs; otherwise, or when a log does not hold (`rowlog.LogMismatch`), the live generation's
-    database is copied, as every patch did before logs.
+    With a `chain` (`rowlog.chain_to`: a database no reader may hold, that vouches for itself), that database is
+    moved into `generation` and brought forward to the live generation's rows by replaying the logs; otherwise, or
+    when a log does not hold (`rowlog.LogMismatch`), the live generation's database is copied, as every patch did
+    before logs.
     """
 
     def __init__(self, previous: Path, generation: Path, chain: Chain | None) -> None:
         self._error: BaseException | None = None
-        self.replayed = 0  # logs replayed into a taken-over database (0: copied)
+        self.taken = False  # the chain's database was taken over (False: copied)
+        self.replayed = 0  # logs replayed into it
         self.mismatch: str | None = None  # why a taken-over database was dropped for a copy
         self._thread = threading.Thread(target=self._make, args=(previous, generation / DATABASE, chain),
                                         name="patch-database", daemon=True)
@@ -97,10 +98,10 @@ class PatchDatabase:
     def _make(self, previous: Path, target: Path, chain: Chain | None) -> None:
         try:
             if chain is not None and vouches(chain):
-                os.rename(chain.base / DATABASE, target)
+                os.rename(chain.database, target)
                 try:
                     replay(target, chain.logs)
-                    self.replayed = len(chain.logs)
+                    self.taken, self.replayed = True, len(chain.logs)
                     return
                 except LogMismatch as err:
                     self.mismatch = str(err)
