@@ -200,9 +200,10 @@ class Patch:
         finally:
             db.close()
 
-    def write(self, plan: PatchPlan, blobs: list[bytes]) -> None:
+    def write(self, plan: PatchPlan, blobs: list[bytes]) -> tuple[int, int, int, int]:
         """Edit the database and the linked indices of `generation` as `plan` says (`blobs`: the stored
-        extractions of `plan.changed`), and write its row log."""
+        extractions of `plan.changed`), and write its row log; how many files, symbols, edges and unresolved edges
+        the generation gained (negative: lost)."""
         changed, gone_paths, file_ids, old_symbols, rerun = (plan.changed, plan.gone_paths, plan.file_ids,
                                                              plan.old_symbols, plan.rerun)
         writer: GenerationWriter | None = None
@@ -211,13 +212,14 @@ class Patch:
             wdb = writer.db
             assert isinstance(wdb, Recording)
             removed_edges = self._edge_names(wdb, [*gone_paths, *rerun])
+            removed = Counter[str]()
             for keys, sql in ((file_ids, "DELETE FROM symbol_relations WHERE symbol_id IN "
                                          "(SELECT symbol_id FROM symbols WHERE file_id IN ({}))"),
                               (file_ids, "DELETE FROM symbols WHERE file_id IN ({})"),
                               (file_ids, "DELETE FROM files WHERE file_id IN ({})"),
                               ([*gone_paths, *rerun], "DELETE FROM symbol_edges WHERE from_path IN ({})")):
                 for chunk in _chunks(keys):
-                    wdb.execute(sql.format(",".join("?" * len(chunk))), chunk)
+                    removed[sql.split()[2]] += wdb.execute(sql.format(",".join("?" * len(chunk))), chunk).rowcount
             writer.remove(file_ids, [sid for sid, _ in old_symbols.values()])
             firsts = [writer.add(result, blob)[1] for result, blob in zip(changed, blobs, strict=True)]
             writer.commit_search_indices()
@@ -234,10 +236,13 @@ class Patch:
             wdb.executemany(
                 "INSERT INTO symbol_edges(repo, \"ref\", from_symbol_id, from_path, line, edge_type, to_symbol_id, "
                 f"to_name) VALUES ('{REPO}', '{LIVE_REF}', ?, ?, ?, ?, ?, ?)", edges)
-            self._count_unresolved(wdb, removed_edges, Counter(e[5] for e in edges if e[4] is None))
+            unresolved = Counter(e[5] for e in edges if e[4] is None)
+            self._count_unresolved(wdb, removed_edges, unresolved)
             writer.finish()
             writer = None
             write_log(self.generation, self.previous, plan.parent_stamp, wdb)
+            return (len(changed) - removed["files"], sum(len(r.symbols) for r in changed) - removed["symbols"],
+                    len(edges) - removed["symbol_edges"], unresolved.total() - removed_edges.total())
         except BaseException:
             if writer is not None:
                 writer.abort()
