@@ -36,7 +36,7 @@ from .git import git_head
 from .incremental import Patch, PatchDatabase, PatchUnavailable, link_indices, worth_patching
 from .languages import language_of
 from .pool import fork_pool
-from .reading import Refused, read_file, settled, signature
+from .reading import Refused, read_file, settled, signature_text
 from .resolve import Resolver, registered
 from .rowlog import SPARE_LIST, Chain, chain_to, make_spares, spare_files, spares
 from .scan import Candidate, ScanReport, is_binary, scan
@@ -105,7 +105,7 @@ class IndexSummary:
 
 def _signature_text(st: os.stat_result) -> str | None:
     """The signature a file read now is remembered by (`ExtractStore.signatures`); None when not yet settled."""
-    return ":".join(map(str, signature(st))) if settled(st) else None
+    return signature_text(st) if settled(st) else None
 
 
 def _work(task: tuple[str, str, str | None]) -> tuple:
@@ -585,7 +585,7 @@ def _classify(root: Path, files: list[Candidate], old: dict[str, str], known: di
     for done, candidate in enumerate(files, 1):
         path = candidate.path
         kept = known.get(path)
-        if kept is not None and kept[0] == ":".join(map(str, candidate.signature)):
+        if kept is not None and kept[0] == candidate.signature:
             digest = kept[1]
         else:
             try:
