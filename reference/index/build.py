@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
@@ -295,7 +296,7 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
                 if link_generation(previous, generation, sealed):
                     totals = _linked_totals(generation, (tree.hashes, tree.binary), _counts(live.manifest))
                     _move_spares(previous, generation)  # the same rows: the patches after this run take them
-            elif tree.readable and worth_patching(len(tree.changed) + len(tree.deleted(old)), len(report.files)):
+            elif tree.readable and worth_patching(len(tree.changed) + len(tree.deleted), len(report.files)):
                 totals = _patch(root, previous, tree, old, generation, store, chain, _counts(live.manifest),
                                 sentence)
         if chain is not None and chain.collected:
@@ -559,11 +560,13 @@ class _Tree:
     changed: list[str]  # text files added or edited since the live generation
     readable: bool  # False when a file could not be read (a full run names it among the problems)
     remembered: list[tuple[str, str, str | None]]  # (path, signature, hash) of the files read settled
+    old: dict[str, str]  # path -> content hash of the live generation's files
 
-    def deleted(self, old: dict[str, str]) -> list[str]:
-        """Paths the live generation indexed that are no text file now."""
+    @cached_property
+    def deleted(self) -> list[str]:
+        """Paths the live generation indexed (`old`) that are no text file now."""
         now = {path for path, _ in self.hashes}
-        return sorted(path for path in old if path not in now)
+        return sorted(path for path in self.old if path not in now)
 
     def unchanged(self, old: dict[str, str]) -> bool:
         """Exactly the files and contents the live generation indexed."""
@@ -605,7 +608,7 @@ def _classify(root: Path, files: list[Candidate], old: dict[str, str], known: di
             hashes.append((path, digest))
         if progress is not None:
             progress(done, len(files))
-    return _Tree(hashes, binary, changed, readable, remembered)
+    return _Tree(hashes, binary, changed, readable, remembered, old)
 
 
 def _patch(root: Path, previous: Path, tree: _Tree, old: dict[str, str], generation: Path,
@@ -634,7 +637,7 @@ def _patched(root: Path, previous: Path, tree: _Tree, old: dict[str, str], gener
             return None  # turned binary or unreadable since it was hashed: a full run sorts it out
         results.append(FileExtract.loads(item[2]))
         blobs.append(item[2])
-    deleted = tree.deleted(old)
+    deleted = tree.deleted
     link_indices(previous, generation)
     # The database (hundreds of MB on a large tree) is taken over and brought forward, or copied, while the patch
     # reads the live one and folds the semantic rows: both read only the live generation.
