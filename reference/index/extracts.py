@@ -37,6 +37,7 @@ CREATE TABLE IF NOT EXISTS edge_names(path TEXT NOT NULL, content_hash TEXT NOT 
 # What the store holds for every extraction: one written before `edge_names` existed is dropped (parsed again once).
 _LAYOUT = "extracts+edge_names"
 _TABLES = ("extracts", "signatures", "edge_names")
+FEW_NAMES = 5  # `naming` asks SQLite to search the texts for up to this many names, and splits them for more
 
 
 class ExtractStore:
@@ -95,9 +96,15 @@ class ExtractStore:
         when the store cannot say (not open, or a read failed)."""
         if self.db is None:
             return None
-        found: set[tuple[str, str]] = set()
         ordered = sorted(names)
         try:
+            if len(ordered) > FEW_NAMES and not any("\n" in name for name in ordered):
+                # Many names: each text split into its parts once (about 0.15 CPU-s at 20k files, whatever the
+                # number of names) rather than SQLite searching every text once per name (0.02-0.03 s a name).
+                wanted = frozenset(ordered)
+                return {(path, digest) for path, digest, text in self.db.execute(
+                    "SELECT path, content_hash, names FROM edge_names") if not wanted.isdisjoint(text.split("\n"))}
+            found: set[tuple[str, str]] = set()
             for start in range(0, len(ordered), 16):  # one pass over the table per 16 names
                 chunk = [f"\n{name}\n" for name in ordered[start:start + 16]]
                 test = " OR ".join(["instr(names, ?) > 0"] * len(chunk))
