@@ -288,7 +288,6 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
         tree = _classify(root, report.files, old, store.signatures(), progress) if sealed else None
         remembered = tree.remembered if tree is not None else []
         totals = None
-        spare = None  # a full run's spares, copied in a thread
         if _sentence_of(previous) != (sentence.identity if sentence is not None else None):
             tree = None  # sentence vectors of another model, or none where they are wanted: a full run
         if tree is not None and sealed is not None and previous is not None:
@@ -307,7 +306,6 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
             generation.mkdir()
             totals = _build(root, previous, report, old, generation, store, progress, workers, sentence)
             remembered = totals.remembered
-            spare = _Spares(generation)
         cursor = totals.cursor or _cursor(totals.hashes)
         manifest = {
             "schema_version": SCHEMA_VERSION,
@@ -330,12 +328,13 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     except BaseException:
         if chain is not None and chain.collected:
             collector.add(chain.base)
-        if spare is not None:
-            spare.join()
         collector.join()
         shutil.rmtree(generation, ignore_errors=True)
         store.close()
         raise
+    # A full run's spares are copied once it is live (nothing the run needs is written after them: on a disk
+    # short of room, they are what fails), beside what the run does last.
+    spare = _Spares(generation) if not totals.linked and totals.touched is None else None
     # A full build stored every file's edge names; a patch or a link adds to a store that held the previous ones.
     store.record_names_of(name if names_complete or not (totals.linked or totals.touched is not None) else None)
     if totals.touched is None:
@@ -823,9 +822,9 @@ def _remove(path: Path) -> None:
 
 
 class _Spares:
-    """A full run's spares (`rowlog.make_spares`), copied in a thread once its database is written (the kernel's
-    copy holds no GIL) while the run seals, flips and prunes; a copy that fails leaves no spare (the next patches
-    copy the live database, as before spares)."""
+    """A full run's spares (`rowlog.make_spares`), copied in a thread (the kernel's copy holds no GIL) while the run
+    prunes the extraction store; a copy that fails leaves no spare (the next patches copy the live database, as
+    before spares)."""
 
     def __init__(self, generation: Path) -> None:
         self._thread = threading.Thread(target=self._make, args=(generation,), name="spares", daemon=True)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import shutil
 import sqlite3
@@ -233,7 +234,10 @@ SPARE_COUNT = 2  # the first two patches after a full run; from the third the co
 
 def make_spares(generation: Path, count: int = SPARE_COUNT) -> None:
     """Copy `generation`'s finished database `count` times beside it and list the copies' stamps (written last:
-    an unlisted copy is never taken)."""
+    an unlisted copy is never taken); none on a disk with less room than twice the copies take."""
+    disk = os.statvfs(generation)
+    if disk.f_bavail * disk.f_frsize < 2 * count * (generation / DATABASE).stat().st_size:
+        return
     made = {}
     for n in range(1, count + 1):
         spare = generation / f".spare-{n}.db"

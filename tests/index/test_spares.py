@@ -16,10 +16,11 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from cruxgate.reference.index import index_workspace
+from cruxgate.reference.index import index_workspace, rowlog
 from cruxgate.reference.index.rowlog import SPARE_LIST
 from cruxgate.reference.index.state import DATABASE
 
@@ -139,3 +140,27 @@ def test_a_run_killed_after_taking_a_spare_leaves_the_previous_generation_live(
         assert taken() == "spare"
     assert full_builds == []
     rows(workspace, tmp_path, "full")
+
+
+def test_a_disk_short_of_room_gets_no_spares(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = os.statvfs
+
+    def short(path: Any) -> Any:
+        found = real(path)
+        # As much room as one spare would take: a run must not fill the disk for copies a later patch may take.
+        room = (live_database(path).stat().st_size // found.f_frsize) + 1
+        return os.statvfs_result((*found[:4], room, *found[5:]))
+
+    monkeypatch.setattr(rowlog.os, "statvfs", short)
+    workspace = copy_fixture(tmp_path / "ws")
+    index_workspace(workspace)
+    assert spare_names(live(workspace)) == [] and not (live(workspace) / SPARE_LIST).exists()
+    edit(workspace, 1)
+    with taken_database(workspace) as taken:
+        index_workspace(workspace)
+        assert taken() is None
+    rows(workspace, tmp_path, "full")
+
+
+def live_database(generation: Any) -> Path:
+    return Path(generation) / DATABASE
