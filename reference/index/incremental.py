@@ -3,11 +3,11 @@
 The new generation shares what did not change: each Tantivy index's segment files are hard-linked from
 the live generation (a segment is never written again once committed; deletions go to new files), the
 semantic model is linked and only its rows are rewritten, and the SQLite database holds the live one's rows
-(the database of the generation this run collects brought forward by the row logs of the patches since, or
-else a copy of the live one) and is edited in one transaction, whose row changes are logged in turn. The file
-extractions live outside the generations (`extracts.py`), so nothing of an unchanged file is read, parsed or
-copied but its row in the database. The generation then flips like any
-other: a reader sees the old generation or the new one, never a mix.
+(the database of the generation this run collects, or a spare copy a full run left, brought forward by the row
+logs of the patches since, or else a copy of the live one) and is edited in one transaction, whose row changes
+are logged in turn. The file extractions live outside the generations (`extracts.py`), so nothing of an unchanged
+file is read, parsed or copied but its row in the database. The generation then flips like any other: a reader
+sees the old generation or the new one, never a mix.
 
 What a patch does, for the files that changed (added, edited, deleted):
 

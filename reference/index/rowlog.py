@@ -16,6 +16,10 @@ the same statements on the same rows give the same rows. `replay` checks every s
 of the index (nothing but INSERT, UPDATE or DELETE of them runs), every row count and each log's result, and
 raises `LogMismatch` on the first difference: the caller then copies the live database instead, never keeps
 rows a log did not vouch for.
+
+The database brought forward is one no reader may hold: that of a generation the run collects, or a spare, a copy
+a full run makes of its database (`make_spares`) for the first two patches after it, which find no collected
+generation their logs reach (a full run writes no log).
 """
 
 from __future__ import annotations
