@@ -60,8 +60,9 @@ class BenchServer:
         """The no-op round trip every latency is read against: `ping`, else `tools/list` (see `floor_method`);
         returns its time on the wire (ms), like `call`."""
         connection = self.connection
+        request = self._noop_request(connection, self.floor_method)  # before the clock: the first floor probes
         connection.wire_clock.begin()
-        self._bounded(self._noop_request(connection, self.floor_method))
+        self._bounded(request)
         return connection.wire_clock.call_ms()
 
     @staticmethod
