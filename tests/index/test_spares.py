@@ -64,12 +64,13 @@ def test_an_unchanged_run_hands_the_spares_on(tmp_path: Path, monkeypatch: pytes
     assert spare_names(live(workspace)) == [".spare-1.db", ".spare-2.db"]
     assert spare_names(generations(workspace)[0]) == []
     kinds = []
-    for n in (1, 2):
+    for n in (1, 2, 3):
         edit(workspace, n)
         with taken_database(workspace) as taken:
             index_workspace(workspace)
             kinds.append(taken())
-    assert full_builds == [] and kinds == ["spare", "spare"]
+    # The third takes the database the unchanged run linked: no longer shared once the full run's generation went.
+    assert full_builds == [] and kinds == ["spare", "spare", "collected"]
     rows(workspace, tmp_path, "full")
 
 
