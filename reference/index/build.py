@@ -285,7 +285,8 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     store = ExtractStore(state, TOOL_VERSION)
     names_complete = previous is not None and store.names_of() == previous.name
     try:
-        tree = _classify(root, report.files, old, store.signatures(), progress) if sealed else None
+        known = store.signatures() if sealed else None
+        tree = _classify(root, report.files, old, known, progress) if known is not None else None
         remembered = tree.remembered if tree is not None else []
         totals = None
         if _sentence_of(previous) != (sentence.identity if sentence is not None else None):
@@ -342,7 +343,8 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     else:  # only these paths' extractions can have gone stale
         touched = set(totals.touched)
         store.prune([(path, digest) for path, digest in totals.hashes if path in touched], touched)
-    store.put_signatures(remembered, {candidate.path for candidate in report.files})
+    # An empty `known` may be a read that failed: the table is read then.
+    store.put_signatures(remembered, {candidate.path for candidate in report.files}, known or None)
     store.close()
     # Spares serve the next two patches: those of this generation and, after a patch or a link, of the one it
     # replaced (the next patch's log chain reaches it); any other's never serve again.

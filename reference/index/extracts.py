@@ -128,13 +128,17 @@ class ExtractStore:
         except sqlite3.Error:
             return {}
 
-    def put_signatures(self, rows: Iterable[tuple[str, str, str | None]], scanned: set[str]) -> None:
-        """Store (path, signature, content hash or None) rows and forget every path not in `scanned`; committed."""
+    def put_signatures(self, rows: Iterable[tuple[str, str, str | None]], scanned: set[str],
+                       known: Iterable[str] | None = None) -> None:
+        """Store (path, signature, content hash or None) rows and forget every path not in `scanned`; committed.
+        `known`: the paths `signatures` gave this run (the table's, but for `rows`, which were scanned), so that the
+        table is not read again (20k paths at 20k files)."""
         if self.db is None:
             return
         try:
             self.db.executemany("INSERT OR REPLACE INTO signatures VALUES (?,?,?)", rows)
-            gone = [(path,) for (path,) in self.db.execute("SELECT path FROM signatures") if path not in scanned]
+            paths = [path for (path,) in self.db.execute("SELECT path FROM signatures")] if known is None else known
+            gone = [(path,) for path in paths if path not in scanned]
             self.db.executemany("DELETE FROM signatures WHERE path = ?", gone)
             self.db.commit()
         except sqlite3.Error:

@@ -98,3 +98,15 @@ def test_the_remembered_text_is_the_signature(workspace: Path) -> None:
     for candidate in report.files:
         st = os.lstat(candidate.absolute)
         assert candidate.signature == reading.signature_text(st) == ":".join(map(str, reading.signature(st)))
+
+
+@pytest.mark.parametrize("force", [False, True])  # a patch forgets by the paths it read first, a full run by the table
+def test_a_deleted_file_is_forgotten(workspace: Path, monkeypatch: pytest.MonkeyPatch, force: bool) -> None:
+    settle(monkeypatch)
+    index_workspace(workspace)
+    assert EDITED in remembered(workspace)
+    (workspace / EDITED).unlink()
+    summary = index_workspace(workspace, force=force)
+    assert (summary.parsed_files == 0) != force  # a patch (nothing to parse) or a full run
+    kept = remembered(workspace)
+    assert EDITED not in kept and len(kept) == summary.file_count
