@@ -33,15 +33,8 @@ def spare_names(generation: Path) -> list[str]:
     return sorted(path.name for path in generation.glob(".spare-*"))
 
 
-def test_a_full_run_leaves_two_spares_the_first_two_patches_take(tmp_path: Path,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    workspace = copy_fixture(tmp_path / "ws")
-    index_workspace(workspace)
-    full = live(workspace)
-    assert spare_names(full) == [".spare-1.db", ".spare-2.db"]
-    assert sorted(json.loads((full / SPARE_LIST).read_text())) == [".spare-1.db", ".spare-2.db"]
-    assert (full / ".spare-1.db").read_bytes() == (full / DATABASE).read_bytes()
-    full_builds = built(monkeypatch)
+def patches(workspace: Path, tmp_path: Path, full_builds: list[Path]) -> list[str | None]:
+    """Three edits, each re-indexed as a patch with the rows of a full run: which database each took over."""
     kinds = []
     for n in (1, 2, 3):
         edit(workspace, n)
@@ -50,8 +43,19 @@ def test_a_full_run_leaves_two_spares_the_first_two_patches_take(tmp_path: Path,
             kinds.append(taken())
         assert full_builds == []
         rows(workspace, tmp_path, f"full-{n}")
-        full_builds.clear()
-    assert kinds == ["spare", "spare", "collected"]
+        full_builds.clear()  # the full runs `rows` made
+    return kinds
+
+
+def test_a_full_run_leaves_two_spares_the_first_two_patches_take(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    workspace = copy_fixture(tmp_path / "ws")
+    index_workspace(workspace)
+    full = live(workspace)
+    assert spare_names(full) == [".spare-1.db", ".spare-2.db"]
+    assert sorted(json.loads((full / SPARE_LIST).read_text())) == [".spare-1.db", ".spare-2.db"]
+    assert (full / ".spare-1.db").read_bytes() == (full / DATABASE).read_bytes()
+    assert patches(workspace, tmp_path, built(monkeypatch)) == ["spare", "spare", "collected"]
     assert all(spare_names(path) == [] for path in generations(workspace))  # taken, or gone with their generation
 
 
@@ -63,15 +67,8 @@ def test_an_unchanged_run_hands_the_spares_on(tmp_path: Path, monkeypatch: pytes
     assert linked.generation == "gen-2"
     assert spare_names(live(workspace)) == [".spare-1.db", ".spare-2.db"]
     assert spare_names(generations(workspace)[0]) == []
-    kinds = []
-    for n in (1, 2, 3):
-        edit(workspace, n)
-        with taken_database(workspace) as taken:
-            index_workspace(workspace)
-            kinds.append(taken())
     # The third takes the database the unchanged run linked: no longer shared once the full run's generation went.
-    assert full_builds == [] and kinds == ["spare", "spare", "collected"]
-    rows(workspace, tmp_path, "full")
+    assert full_builds == [] and patches(workspace, tmp_path, full_builds) == ["spare", "spare", "collected"]
 
 
 def test_a_full_run_drops_the_spares_no_patch_can_take(tmp_path: Path) -> None:
