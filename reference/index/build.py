@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
 import fcntl
 import gc
@@ -34,6 +33,7 @@ from cruxgate import __version__
 from .extract import FileExtract, content_hash, extract
 from .extracts import ExtractStore
 from .git import git_head
+from .heap import trim_heap as _trim_heap
 from .incremental import Patch, PatchDatabase, PatchUnavailable, link_indices, worth_patching
 from .languages import language_of
 from .pool import fork_pool
@@ -404,7 +404,7 @@ def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str,
             # The pool forks on entry, before the writer starts Tantivy's threads.
             with _extraction(tasks, workers) as results:
                 writer = GenerationWriter(generation, store)
-                semantic = SemanticIndexBuilder(_spill(sentence, vectors))
+                semantic = SemanticIndexBuilder(_spill(sentence, vectors), scratch=generation.parent)
                 counts, hashes, problems, remembered = _write(root, store, tasks, results, writer, semantic, spill,
                                                               names, progress)
             # Tantivy's commit and merges hold about 100 MB at 20k files (its writers' heaps and the merged segments):
@@ -470,20 +470,6 @@ def _hand_over(chunks: queue.Queue[list[tuple] | None], chunk: list[tuple] | Non
             if not writer.finishing():
                 writer.join()
                 raise RuntimeError("the SQLite thread stopped before it took every edge") from None
-
-
-def _trim_heap() -> None:
-    """Give the free pages of the C heap back to the system before a step that allocates much (glibc's
-    malloc_trim; nothing where there is none).
-
-    Freed memory below a live block stays in the process: after the write phase that was 40 MB of a 5k-file run's
-    212 MB, and the fit and the resolver's tables were then allocated on top of it rather than in it.
-    """
-    try:
-        trim = ctypes.CDLL(None).malloc_trim
-    except (AttributeError, OSError):
-        return
-    trim(0)
 
 
 def _spill_record(file: BinaryIO, record: tuple) -> None:

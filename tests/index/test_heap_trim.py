@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cruxgate.reference.index import build as build_module
-from cruxgate.reference.index import index_workspace, store
+from cruxgate.reference.index import heap, index_workspace, store
 from cruxgate.reference.index.semantic import build as semantic_build
 
 from .conftest import copy_fixture
@@ -39,5 +39,5 @@ def test_without_malloc_trim_the_trim_does_nothing(monkeypatch: pytest.MonkeyPat
         def __getattr__(self, name: str):
             raise AttributeError(name)
 
-    monkeypatch.setattr(build_module.ctypes, "CDLL", lambda _name: NoTrim())
-    build_module._trim_heap()  # returns instead of raising
+    monkeypatch.setattr(heap.ctypes, "CDLL", lambda _name: NoTrim())
+    heap.trim_heap()  # returns instead of raising

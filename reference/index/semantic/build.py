@@ -14,14 +14,16 @@ import json
 import math
 import os
 import shutil
+import tempfile
 from array import array
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeVar, overload
 
 import numpy as np
 
+from ..heap import trim_heap
 from ..kinds import kinds_of
 from . import graph
 from .model import FILES, FORMAT, MANIFEST, SEMANTIC_DIR, SemanticIndex, SemanticIndexError
@@ -139,6 +141,53 @@ def file_table(files: dict[tuple[str, str | None], int]) -> list[list[str | None
     return [[path, language] for (path, language), _ in sorted(files.items(), key=lambda item: item[1])]
 
 
+# Term entries (8 bytes each: a column and a weight) a builder given a scratch folder keeps in memory; older ones
+# wait in its scratch files until the fit (2.8 million entries, 22 MB, at 20k files).
+SPILL_ENTRIES = 1 << 20
+
+
+class _Entries:
+    """A typed array that grows row after row; given a `scratch` folder, its older part goes to an unlinked file
+    there every `SPILL_ENTRIES` entries. `values()` is the whole, in order."""
+
+    def __init__(self, typecode: str, scratch: Path | None) -> None:
+        self.tail = array(typecode)
+        self.file = tempfile.TemporaryFile(dir=scratch) if scratch is not None else None  # noqa: SIM115 - `close`
+        self.spilled = 0
+
+    def __len__(self) -> int:
+        return self.spilled + len(self.tail)
+
+    def extend(self, values: Iterable) -> None:
+        """Append `values`; spill what is held once it reaches `SPILL_ENTRIES`."""
+        self.tail.extend(values)
+        if self.file is not None and len(self.tail) >= SPILL_ENTRIES:
+            self.tail.tofile(self.file)
+            self.spilled += len(self.tail)
+            del self.tail[:]
+
+    def values(self, dtype: type) -> np.ndarray:
+        """Every entry, spilled or held, as one array of `dtype` (the typecode's)."""
+        held: np.ndarray = np.frombuffer(self.tail, dtype=dtype)
+        if not self.spilled:
+            return held
+        assert self.file is not None
+        out: np.ndarray = np.empty(len(self), dtype=dtype)
+        self.file.seek(0)
+        if self.file.readinto(out[:self.spilled].data.cast("B")) != self.spilled * out.itemsize:
+            raise OSError("short read of the semantic builder's scratch file")
+        out[self.spilled:] = held
+        return out
+
+    def close(self) -> None:
+        """Let the entries go (the file was never linked)."""
+        self.tail = array(self.tail.typecode)
+        self.spilled = 0
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+
+
 class SemanticIndexBuilder:
     """Counts each definition's terms while the indexer streams files, then builds and writes the index at the end.
 
@@ -146,12 +195,13 @@ class SemanticIndexBuilder:
     its text: what the builder holds grows with the terms, a fraction of the definitions' text.
     """
 
-    def __init__(self, sentence: VectorSpill | None = None) -> None:
+    def __init__(self, sentence: VectorSpill | None = None, scratch: Path | None = None) -> None:
         self._sentence = sentence  # the sentence backend's vectors, encoded as the rows come (sentence.py)
         self._terms = Terms()
         self._vocabulary: dict[str, int] = _Vocabulary()
-        self._columns = array("i")  # each row's term columns, row after row
-        self._weights = array("f")  # their term_weight, float32 as stored
+        # With `scratch` (a folder), all but the last SPILL_ENTRIES of these wait on disk until the fit.
+        self._columns = _Entries("i", scratch)  # each row's term columns, row after row
+        self._weights = _Entries("f", scratch)  # their term_weight, float32 as stored
         self._indptr = array("q", [0])  # where each row starts in the two arrays above
         self._stable_ids = array("Q")
         self._priors = array("f")
@@ -190,10 +240,12 @@ class SemanticIndexBuilder:
         sentence = self._sentence.model if self._sentence is not None else None
         if source and previous is not None and made_by(previous, sentence) \
                 and _reuse(previous / SEMANTIC_DIR, folder, source):
+            self._columns.close()
+            self._weights.close()
             return json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
         vocabulary = self._vocabulary
-        data = np.frombuffer(self._weights, dtype=np.float32)
-        columns_of = np.frombuffer(self._columns, dtype=np.int32)
+        data = self._weights.values(np.float32)
+        columns_of = self._columns.values(np.int32)
         indptr = np.frombuffer(self._indptr, dtype=np.int64)
         stable_ids = np.frombuffer(self._stable_ids, dtype=np.uint64)
         priors = np.frombuffer(self._priors, dtype=np.float32)
@@ -209,11 +261,15 @@ class SemanticIndexBuilder:
         tfidf = _unit_rows(counts @ sp.diags(idf))
         # The counts are in `tfidf` now: their arrays go before the fit makes its own (the builder is spent).
         del counts, data, columns_of, indptr
-        self._columns, self._weights, self._indptr = array("i"), array("f"), array("q", [0])
+        self._columns.close()
+        self._weights.close()
+        self._indptr = array("q", [0])
+        trim_heap()  # the matrix's temporaries, freed, would otherwise stay resident under the fit
+        folder.mkdir()  # the manifest, written last, makes it an index
         # One BLAS thread: the products are small, and OpenBLAS's threads, spinning for cores the indexer's
         # workers and Tantivy also want, took the SVD of the stdlib from 0.7 s to 10 s on 2 busy cores.
         with threadpool_limits(limits=1, user_api="blas"):
-            term_vectors, doc_vectors = _lsi(tfidf, min(DIMENSIONS, max(min(rows, columns) - 1, 1)))
+            term_vectors = _lsi(tfidf, min(DIMENSIONS, max(min(rows, columns) - 1, 1)), folder)
         csc = tfidf.tocsc()
         del tfidf
         csc.sort_indices()
@@ -223,14 +279,11 @@ class SemanticIndexBuilder:
         manifest = {"format": FORMAT, "rows": rows, "terms": columns, "dimensions": int(term_vectors.shape[1]),
                     "alpha": ALPHA, "test_prior": TEST_PRIOR, "nonzeros": int(csc.nnz), "source": source,
                     "recipe": RECIPE, "fitted_rows": rows, "folded_rows": 0}
-        folder.mkdir()
-        # The TF-IDF columns are written and let go before the graph is built (it holds a copy of every row's
-        # vector): the build's peak is then the vectors and the graph, not the matrix beside them.
+        # The TF-IDF columns are written and let go before the graph is built: the build's peak is then the graph,
+        # not the matrix beside it. The graph reads the row vectors from the file `_lsi` wrote them to.
         write_arrays(folder, csc_arrays(csc))
         del csc
-        # So are the row vectors, before the graph (its own copy of them and its links) is built from their file.
-        write_arrays(folder, {"doc_vectors": doc_vectors})
-        del doc_vectors
+        trim_heap()  # and the fit's slices under the graph
         built = graph.build(folder, folder / "doc_vectors.npy")
         if built is not None:
             manifest["graph"] = built
@@ -313,7 +366,48 @@ def _unit_rows(matrix: sp.spmatrix) -> sp.csr_matrix:
     return sp.csr_matrix(sp.diags((1.0 / norms).astype(np.float32)) @ matrix, dtype=np.float32)
 
 
-def _orthonormal(block: np.ndarray) -> np.ndarray:
+class _RowFile:
+    """A (rows x width) float32 array in an unlinked scratch file, read and written a slice of rows at a time
+    (`block[start:stop]`, `block[start:stop] = values`): the fit's basis, never resident whole."""
+
+    def __init__(self, folder: Path, rows: int, width: int) -> None:
+        self.shape = (rows, width)
+        self.file = tempfile.TemporaryFile(dir=folder)  # noqa: SIM115 - closed by `close`
+        self.file.truncate(rows * width * 4)  # zeros
+
+    def _span(self, rows: slice) -> tuple[int, int]:
+        start, stop, _ = rows.indices(self.shape[0])
+        return start, max(stop, start)
+
+    def __getitem__(self, rows: slice) -> np.ndarray:
+        start, stop = self._span(rows)
+        values = np.empty((stop - start, self.shape[1]), dtype=np.float32)
+        offset = start * self.shape[1] * 4
+        if values.size and os.preadv(self.file.fileno(), [values.data.cast("B")], offset) != values.nbytes:
+            raise OSError(f"short read of the fit's scratch file at row {start}")
+        return values
+
+    def __setitem__(self, rows: slice, values: np.ndarray) -> None:
+        start, stop = self._span(rows)
+        values = np.ascontiguousarray(values, dtype=np.float32)
+        if values.shape != (stop - start, self.shape[1]):
+            raise ValueError(f"rows {start}:{stop} given an array of shape {values.shape}")
+        if not values.size:
+            return
+        data, offset = values.data.cast("B"), start * self.shape[1] * 4
+        while data:  # a regular file takes it whole; a short write is continued, not lost
+            written = os.pwrite(self.file.fileno(), data, offset)
+            data, offset = data[written:], offset + written
+
+    def close(self) -> None:
+        """Let the file go (it was never linked)."""
+        self.file.close()
+
+
+_Block = TypeVar("_Block", np.ndarray, _RowFile)
+
+
+def _orthonormal(block: _Block) -> _Block:
     """An orthonormal basis of a tall block's columns by Cholesky QR, twice (CholeskyQR2), in `block` itself.
 
     LAPACK's QR of a 72,000 x 144 block took 3-8 s here; the Gram matrix route is two small
@@ -327,52 +421,111 @@ def _orthonormal(block: np.ndarray) -> np.ndarray:
         gram[np.diag_indices_from(gram)] += 1e-9 * max(float(np.trace(gram)), 1e-30) / gram.shape[0]
         inverse = np.linalg.inv(np.linalg.cholesky(gram)).T.astype(np.float32)
         for start in range(0, block.shape[0], ROW_CHUNK):  # in place, a slice at a time
-            part = block[start:start + ROW_CHUNK]
-            part[...] = part @ inverse
+            block[start:start + ROW_CHUNK] = block[start:start + ROW_CHUNK] @ inverse
     return block
 
 
-def _product(matrix: sp.csr_matrix, dense: np.ndarray) -> np.ndarray:
-    """`matrix @ dense` (float32), computed ROW_CHUNK rows at a time into the array it returns (each row of a
-    sparse product is its own sum: the same bits as the whole product, without a second copy)."""
-    out = np.empty((matrix.shape[0], dense.shape[1]), dtype=np.float32)
+@overload
+def _product(matrix: sp.csr_matrix, dense: np.ndarray) -> np.ndarray: ...
+@overload
+def _product(matrix: sp.csr_matrix, dense: np.ndarray, out: _Block) -> _Block: ...
+def _product(matrix: sp.csr_matrix, dense: np.ndarray, out: np.ndarray | _RowFile | None = None,
+             ) -> np.ndarray | _RowFile:
+    """`matrix @ dense` (float32), computed ROW_CHUNK rows at a time into `out` (a new array by default; each row
+    of a sparse product is its own sum: the same bits as the whole product, without a second copy)."""
+    if out is None:
+        out = np.empty((matrix.shape[0], dense.shape[1]), dtype=np.float32)
     for start in range(0, matrix.shape[0], ROW_CHUNK):
         out[start:start + ROW_CHUNK] = matrix[start:start + ROW_CHUNK] @ dense
     return out
 
 
-def _lsi(tfidf: sp.csr_matrix, dimensions: int) -> tuple[np.ndarray, np.ndarray]:
-    """(term vectors, unit row vectors) of a randomized truncated SVD (Halko et al.), float32, seeded."""
+def _transposed_product(matrix: sp.csr_matrix, block: np.ndarray | _RowFile) -> np.ndarray:
+    """`matrix.T @ block` (float32), `block` read ROW_CHUNK rows at a time.
+
+    scipy computes the whole product by adding each row's terms into one zeroed array, row after row
+    (`csc_matvecs`); the slices are added into one array by the same routine in the same order, so every
+    sum is made of the same additions in the same order: the same bits as `matrix.T @ block`.
+    """
+    from scipy.sparse import _sparsetools
+
+    rows, columns = matrix.shape
+    width = block.shape[1]
+    out = np.zeros((columns, width), dtype=np.float32)
+    indptr, indices, data = matrix.indptr, matrix.indices, matrix.data
+    for start in range(0, rows, ROW_CHUNK):
+        stop = min(start + ROW_CHUNK, rows)
+        part = np.ascontiguousarray(block[start:stop], dtype=np.float32)
+        first, last = int(indptr[start]), int(indptr[stop])
+        _sparsetools.csc_matvecs(columns, stop - start, width, (indptr[start:stop + 1] - first).astype(indices.dtype),
+                                 indices[first:last], data[first:last], part.ravel(), out.ravel())
+    return out
+
+
+def write_rows(path: Path, shape: tuple[int, int], slices: Iterable[np.ndarray]) -> None:
+    """Write a float32 .npy file of `shape` from its row slices, in order: the bytes `np.save` writes of the whole
+    array, without the whole array."""
+    rows = 0
+    with open(path, "wb") as file:
+        np.lib.format.write_array_header_1_0(file, {"descr": np.lib.format.dtype_to_descr(np.dtype(np.float32)),
+                                                    "fortran_order": False, "shape": shape})
+        for part in slices:
+            if part.size:  # a view of no bytes cannot be cast to bytes (nor has any to write)
+                file.write(np.ascontiguousarray(part, dtype=np.float32).data.cast("B"))
+            rows += part.shape[0]
+    if rows != shape[0]:
+        raise ValueError(f"{path}: {rows} rows written of {shape[0]}")
+
+
+def _lsi(tfidf: sp.csr_matrix, dimensions: int, folder: Path) -> np.ndarray:
+    """The term vectors of a randomized truncated SVD (Halko et al.), float32, seeded; the unit row vectors are
+    written to `folder/doc_vectors.npy`.
+
+    The (rows x width) basis lives in a scratch file of `folder`, read and written a slice at a time, and the row
+    vectors go to their file a slice at a time as they are computed: neither is ever resident whole (they were the
+    fit's two largest arrays, 71 and 61 MB at 20k files). Every slice is computed as the whole array was: the files
+    are byte for byte the same.
+    """
     rows, columns = tfidf.shape
     if rows == 0 or columns == 0:
-        return np.zeros((columns, 0), np.float32), np.zeros((rows, 0), np.float32)
+        write_rows(folder / "doc_vectors.npy", (rows, 0), [np.zeros((rows, 0), np.float32)])
+        return np.zeros((columns, 0), np.float32)
     rng = np.random.default_rng(SEED)
     width = min(dimensions + OVERSAMPLING, columns, rows)
-    # The random test matrix (terms x width) is drawn and applied a slice of terms at a time: the same draws in
-    # the same order as one (terms x width) matrix, without holding it.
-    basis = np.zeros((rows, width), dtype=np.float32)
-    for start in range(0, columns, CHUNK):
-        stop = min(start + CHUNK, columns)
-        terms = tfidf if stop - start == columns else tfidf[:, start:stop]
-        draws = rng.standard_normal((stop - start, width), dtype=np.float32)
-        for row in range(0, rows, ROW_CHUNK):
-            basis[row:row + ROW_CHUNK] += terms[row:row + ROW_CHUNK] @ draws
-    basis = _orthonormal(basis)
-    for _ in range(POWER_ITERATIONS):
-        back = _orthonormal(np.asarray(tfidf.T @ basis))
-        del basis  # before its successor is made: one (rows x width) array at a time
-        basis = _orthonormal(_product(tfidf, back))
-    # The basis goes before the SVD: numpy decomposes a float64 copy of the (width x terms) projection, with
-    # LAPACK's workspace beside it, and the basis (rows x width) is the fit's largest array.
-    projection = (tfidf.T @ basis).T
-    del basis
+    basis = _RowFile(folder, rows, width)
+    try:
+        # The random test matrix (terms x width) is drawn and applied a slice of terms at a time: the same draws in
+        # the same order as one (terms x width) matrix, without holding it.
+        for start in range(0, columns, CHUNK):
+            stop = min(start + CHUNK, columns)
+            terms = tfidf if stop - start == columns else tfidf[:, start:stop]
+            draws = rng.standard_normal((stop - start, width), dtype=np.float32)
+            for row in range(0, rows, ROW_CHUNK):
+                basis[row:row + ROW_CHUNK] += terms[row:row + ROW_CHUNK] @ draws
+            del terms, draws  # (terms x width) each: not held past their use
+        _orthonormal(basis)
+        for _ in range(POWER_ITERATIONS):
+            back = _orthonormal(_transposed_product(tfidf, basis))
+            _product(tfidf, back, out=basis)
+            del back
+            _orthonormal(basis)
+        projection = _transposed_product(tfidf, basis).T
+    finally:
+        basis.close()
+    # numpy decomposes the (width x terms) projection with LAPACK's workspace beside it: the freed slices go back
+    # first, so that it is not allocated above them.
+    trim_heap()
     _, _, vt = np.linalg.svd(projection, full_matrices=False)
     del projection
     term_vectors = np.ascontiguousarray(vt[:dimensions].T, dtype=np.float32)
-    doc_vectors = _product(tfidf, term_vectors)
-    # Row by row, a slice at a time: the norm of the whole array would square it into a copy first.
-    norms = np.concatenate([np.linalg.norm(doc_vectors[row:row + ROW_CHUNK], axis=1)
-                            for row in range(0, rows, ROW_CHUNK)])
-    norms[norms == 0] = 1.0
-    doc_vectors /= norms[:, None]  # in place: the rows x k matrix is the largest array of the fit
-    return term_vectors, doc_vectors
+
+    def unit_rows() -> Iterable[np.ndarray]:
+        for row in range(0, rows, ROW_CHUNK):
+            part = tfidf[row:row + ROW_CHUNK] @ term_vectors
+            norms = np.linalg.norm(part, axis=1)
+            norms[norms == 0] = 1.0
+            part /= norms[:, None]
+            yield part
+
+    write_rows(folder / "doc_vectors.npy", (rows, term_vectors.shape[1]), unit_rows())
+    return term_vectors
