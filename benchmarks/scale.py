@@ -38,7 +38,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="benchmarks/scale.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=list(scale_corpus.SIZES), help="corpus sizes (files)")
     parser.add_argument("--repeats", type=int, default=3,
-                        help="full runs (each beside the tree-sitter floor and ctags), unchanged runs per size")
+                        help="full runs (each between two tree-sitter floor runs, each beside ctags), unchanged "
+                             "runs per size")
     parser.add_argument("--edits", type=int, default=3, help="one-file edit re-index runs per size (median)")
     parser.add_argument("--rounds", type=int, default=200, help="timed calls per tool per size")
     parser.add_argument("--warmup", type=int, default=20, help="untimed calls per tool first")
@@ -75,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"fixed-seed nested samples of their source files",
         "machine": f"{os.cpu_count()} cores, {platform.machine()}",
         "load average (1 min) before / after": f"{load_before[0]:.2f} / {os.getloadavg()[0]:.2f}",
-        "timings": f"medians of {args.repeats} full and unchanged index runs, {args.edits} edit runs; "
+        "timings": f"medians of {args.repeats} full and unchanged index runs, {args.repeats + 1} tree-sitter floor "
+                   f"runs (one before and one after each full run), {args.edits} edit runs; "
                    f"{args.rounds} warm calls per tool "
                    f"(p50 / p95 nearest rank)",
     }

@@ -35,9 +35,13 @@ def _figure(row: Row, key: str, form: str) -> str:
     return "-" if value is None else format(value, form)
 
 
-def _ratio(row: Row, numerator: str, denominator: str) -> str:
+def _ratio(row: Row, numerator: str, denominator: str, spread: str | None = None) -> str:
+    """`row[numerator] / row[denominator]` (medians), with the range of `row[spread]` beside it where recorded."""
     top, bottom = row.get(numerator), row.get(denominator)
-    return "-" if top is None or not bottom else f"{top / bottom:.2f}x"
+    if top is None or not bottom:
+        return "-"
+    low_high = row.get(spread) if spread else None
+    return f"{top / bottom:.2f}x" + (f" ({low_high[0]:.2f}-{low_high[1]:.2f}x)" if low_high else "")
 
 
 # The main table, one (header, cell) per column: a benchmark that adds figures to the rows adds its columns here.
@@ -57,12 +61,13 @@ COLUMNS: list[Column] = [
 ]
 # The indexer against its floor: wall seconds (which the neighbours of a shared machine move) and CPU seconds
 # (which they move far less) of the full run, of tree-sitter's parse and query alone, and of Universal Ctags.
+# A ratio is of the medians; its range, each full run against the floor runs either side of it (scale_run).
 INDEXER_COLUMNS: list[Column] = [
     ("files", lambda r: f"{r['files']:,}"),
     ("full index s / CPU-s", lambda r: f"{r['full_s']:.1f} / {_figure(r, 'full_cpu_s', '.1f')}"),
     ("tree-sitter floor s / CPU-s", lambda r: f"{_figure(r, 'floor_s', '.1f')} / {_figure(r, 'floor_cpu_s', '.1f')}"),
-    ("full / floor, wall", lambda r: _ratio(r, "full_s", "floor_s")),
-    ("full / floor, CPU", lambda r: _ratio(r, "full_cpu_s", "floor_cpu_s")),
+    ("full / floor, wall (range)", lambda r: _ratio(r, "full_s", "floor_s", "floor_ratio_range")),
+    ("full / floor, CPU (range)", lambda r: _ratio(r, "full_cpu_s", "floor_cpu_s", "floor_ratio_cpu_range")),
     ("ctags s (files/s)", lambda r: "-" if r.get("ctags_s") is None
      else f"{r['ctags_s']:.1f} ({r['files'] / r['ctags_s']:.0f})"),
     ("one-file edit s / CPU-s", lambda r: f"{_figure(r, 'edit_s', '.2f')} / {_figure(r, 'edit_cpu_s', '.2f')}"),

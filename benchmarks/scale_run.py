@@ -4,7 +4,8 @@ tree-sitter floor and Universal Ctags, index size, warm latency over stdio.
 The indexer runs as `python -m cruxgate index` in a child process, as a user runs it: its wall time
 includes the interpreter's start, its CPU time (from wait4) that of its pool workers too, and its peak
 RSS that of its largest process, the main one or a pool worker. The floor (`scale_floor.py`) and ctags
-run the same way, alternated with the full runs. The server is the bundled reference over stdio, driven
+run the same way, alternated with the full runs: a floor run before the first full run and after each, so
+every full run sits between two floor runs (`bracketed`). The server is the bundled reference over stdio, driven
 by the conformance runner's own connection; its peak RSS is read from /proc after the timed calls.
 """
 
@@ -91,12 +92,14 @@ class Result:
 
         return {"size": self.size, "files": self.files, "bytes": self.bytes, "symbols": self.symbols,
                 "full_s": median(self.full), "full_runs_s": each(self.full),
-                "full_cpu_s": median(self.full, "cpu_seconds"),
+                "full_cpu_s": median(self.full, "cpu_seconds"), "full_cpu_runs_s": each(self.full, "cpu_seconds"),
                 "reindex_s": median(self.reindex), "reindex_runs_s": each(self.reindex),
                 "edit_s": median(self.edits), "edit_runs_s": each(self.edits),
                 "edit_cpu_s": median(self.edits, "cpu_seconds"),
                 "floor_s": median(self.floors), "floor_runs_s": each(self.floors),
-                "floor_cpu_s": median(self.floors, "cpu_seconds"),
+                "floor_cpu_s": median(self.floors, "cpu_seconds"), "floor_cpu_runs_s": each(self.floors, "cpu_seconds"),
+                "floor_ratio_range": bracket_range(self.full, self.floors, "seconds"),
+                "floor_ratio_cpu_range": bracket_range(self.full, self.floors, "cpu_seconds"),
                 "ctags_s": median(self.ctags) if self.ctags else None,
                 "indexer_rss_mb": round(max(r.peak_rss_mb for r in self.full), 1),
                 "index_mb": round(self.index_mb, 1), "server_rss_mb": round(self.server_rss_mb, 1),
@@ -198,11 +201,24 @@ def _time_tool(connection: Connection, plan: Queries, tool: str, rounds: int, wa
     return Figures.of(samples)
 
 
-def measure(size: int, root: Path, corpus_bytes: int, plan: Queries, repeats: int, edit_repeats: int, rounds: int,
-            warmup: int, say: Callable[[str], None]) -> Result:
-    """Every figure of one corpus: `repeats` full runs alternated with the tree-sitter floor and ctags, as many
-    unchanged runs, `edit_repeats` one-file edit runs (medians), then the warm latencies."""
-    full, floors, tags = [], [], []
+def bracket_range(full: list[IndexRun], floors: list[scale_floor.Timed], attribute: str) -> list[float]:
+    """[lowest, highest] ratio of each full run to the floor runs on either side of it (`bracketed`'s order)."""
+    ratios = [getattr(run, attribute) / getattr(floor, attribute)
+              for i, run in enumerate(full) for floor in floors[i:i + 2] if getattr(floor, attribute)]
+    return [round(min(ratios), 3), round(max(ratios), 3)] if ratios else []
+
+
+def bracketed(root: Path, repeats: int, say: Callable[[str], None], size: int
+              ) -> tuple[list[IndexRun], list[scale_floor.Timed], list[scale_floor.Timed]]:
+    """`repeats` full runs, the tree-sitter floor before the first and after each, ctags after each; (full runs,
+    floor runs, ctags runs), in the order run.
+
+    One floor run beside one full run moved the ratio by a third at 20k (32.8 and 43.3 CPU-s in two runs of the
+    same code): the floor runs either side of every full run give a median at any `repeats` and a range that
+    shows that noise."""
+    floors = [scale_floor.tree_sitter_floor(root)]
+    say(f"  {size}: tree-sitter floor 1/{repeats + 1}: {floors[0].seconds:.1f} s ({floors[0].cpu_seconds:.1f} CPU-s)")
+    full, tags = [], []
     for i in range(repeats):
         full.append(index(root, force=True))
         floors.append(scale_floor.tree_sitter_floor(root))
@@ -210,8 +226,17 @@ def measure(size: int, root: Path, corpus_bytes: int, plan: Queries, repeats: in
         if found is not None:
             tags.append(found)
         say(f"  {size}: full index {i + 1}/{repeats}: {full[-1].seconds:.1f} s ({full[-1].cpu_seconds:.1f} CPU-s), "
-            f"peak RSS {full[-1].peak_rss_mb:.0f} MB; tree-sitter floor {floors[-1].seconds:.1f} s "
-            f"({floors[-1].cpu_seconds:.1f} CPU-s); ctags " + (f"{found.seconds:.1f} s" if found else "not installed"))
+            f"peak RSS {full[-1].peak_rss_mb:.0f} MB; tree-sitter floor {i + 2}/{repeats + 1}: "
+            f"{floors[-1].seconds:.1f} s ({floors[-1].cpu_seconds:.1f} CPU-s); ctags "
+            + (f"{found.seconds:.1f} s" if found else "not installed"))
+    return full, floors, tags
+
+
+def measure(size: int, root: Path, corpus_bytes: int, plan: Queries, repeats: int, edit_repeats: int, rounds: int,
+            warmup: int, say: Callable[[str], None]) -> Result:
+    """Every figure of one corpus: `repeats` full runs between `repeats + 1` tree-sitter floor runs (`bracketed`),
+    as many unchanged runs, `edit_repeats` one-file edit runs (medians), then the warm latencies."""
+    full, floors, tags = bracketed(root, repeats, say, size)
     again = []
     for i in range(repeats):
         again.append(index(root, force=False))

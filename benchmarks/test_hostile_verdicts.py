@@ -1,6 +1,6 @@
 """The gate's verdict on each hostile server within 2 minutes, at the default settings, against the bundled spec.
 
-Issue's bar: every hostile server gets its verdict (a red run, exit 1) within 120 s and leaves no process and no
+The bar: every hostile server gets its verdict (a red run, exit 1) within 120 s and leaves no process and no
 temp folder. Each server of tests/conformance/servers/hostile_server.py runs with its own defaults (answers after
 20 s, a 256 MB stderr flood; `slow_under_10` is the slow server answering every request after 9.9 s, just under
 the 10 s a request once had to wait to count as slow; `just_inside_timeout` answers every request, the handshake

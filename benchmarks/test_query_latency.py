@@ -3,8 +3,8 @@ lexical and hybrid).
 
 The corpus is the Python standard library's own source (every `*.py` under
 `sysconfig.get_paths()["stdlib"]`, site-packages excluded), copied and indexed
-once into the pytest cache (`.pytest_cache/d/cruxgate-stdlib-*`; bench_cache.py says where without it) and reused while
-the schema version is unchanged (the `stdlib_workspace` and `stdlib_engine` fixtures of
+once into the pytest cache (`.pytest_cache/d/cruxgate-stdlib-*`; conformance/slo/cache.py says where
+without it) and reused while the schema version is unchanged (the `stdlib_workspace` and `stdlib_engine` fixtures of
 conftest.py). Run: `python3 -m pytest benchmarks/test_query_latency.py -q -s`.
 """
 

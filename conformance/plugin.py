@@ -14,7 +14,7 @@ import pytest
 
 from cruxgate.conformance.checks.judge import recorded_findings
 from cruxgate.conformance.fuzz import (
-    plugin as fuzz_plugin,  # issue 17: the fuzz phase (--fuzz), its own options and hooks
+    plugin as fuzz_plugin,  # the fuzz phase (--fuzz), its own options and hooks
 )
 from cruxgate.conformance.report import baseline, digest, html_report, markdown, results_json
 from cruxgate.conformance.report.transcript import CALLS
@@ -188,7 +188,7 @@ class GatePlugin:
             if name == BLOCKED:
                 self.blocked.setdefault(str(tool), []).append(report.nodeid.rsplit("::", 1)[-1])
         findings = recorded_findings(report.user_properties)
-        if report.passed:  # a scenario's warnings, or a fuzz item's (issue 17)
+        if report.passed:  # a scenario's warnings, or a fuzz item's
             self.warnings += [(report.nodeid, finding) for finding in findings]
         for finding in findings:  # passed with warnings, or failed on one under --strict
             if finding["basis"].get("reading"):
@@ -214,7 +214,7 @@ class GatePlugin:
                                             "(not gating; --strict fails them)")
             for _, finding in self.warnings:
                 basis = finding["basis"]
-                # issue 17: a fuzz item's finding (and the wire scenario's) has no step
+                # a fuzz item's finding (and the wire scenario's) has no step
                 step = f" step {finding['step']}" if finding["step"] is not None else ""
                 terminalreporter.write_line(f"  {finding['id']} [{digest.basis_label(basis)}]"
                                             f"{step}: {finding['message'].splitlines()[0][:200]}")

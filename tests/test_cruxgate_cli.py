@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import cruxgate
+from cruxgate.cli import CONFORMANCE_COMMANDS, REFERENCE_COMMANDS
 
 
 def cruxgate_module(*args: str) -> subprocess.CompletedProcess[str]:
@@ -26,3 +29,11 @@ def test_commands_reach_both_parts() -> None:
 def test_unknown_command_is_a_usage_error() -> None:
     done = cruxgate_module("frobnicate")
     assert done.returncode == 2 and "unknown command 'frobnicate'" in done.stderr
+
+
+def test_the_readme_command_table_has_a_row_for_every_command() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    table = readme.split("## The `cruxgate` command", 1)[1].split("\n## ", 1)[0]
+    rows = {match for row in table.splitlines() if row.startswith("| `cruxgate ")
+            for match in re.findall(r"`cruxgate ([a-z][a-z-]*)", row.split(" | ")[0])}
+    assert rows == {*REFERENCE_COMMANDS, *CONFORMANCE_COMMANDS}, rows ^ {*REFERENCE_COMMANDS, *CONFORMANCE_COMMANDS}

@@ -5,6 +5,6 @@ Modules: `odd_values` (the inputs nobody writes down), `strategies` (arguments f
 (is an argument set valid for the advertised schema and the spec's?), `calls` (one call observed), `checks` (the
 named checks on an observation), `items` (pytest collection and the hypothesis run), `database` (where failing
 examples and findings are kept), `replay` (`cruxgate fuzz replay`), `command` (`cruxgate fuzz`), `plugin`
-(options and the summary). `reaper` serves the whole runner (issue 17: no server outlives an interrupted run);
+(options and the summary). `reaper` serves the whole runner (no server outlives an interrupted run);
 it lives here until the runner's target/lifecycle/wire modules get a package of their own.
 """

@@ -84,8 +84,6 @@ RECORDER_KEY = pytest.StashKey[SLORecorder]()
 def pytest_configure(config: pytest.Config) -> None:
     if config.getoption("slo_smoke") and config.getoption("slo_gate"):
         raise pytest.UsageError("--slo-smoke never gates: drop --slo-gate (smoke figures are a handful of calls)")
-    # The SDK flags ping as legacy-only on every call; the runner's connections are legacy-mode.
-    config.addinivalue_line("filterwarnings", "ignore:ping is removed")
     recorder = SLORecorder(config)
     config.stash[RECORDER_KEY] = recorder
     config.pluginmanager.register(recorder, "cruxgate-slo-recorder")

@@ -81,9 +81,9 @@ REGISTRY: dict[str, SLO] = {slo.id: slo for slo in (
          "tokens", Limit(60), Limit(40)),
     _slo("SC-102", "test_sc102_signature_tokens", "mean cl100k tokens per result, detail_level signature",
          "tokens", Limit(120), Limit(80)),
-    # SC-102a twice: our bar on the bytes of the whole query set (issue 8's "15% of bytes"), and the spec's
-    # "for the same query" on each query, at p95. A query whose hits are one-liners has little for compact
-    # to drop, so its own ratio sits near the fixed cost of the kept fields and the metadata.
+    # SC-102a twice: our bar on the bytes of the whole query set (compact at most 15% of the non-compact
+    # bytes), and the spec's "for the same query" on each query, at p95. A query whose hits are one-liners has
+    # little for compact to drop, so its own ratio sits near the fixed cost of the kept fields and the metadata.
     _slo("SC-102a", "test_sc102a_compact_bytes",
          "compact / non-compact bytes summed over the query set, detail_level context", "%", Limit(20), Limit(15)),
     _slo("SC-102a per query", "test_sc102a_compact_bytes",
@@ -120,7 +120,7 @@ REGISTRY: dict[str, SLO] = {slo.id: slo for slo in (
     _slo("locate_symbol basic", "test_warm_query_p95", "warm locate_symbol explain basic p95", "ms",
          None, Limit(10, basis="floor_plus")),
     _slo("index_status", "test_index_status_p95", "index_status p95", "ms", None, None),
-    # The semantic channel (issue 19): questions in words with the target's default config (hybrid on the
+    # The semantic channel: questions in words with the target's default config (hybrid on the
     # reference) and with `search.semantic.mode = "off"`, and the paired difference of the two.
     _slo("search_code questions", "test_questions_p95", "warm search_code p95 on questions in words", "ms",
          None, Limit(20, basis="floor_plus")),

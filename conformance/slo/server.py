@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import time
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -60,20 +60,27 @@ class BenchServer:
         """The no-op round trip every latency is read against: `ping`, else `tools/list` (see `floor_method`);
         returns its time on the wire (ms), like `call`."""
         connection = self.connection
-        method = connection.client.send_ping if self.floor_method == "ping" else connection.client.list_tools
+        request = self._noop_request(connection, self.floor_method)  # before the clock: the first floor probes
         connection.wire_clock.begin()
-        self._bounded(method)
+        self._bounded(request)
         return connection.wire_clock.call_ms()
+
+    @staticmethod
+    def _noop_request(connection: Connection, method: str) -> Any:
+        # Client.send_ping warns on every connection because protocol 2026-07-28 removes ping, and the SDK names
+        # no successor. The runner's connections speak the handshake-era protocol (mode="legacy"), where ping is
+        # the protocol's own no-op: the session sends that same request without the version-blind warning.
+        if method == "ping":
+            return connection.client.session.send_ping
+        # bypass: a tools/list answered from the SDK's response cache would time no round trip at all.
+        return functools.partial(connection.client.list_tools, cache_mode="bypass")
 
     @property
     def floor_method(self) -> str:
         """`ping` when the target answers it, else `tools/list` (a server may drop ping in newer protocol modes)."""
         if self._floor_method is None:
             try:
-                with warnings.catch_warnings():
-                    # The SDK flags ping as legacy-only; the runner's connections are legacy-mode.
-                    warnings.simplefilter("ignore")
-                    self._bounded(self.connection.client.send_ping)
+                self._bounded(self._noop_request(self.connection, "ping"))
                 self._floor_method = "ping"
             except Exception:  # noqa: BLE001 - whatever way ping fails (error, timeout), the floor is tools/list
                 self._floor_method = "tools/list"

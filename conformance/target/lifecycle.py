@@ -48,7 +48,7 @@ class Environment:
         self.workspace: Workspace | None = None
         self.start_failures: dict[str, ServerFailure] = {}
         self.leading: tuple[int, BaseException | None] = (0, None)  # leading workspace steps applied, error
-        self.origin = "(unnamed environment)"  # issue 17: the scenario it was prepared for, named by fail-fast messages
+        self.origin = "(unnamed environment)"  # the scenario it was prepared for, named by fail-fast messages
         self._starts = 0
         # One lock per transport: a background prefetch may be starting the server a scenario asks for.
         self._locks = {transport: threading.Lock() for transport in self.target.transports}
@@ -80,7 +80,7 @@ class Environment:
             del self.servers[transport]
         if transport in self.start_failures:
             raise self.start_failures[transport]  # a server that cannot start is not retried per scenario
-        self.runner.fail_fast([transport])  # issue 17: no start attempt on a dead target
+        self.runner.fail_fast([transport])  # no start attempt on a dead target
         try:
             connection = self._connect(transport)
         except ServerFailure as exc:
@@ -189,11 +189,11 @@ class Lifecycle:
         self._background = ThreadPoolExecutor(max_workers=PREFETCH, thread_name_prefix="cruxgate-prefetch")
         self._prefetched: dict[str, Future[Environment]] = {}  # scenario id -> its environment being prepared
         self._warming: set[tuple[int, str]] = set()
-        # issue 17, fail fast: a transport whose very first server start failed is a dead target; until a start
+        # fail fast: a transport whose very first server start failed is a dead target; until a start
         # succeeds, every later start fails at once naming the first failure's scenario (no wait, no workspace).
         self.started: set[str] = set()
         self.dead: dict[str, tuple[str, ServerFailure]] = {}
-        reaper.install()  # issue 17: no server outlives an interrupted or SIGTERM-killed run
+        reaper.install()  # no server outlives an interrupted or SIGTERM-killed run
 
     def note_start(self, transport: str, origin: str, failure: ServerFailure | None) -> None:
         """Record a server start: a success keeps the transport alive; a first failure marks it dead."""
@@ -263,7 +263,7 @@ class Lifecycle:
     def _prepare(self, scenario: Scenario, transports: Sequence[str] = ()) -> Environment:
         config = self.target.budget_config(dict(scenario.config))
         environment = Environment(self, scenario.fixture or self.default_fixture, config, scenario.git)
-        environment.origin = scenario.id  # issue 17
+        environment.origin = scenario.id  # fail-fast messages name it
         if scenario.mutates():
             # Leading workspace steps run before any server starts, so a server sees the state a hook
             # produced from its first moment (a damaged segment must make prewarm fail).
@@ -291,7 +291,7 @@ class Lifecycle:
             if len(self._prefetched) >= PREFETCH:
                 return
             if scenario.id in self._prefetched or any(t in self.dead for t in transports):
-                continue  # issue 17: nothing is prepared for a dead target
+                continue  # nothing is prepared for a dead target
             if not scenario.mutates():
                 key = scenario.environment_key(self.default_fixture)
                 shared = self._shared.get(key)

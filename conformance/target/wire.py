@@ -40,7 +40,7 @@ class ServerFailure(AssertionError):
         text = message + tail_text
         super().__init__(text)
         self.stderr_tail = stderr_tail
-        # issue 17: what went wrong, for the fuzz checks (conformance/fuzz/calls.py) to judge without parsing text:
+        # what went wrong, for the fuzz checks (conformance/fuzz/calls.py) to judge without parsing text:
         # start | hang | closed | oversized | rpc_error (then rpc_code) | unreadable | malformed | invalid_output
         # | deadline (the run's deadline for the target cut the wait).
         # (A stray line on stdout is no failure: it is a WireDefect, kept for the wire scenario.)
@@ -160,7 +160,7 @@ class Connection:
         self.defect_sink = defect_sink  # the session's list, for the wire scenario
         self.headers = headers  # HTTP headers for every request, made once the server listens (a token it wrote)
         self._http_headers: dict[str, str] = {}
-        self.oversized: Exception | None = None  # issue 17: the transport refused a message over its size cap
+        self.oversized: Exception | None = None  # the transport refused a message over its size cap
         self.not_utf8: str | None = None  # HTTP: where the body of the last answer stopped being UTF-8
         self.refused = ""  # HTTP: the last 401/403 the server answered
         self.broken = False
@@ -206,7 +206,7 @@ class Connection:
             self._handshake(start)
         except ServerFailure:
             raise  # closed already
-        except BaseException:  # issue 17: interrupted (Ctrl-C, SIGTERM) while starting: stop what was started
+        except BaseException:  # interrupted (Ctrl-C, SIGTERM) while starting: stop what was started
             self.close()
             raise
         return self
@@ -232,7 +232,7 @@ class Connection:
             if time.monotonic() > deadline:
                 self.close()
                 raise self._handshake_timeout(start)
-        # issue 17: a server that exits (or stops answering) right after `initialize` did not start either; its first
+        # a server that exits (or stops answering) right after `initialize` did not start either; its first
         # tools/list tells (and is cached for the scenarios), so the runner can fail a dead target's scenarios at once.
         try:
             self.list_tools()
@@ -308,7 +308,7 @@ class Connection:
                                                  # The SDK's own limit backs ours up; ours fires first and says "hangs".
                                                  "read_timeout_seconds": self.timeouts["call"] + 5}
                 if stdio:
-                    # issue 17: the runner's own stdio transport (linear reads, a size cap, a tracked process tree);
+                    # the runner's own stdio transport (linear reads, a size cap, a tracked process tree);
                     # the SDK's re-joins its buffer per 64 KB chunk: one 50 MB answer cost it ~35 s of CPU.
                     assert self.output is not None
                     server = stdio_transport(list(self.argv or ()), cwd=self.cwd, env=self.env,
@@ -362,7 +362,7 @@ class Connection:
     def close(self) -> None:
         """Stop the client session and the server process; bounded waits only."""
         if self._future is not None and not self._ready.is_set() and not self._future.done():
-            self._future.cancel()  # issue 17: still in the handshake, so nothing waits on _stop; cancel, do not wait
+            self._future.cancel()  # still in the handshake, so nothing waits on _stop; cancel, do not wait
         if self._future is not None and self._stop is not None and not self._future.done():
             with contextlib.suppress(Exception):  # the loop may already be gone at interpreter exit
                 self.portal.call(self._stop.set)
@@ -413,7 +413,7 @@ class Connection:
             try:
                 result = self._wait(future)
             except BaseException:
-                future.cancel()  # issue 17: an interrupted run must not leave the call running (the loop waits for it)
+                future.cancel()  # an interrupted run must not leave the call running (the loop waits for it)
                 raise
         except TimeoutError:
             self.broken = True
@@ -507,7 +507,7 @@ class Connection:
 
     def list_tools(self, refresh: bool = False) -> list[dict[str, Any]]:
         """Every tool tools/list answers (all pages), as plain dicts; cached per connection unless `refresh`."""
-        if self._tools is None or refresh:  # refresh: issue 17's known-good call for a server without health_check
+        if self._tools is None or refresh:  # refresh: the known-good call for a server without health_check
             async def all_pages() -> list[Any]:
                 tools, cursor = [], None
                 while True:

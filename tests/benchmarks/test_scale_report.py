@@ -51,6 +51,9 @@ def test_indexer_table_sets_the_full_run_against_the_floor_and_ctags() -> None:
               "ctags_s": row["full_s"] / 50, "edit_cpu_s": 0.4} for row in rows()]
     lines = scale_report.table(timed, scale_report.INDEXER_COLUMNS).splitlines()
     assert lines[2] == "| 1,000 | 5.0 / 7.5 | 1.2 / 2.5 | 4.00x | 3.00x | 0.1 (10000) | 0.50 / 0.40 | 300 |"
+    ranged = [{**row, "floor_ratio_range": [3.5, 4.5], "floor_ratio_cpu_range": [2.75, 3.25]} for row in timed]
+    lines = scale_report.table(ranged, scale_report.INDEXER_COLUMNS).splitlines()
+    assert "| 4.00x (3.50-4.50x) | 3.00x (2.75-3.25x) |" in lines[2]
     older = scale_report.table(rows(), scale_report.INDEXER_COLUMNS).splitlines()  # before the floor was measured
     assert older[2] == "| 1,000 | 5.0 / - | - / - | - | - | - | 0.50 / - | 300 |"
     assert scale_report.tables(timed).count("| files |") == 2
@@ -70,6 +73,45 @@ def test_the_floor_parses_the_files_the_indexer_parses(polyglot_copy) -> None:
     parsed = {path for (path,) in db.execute("SELECT path FROM files WHERE language IS NOT NULL")}
     assert parsed and {path for _, path, _ in scale_floor.parse_tasks(root)} == parsed
     assert scale_floor.floor(root, workers=1) > len(parsed)  # every file matched something (a definition at least)
+
+
+def test_every_full_run_sits_between_two_floor_runs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import scale_floor
+    import scale_run
+
+    order: list[str] = []
+
+    def full(root: Path, force: bool) -> scale_run.IndexRun:
+        order.append("full")
+        return scale_run.IndexRun(10.0, 100.0, 1, 1, cpu_seconds=10.0)
+
+    def floor(root: Path) -> scale_floor.Timed:
+        order.append("floor")
+        return scale_floor.Timed(1.0, 2.0)
+
+    monkeypatch.setattr(scale_run, "index", full)
+    monkeypatch.setattr(scale_floor, "tree_sitter_floor", floor)
+    monkeypatch.setattr(scale_floor, "ctags", lambda root: None)
+    for repeats in (1, 3):
+        order.clear()
+        runs, floors, tags = scale_run.bracketed(tmp_path, repeats, lambda line: None, 1_000)
+        assert order == ["floor", *["full", "floor"] * repeats]
+        assert (len(runs), len(floors), tags) == (repeats, repeats + 1, [])
+
+
+def test_the_floor_ratio_is_of_medians_and_its_range_of_each_full_run_against_its_neighbours() -> None:
+    import scale_floor
+    import scale_run
+
+    full = [scale_run.IndexRun(20.0, 100.0, 1, 1, cpu_seconds=cpu) for cpu in (10.0, 12.0)]
+    floors = [scale_floor.Timed(5.0, cpu) for cpu in (2.0, 4.0, 3.0)]  # run before, between and after them
+    result = scale_run.Result(size=1, files=1, bytes=1, symbols=1, full=full, reindex=full, edits=full, floors=floors,
+                              ctags=[], index_mb=1.0, server_rss_mb=1.0)
+    row = result.record()
+    # 10/2, 10/4 for the first full run; 12/4, 12/3 for the second; not 12/2 (that floor run is not beside it).
+    assert row["floor_ratio_cpu_range"] == [2.5, 5.0] and row["floor_ratio_range"] == [4.0, 4.0]
+    assert (row["full_cpu_runs_s"], row["floor_cpu_runs_s"]) == ([10.0, 12.0], [2.0, 4.0, 3.0])
+    assert "| 4.00x (4.00-4.00x) | 3.67x (2.50-5.00x) |" in scale_report.table([row], scale_report.INDEXER_COLUMNS)
 
 
 def test_splice_replaces_only_between_the_markers() -> None:

@@ -106,13 +106,40 @@ def proxied_profile(directory: Path, breaker: str | None = None) -> Path:
 
 def proxied_http_profile(directory: Path, breaker: str | None = None) -> Path:
     """`proxied_profile` with its HTTP transport behind the proxy too: upstream's HTTP transport
-    (servers/upstream_http.py) in front of the reference's stdio server, rewriting (or breaking) as over stdio."""
+    (servers/upstream_http.py) in front of the reference's stdio server, rewriting as over stdio. The breaker (when
+    given) is on the HTTP side only: a scenario that also calls over stdio (AP-ERRORS) then fails on its HTTP call,
+    the one an HTTP run is for."""
+    return _http_side(directory, breaker, lambda stdio, mode: [*stdio[:2], "--http", "{port}", *mode, *stdio[2:]],
+                      "http://127.0.0.1:{port}/")
+
+
+STREAMABLE_PROXY = HERE / "servers" / "streamable_proxy.py"  # the same rewrites over the reference's own HTTP
+
+
+def proxied_streamable_profile(directory: Path, breaker: str | None = None) -> Path:
+    """`proxied_http_profile` over the reference's own Streamable HTTP (SSE answers, a session) instead, relayed
+    by servers/streamable_proxy.py."""
     import yaml  # here: only the HTTP breaker runs read a profile back
 
-    path = proxied_profile(directory, breaker)
+    from cruxgate.conformance.target.profile import default_profile_path
+
+    http = yaml.safe_load(default_profile_path().read_text(encoding="utf-8"))["transports"]["http"]
+    serve = [part.replace("{port}", "INNER_PORT") for part in http["command"]]
+    return _http_side(directory, breaker, lambda _, mode: ["{python}", str(STREAMABLE_PROXY), "{port}", *mode, "--",
+                                                           *serve], http["url"], http)
+
+
+def _http_side(directory: Path, breaker: str | None, command: Callable[[list[str], list[str]], list[str]], url: str,
+               base: dict[str, Any] | None = None) -> Path:
+    """`proxied_profile` (no breaker on stdio) with its HTTP transport `command(stdio command, breaker args)`."""
+    import yaml
+
+    path = proxied_profile(directory)
     profile = yaml.safe_load(path.read_text(encoding="utf-8"))
-    proxy, rest = profile["transports"]["stdio"]["command"][:2], profile["transports"]["stdio"]["command"][2:]
-    profile["transports"]["http"] = {"command": [*proxy, "--http", "{port}", *rest], "url": "http://127.0.0.1:{port}/"}
+    stdio, mode = profile["transports"]["stdio"]["command"], ["--break", breaker] if breaker else []
+    profile["transports"]["http"] = {**(base or {}), "command": command(stdio, mode), "url": url}
+    if breaker:
+        profile["name"] = f"reference-breaking-{breaker}-over-http"
     path.write_text(yaml.safe_dump(profile, sort_keys=False), encoding="utf-8")
     return path
 

@@ -23,6 +23,7 @@ from gate_harness import (
     owner_jobs,
     proxied_http_profile,
     proxied_profile,
+    proxied_streamable_profile,
     run_suite,
     selected,
     side_by_side,
@@ -46,8 +47,9 @@ Each row is one MUST statement of the source documents, the one-rule rewrite tha
 allowed-rewrites proxy in front of the reference server) and the scenario that must fail because of it.
 `pytest tests/conformance/test_breakers.py` runs the rows marked *sample*;
 `CRUXGATE_BREAKERS=all pytest tests/conformance/test_breakers.py` runs every row. These runs are over stdio; every
-run also takes three rows over HTTP (`HTTP_SUBSET`: one per kind of answer; docs/conformance.md says why three). The
-breakers of `tests/conformance/test_fairness.py` (OWNERS) run in every default run and are not repeated here.
+run also takes three rows over HTTP (`HTTP_SUBSET`: one per kind of answer; docs/conformance.md says why three), in
+both dialects the gate's client reads: upstream's (one JSON answer per POST) and the reference's Streamable HTTP
+(SSE). The breakers of `tests/conformance/test_fairness.py` (OWNERS) run in every default run and are not repeated here.
 """
 
 
@@ -191,13 +193,19 @@ def killed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
                                                                                       "no_metadata"), "-k", scope)[1]
     owners = {breaker.name: breaker.scenario for breaker in CHOSEN if breaker.name in selected(request, KILL_TEST)}
     jobs |= owner_jobs(base, owners, proxied_profile)
-    over_http = {name: BY_NAME[name].scenario for name in selected(request, HTTP_KILL_TEST)}
-    if selected(request, HTTP_CONTROL_TEST):
-        owning = " or ".join(sorted({BY_NAME[name].scenario for name in HTTP_SUBSET}))
-        jobs[HTTP_CONTROL_TEST] = lambda: run_suite(base / "http" / "unbroken", proxied_http_profile(
-            base / "http" / "unbroken"), "--target=http", "-k", owning)[1]
-    broken = owner_jobs(base / "http", over_http, proxied_http_profile, "--target=http")
-    return side_by_side({**jobs, **{f"{name} over http": job for name, job in broken.items()}})
+    owning = " or ".join(sorted({BY_NAME[name].scenario for name in HTTP_SUBSET}))
+
+    def control(dialect: str) -> Callable[[], dict]:
+        directory = base / dialect / "unbroken"
+        return lambda: run_suite(directory, HTTP_DIALECTS[dialect](directory), "--target=http", "-k", owning)[1]
+
+    jobs |= {f"unbroken over {dialect}": control(dialect) for dialect in selected(request, HTTP_CONTROL_TEST)}
+    for dialect in HTTP_DIALECTS:
+        over_http = {name: BY_NAME[name].scenario for name in HTTP_SUBSET
+                     if f"{dialect}-{name}" in selected(request, HTTP_KILL_TEST)}
+        broken = owner_jobs(base / dialect, over_http, HTTP_DIALECTS[dialect], "--target=http")
+        jobs |= {f"{name} over {dialect}": job for name, job in broken.items()}
+    return side_by_side(jobs)
 
 
 KILL_TEST = "test_the_breaker_is_killed_by_the_scenario_that_owns_its_statement"
@@ -208,11 +216,13 @@ HTTP_CONTROL_TEST = "test_over_http_the_owning_scenarios_pass_unbroken"
 # the client hands them, whichever transport that was: the catalogue is transport-independent. What an HTTP run adds
 # is the gate's HTTP client carrying each kind of answer to the checks intact, so the subset is one breaker per kind:
 # a tool's answer (results and metadata are one body), a tool's error envelope, the tools/list answer. Each run
-# costs about 8.5 CPU-s; the whole catalogue over HTTP would add about 100 runs for no other path. The proxy serves
-# upstream's HTTP transport (servers/upstream_http.py): nothing rewrites the reference's own Streamable HTTP. The
-# stdio_* breakers break one transport on purpose (AP-ERRORS compares the two): with both behind the proxy they
-# would break neither alone.
+# costs about 8.5 CPU-s; the whole catalogue over HTTP would add about 100 runs for no other path. The client reads
+# two dialects, so the subset runs over both: upstream's HTTP transport (one JSON body per POST, no session:
+# servers/upstream_http.py in front of the reference's stdio server) and the reference's own Streamable HTTP (SSE
+# events, a session; servers/streamable_proxy.py relaying it). The stdio_* breakers break one transport on purpose
+# (AP-ERRORS compares the two): with both behind the proxy they would break neither alone.
 HTTP_SUBSET = ("compact_drops_stable_id", "error_as_text", "search_code_lists_no_explain")
+HTTP_DIALECTS = {"upstream": proxied_http_profile, "streamable": proxied_streamable_profile}
 
 
 @pytest.mark.parametrize("name", [breaker.name for breaker in CHOSEN])
@@ -220,17 +230,25 @@ def test_the_breaker_is_killed_by_the_scenario_that_owns_its_statement(killed, n
     assert_owner_failed(killed[name], BY_NAME[name].scenario)
 
 
-@pytest.mark.parametrize("name", HTTP_SUBSET)
-def test_over_http_the_breaker_is_killed_too(killed, name):
-    results = killed[f"{name} over http"]
+@pytest.mark.parametrize(("dialect", "name"), [(dialect, name) for dialect in HTTP_DIALECTS for name in HTTP_SUBSET],
+                         ids=[f"{dialect}-{name}" for dialect in HTTP_DIALECTS for name in HTTP_SUBSET])
+def test_over_http_the_breaker_is_killed_too(killed, dialect, name):
+    results = killed[f"{name} over {dialect}"]
     assert results["transport"] == "http"
     assert_owner_failed(results, BY_NAME[name].scenario)
+    # Killed on a call the HTTP client carried (AP-ERRORS-01 calls over stdio first; that side is not broken here).
+    owner = next(record for record in results["scenarios"] if record["id"] == BY_NAME[name].scenario)
+    assert owner["calls"][-1]["transport"] == "http", owner["failure_message"]
 
 
-def test_over_http_the_owning_scenarios_pass_unbroken(killed):
+@pytest.mark.parametrize("dialect", HTTP_DIALECTS)
+def test_over_http_the_owning_scenarios_pass_unbroken(killed, dialect):
     # The same proxy and transport with no rule broken (the allowed rewrites on, which fail no scenario:
     # test_fairness.py; AP-ERRORS-01 warns on their missing isError), so the kills above are the breakers'.
-    results = killed[HTTP_CONTROL_TEST]
+    results = killed[f"unbroken over {dialect}"]
+    # The relay rewrote what the client got over HTTP (the allowed rewrites add an implementation's own field).
+    assert any(call["transport"] == "http" and "x_proxy" in call.get("answer", "")
+               for record in results["scenarios"] for call in record.get("calls") or []), results
     outcomes = {record["id"]: record["outcome"] for record in results["scenarios"]}
     assert results["transport"] == "http"
     owners = {BY_NAME[name].scenario for name in HTTP_SUBSET}

@@ -3,7 +3,7 @@
 Each hostile server of tests/conformance/servers/hostile_server.py is run against the test spec, with a 5 s
 start timeout (the reference profile's is 30 s: the whole real suite against a server that never answers
 takes about 36 s, docs/conformance.md). A line on stdout that is not JSON-RPC never fails a start by itself
-(issue 16: it is the wire scenario's); a server that writes nothing else never completes the handshake, and
+(that line is the wire scenario's to judge); a server that writes nothing else never completes the handshake, and
 its start failure says what it wrote.
 """
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -81,3 +83,11 @@ def test_the_version_option():
     from cruxgate import __version__
 
     assert done.returncode == 0 and done.stdout == f"cruxgate {__version__}\n"
+
+
+def test_docs_gate_lists_every_config_key() -> None:
+    # docs/gate.md "One command" names the keys a config file may hold; run.OPTIONS owns them.
+    page = (Path(__file__).resolve().parents[2] / "docs" / "gate.md").read_text(encoding="utf-8")
+    keys = page.split("\nKeys: ", 1)[1].split("\n\n", 1)[0]
+    named = set(re.findall(r"`([a-z-]+)`", keys))
+    assert named == set(run_command.OPTIONS), (set(run_command.OPTIONS) - named, named - set(run_command.OPTIONS))

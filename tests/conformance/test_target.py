@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import re
 import sys
 import tomllib
+from pathlib import Path
 
 import pytest
 import yaml
@@ -155,3 +158,17 @@ def test_the_payload_budget_moves_to_the_profile_key_or_skips_where_it_cannot_be
     assert {"AP-SAFETY-01", "FR-105c-01"} <= budgeted and "AP-EXPLAIN-01" not in budgeted
     with pytest.raises(ProfileError):
         resolve("stdio", _profile_with(tmp_path, {"payload_budget": {"key": "nodot"}}))
+
+
+def test_the_profile_example_of_the_docs_is_valid_and_shows_every_key(tmp_path):
+    # docs/conformance.md "Target profiles" is where a team learns the format: it must load, and name every key.
+    root = Path(__file__).resolve().parents[2]
+    page = (root / "docs" / "conformance.md").read_text(encoding="utf-8")
+    section = page.split("\n## Target profiles\n", 1)[1]
+    example = re.search(r"```yaml\n(.*?)```", section, re.DOTALL).group(1)
+    (tmp_path / "my-server.yaml").write_text(example, encoding="utf-8")
+    data = load_profile(tmp_path / "my-server.yaml")
+    schema = json.loads((root / "schemas" / "target-profile.schema.json").read_text(encoding="utf-8"))
+    assert set(data) == set(schema["properties"]), set(schema["properties"]) - set(data)
+    http = schema["properties"]["transports"]["properties"]["http"]
+    assert set(data["transports"]["http"]) == set(http["properties"])

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -13,6 +15,7 @@ from cruxgate.conformance.report.results_json import spec_revision
 from cruxgate.conformance.spec.paths import schemas_dir
 
 RUN = ("-p", "no:cruxgate")
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -75,3 +78,15 @@ def test_spec_revision_changes_with_any_spec_file(tmp_path):
     second = spec_revision(tmp_path)
     (tmp_path / "b.yaml").write_text("document: B\n")
     assert len({first, second, spec_revision(tmp_path)}) == 3
+
+
+def test_docs_gate_names_every_field_of_the_results_schema() -> None:
+    # docs/gate.md "The JSON results" lists the document's fields by hand; the schema owns them.
+    schema = json.loads((schemas_dir() / "conformance-results.schema.json").read_text())
+    defs = schema["$defs"]
+    fields = {*schema["properties"], *defs["scenario"]["properties"], *defs["call"]["properties"],
+              *defs["outcome"]["enum"]}
+    doc = (ROOT / "docs" / "gate.md").read_text(encoding="utf-8")
+    section = doc.split("## The JSON results", 1)[1].split("\n## ", 1)[0]
+    named = {word for span in re.findall(r"`([^`]+)`", section) for word in re.findall(r"[\w-]+", span)}
+    assert not fields - named, f"docs/gate.md 'The JSON results' leaves out {sorted(fields - named)}"

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import fields
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -157,3 +159,28 @@ def test_a_lone_surrogate_is_invalid_input(tool: str, args: dict[str, str], fiel
     with pytest.raises(ToolError) as info:
         parse_arguments(tool, args)
     assert info.value.code == "invalid_input" and info.value.data == {"field": field}
+
+
+def test_docs_server_tools_table_gives_each_schema_its_arguments_limits_and_defaults() -> None:
+    # docs/server.md "Tools" restates the input schemas for readers; the schemas own the facts.
+    page = (Path(__file__).resolve().parents[2] / "docs" / "server.md").read_text(encoding="utf-8")
+    table = page.split("\n## Tools\n", 1)[1].strip().split("\n\n", 1)[0]
+    rows = {}
+    for line in table.splitlines()[2:]:
+        tools, arguments = line.strip("|").split(" | ", 1)
+        for tool in re.findall(r"`(\w+)`", tools):
+            rows[tool] = arguments
+    schemas = tool_schemas()
+    for tool, schema in schemas.items():
+        if "scored-search.md" in rows[tool]:
+            continue  # their arguments are docs/scored-search.md's
+        row = rows[tool] + (rows["search_code"] if "the same" in rows[tool] else "")
+        named = set(re.findall(r"`(\w+)`\*?", row)) & set(schema["properties"]) if schema["properties"] else set()
+        assert named == set(schema["properties"]), (tool, set(schema["properties"]) ^ named)
+        for required in schema.get("required", []):
+            assert f"`{required}`*" in rows[tool], (tool, required)
+        if "limit" in schema["properties"]:
+            limit = schema["properties"]["limit"]
+            assert f"`limit` ({limit['minimum']}..{limit['maximum']}, {limit['default']})" in row, tool
+        if not schema["properties"]:
+            assert rows[tool].strip() == "none", tool

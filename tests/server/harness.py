@@ -72,10 +72,6 @@ class Connection:
         """A raw tools/call (the CallToolResult, nothing read from it): what the benchmarks time."""
         return self._bounded(self.wire.client.call_tool, name, arguments)
 
-    def ping(self) -> Any:
-        """The SDK's no-op round trip."""
-        return self._bounded(self.wire.client.send_ping)
-
     def tools(self) -> dict[str, dict[str, Any]]:
         """tools/list as {name: tool dict}."""
         return {tool["name"]: tool for tool in self.wire.list_tools()}

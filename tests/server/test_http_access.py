@@ -5,9 +5,11 @@ Raw HTTP on loopback addresses only (127.0.0.1, 127.0.0.2), against the real ser
 
 from __future__ import annotations
 
+import argparse
 import http.client
 import json
 import os
+import re
 import socket
 import stat
 import subprocess
@@ -18,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from cruxgate.reference.server.http_options import DEFAULT_PER_CLIENT, TOKEN_ENV
+from cruxgate.reference.server.http_options import DEFAULT_PER_CLIENT, TOKEN_ENV, add_http_arguments
 
 from .harness import free_port, serve_argv
 
@@ -260,3 +262,18 @@ def test_slow_and_silent_connections_are_closed(serve: Callable[..., Served]) ->
     finally:
         for sock in silent + slow:
             sock.close()
+
+
+def test_docs_server_http_table_names_every_option_with_its_default() -> None:
+    # docs/server.md "Streamable HTTP access" restates serve-mcp's HTTP options; the parser owns them.
+    page = (Path(__file__).resolve().parents[2] / "docs" / "server.md").read_text(encoding="utf-8")
+    section = page.split("\n## Streamable HTTP access\n", 1)[1].split("\n## ", 1)[0]
+    row = re.compile(r"^\| `(--[a-z-]+|\$\w+)[^`]*` \|\s*([^|]*?)\s*\|", re.MULTILINE)
+    rows = {m.group(1): m.group(2) for m in row.finditer(section)}
+    parser = argparse.ArgumentParser()
+    add_http_arguments(parser)
+    options = {a.option_strings[0]: a.default for a in parser._actions if a.option_strings[0] != "-h"}
+    assert set(rows) == {*options, f"${TOKEN_ENV}"}, set(rows) ^ {*options, f"${TOKEN_ENV}"}
+    for option, default in options.items():
+        if isinstance(default, (int, float)) and not isinstance(default, bool):
+            assert rows[option] == f"{default:g}", (option, rows[option], default)

@@ -242,7 +242,7 @@ class SemanticIndexBuilder:
             manifest["graph"] = built
         extra: dict[str, np.ndarray] = {}
         if self._sentence is not None:
-            manifest["sentence"] = manifest_entry(self._sentence.model)
+            manifest_entry(self._sentence.model).add_to(manifest)
             extra[VECTORS] = self._sentence.vectors()
         (folder / "terms.json").write_text(json.dumps(words), encoding="utf-8")
         (folder / FILES).write_text(json.dumps(file_table(self._files)), encoding="utf-8")

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 import numpy as np
 
-from ..semantic_manifest import sentence_identity
+from ..semantic_manifest import MANIFEST, SentenceEntry, sentence_entry, sentence_identity
 from .model import SEMANTIC_DIR, Match, SemanticIndex, SemanticIndexError, stacked_scores
 
 if TYPE_CHECKING:
@@ -196,9 +196,9 @@ class VectorSpill:
         return np.memmap(self._file, dtype=np.float32, mode="r", shape=(self.rows, self.model.dimensions))
 
 
-def manifest_entry(model: SentenceModel) -> dict[str, Any]:
-    """The semantic manifest's `sentence` entry: which model (and row text) made the vectors, their width."""
-    return {"model": model.identity, "dimensions": model.dimensions, "folder": str(model.folder)}
+def manifest_entry(model: SentenceModel) -> SentenceEntry:
+    """The semantic manifest's `sentence` entry for vectors of `model`."""
+    return SentenceEntry(model.identity, model.dimensions, str(model.folder))
 
 
 def made_by(previous: Path, model: SentenceModel | None) -> bool:
@@ -245,12 +245,15 @@ def open_sentence_index(generation: Path, model: str | None) -> SentenceIndex:
     when the model cannot be loaded or the index holds no vectors of it."""
     index = SemanticIndex.open(generation)
     loaded = sentence_model(model)
-    entry = index.manifest.get("sentence")
-    if not isinstance(entry, dict) or entry.get("model") != loaded.identity:
-        made = "no sentence vectors" if not isinstance(entry, dict) else f"vectors of {entry.get('folder')}"
+    folder = Path(generation) / SEMANTIC_DIR
+    try:
+        entry = sentence_entry(index.manifest, folder / MANIFEST)
+    except ValueError as err:
+        raise SemanticIndexError(ERROR, str(err)) from err
+    if entry is None or entry.model != loaded.identity:
+        made = "no sentence vectors" if entry is None else f"vectors of {entry.folder}"
         raise SemanticIndexError(ERROR, f"{generation.name}'s semantic index has {made}, not of {loaded.folder}: "
                                         f"index with this config (`cruxgate index W --config FILE`)")
-    folder = Path(generation) / SEMANTIC_DIR
     try:
         vectors = np.asarray(np.load(folder / f"{VECTORS}.npy", mmap_mode="r", allow_pickle=False))
         folded = np.asarray(np.load(folder / f"{FOLDED}.npy", mmap_mode="r", allow_pickle=False)) \

@@ -17,7 +17,7 @@ whatever the path: an answer large enough that a client's handling of it
 
 Flaws: legacy_idle, missing_metadata, reasons_when_off, compact_order,
 bad_error_code, crash_on_bad_input, hang_on_bad_input, garbage_stdout, log_stdout, notification_reply,
-no_clamp_warning (a SHOULD rule), crash_on_start.
+no_clamp_warning (a SHOULD rule), crash_on_start, no_ping (--raw: ping is an unknown method).
 """
 
 from __future__ import annotations
@@ -200,7 +200,7 @@ def serve_raw(tools: Tools, enabled: list[str], renames: dict[str, str]) -> None
             payload, is_error = getattr(tools, name)(**(params.get("arguments") or {}))
             reply(message_id, {"content": [{"type": "text", "text": json.dumps(payload)}],
                                "structuredContent": payload, "isError": is_error})
-        elif method == "ping":
+        elif method == "ping" and tools.flaw != "no_ping":  # no_ping: as a server of a protocol without it
             reply(message_id, {})
         else:
             reply(message_id, error={"code": -32601, "message": f"method not found: {method}"})
