@@ -9,15 +9,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from cruxgate.reference.index import IndexReader, index_workspace
 from cruxgate.reference.index.semantic import SEMANTIC_DIR, SemanticIndex, SemanticIndexError
-from cruxgate.reference.index.semantic.build import PART_WEIGHTS, WEIGHT_UNIT, term_bag
 from cruxgate.reference.index.semantic.build import is_test_path as semantic_is_test_path
 from cruxgate.reference.index.semantic.model import dense_scores
-from cruxgate.reference.index.semantic.text import Terms, stem, terms
+from cruxgate.reference.index.semantic.text import stem, terms
 from cruxgate.reference.query.ranking import TEST_PATH_PATTERNS, is_test_path
 
 FIXTURE = Path(__file__).resolve().parents[2] / "golden" / "fixtures" / "polyglot"
@@ -34,19 +31,6 @@ def test_terms_meet_across_spellings() -> None:
     assert terms("parseAddress parse_address ParsedAddresses") == ["pars", "address"] * 3
     assert {stem(w) for w in ("validation", "validator", "validate", "validated", "validates")} == {"validat"}
     assert terms("the of 42 x") == []
-
-
-@given(st.lists(st.text(alphabet="abcXYZ_ 12.", max_size=30), min_size=4, max_size=4))
-def test_a_term_bag_is_each_part_weight_added_once_per_term(parts: list[str]) -> None:
-    """The bag counts in whole `WEIGHT_UNIT`s: the same floats, in the same first-seen order, as adding each part's
-    weight term by term."""
-    assert all((weight / WEIGHT_UNIT).is_integer() for weight in PART_WEIGHTS)
-    expected: dict[str, float] = {}
-    for part, weight in zip(parts, PART_WEIGHTS, strict=True):
-        for term in terms(part):
-            expected[term] = expected.get(term, 0.0) + weight
-    bag = term_bag(Terms(), *parts)
-    assert list(bag.items()) == list(expected.items())
 
 
 def test_the_channel_reads_tests_as_the_ranking_does() -> None:

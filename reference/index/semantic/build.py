@@ -15,7 +15,7 @@ import math
 import os
 import shutil
 from array import array
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -69,24 +69,18 @@ def is_test_path(path: str) -> bool:
     return any(p in probe for p in ("_test.", ".test.", ".spec.", "/test/", "/tests/", "test_"))
 
 
-# Every weight above is a whole number of this unit: a bag counts its terms in units, as integers (in C), and a count
-# in units times the unit is the float that adding the weights one by one gives (sums of halves are exact; a test
-# checks it against that sum).
-WEIGHT_UNIT = 0.5
-PART_WEIGHTS = (NAME_WEIGHT, 1.0, 1.0, BODY_WEIGHT)  # name, scope, doc, body
-_REPEATS = tuple(round(weight / WEIGHT_UNIT) for weight in PART_WEIGHTS)
-
-
-def term_units(terms: Terms, name: str, scope: str, doc: str | None, body: str) -> Counter[str]:
-    """A definition's terms and their weighted counts in `WEIGHT_UNIT`s, in first-seen order."""
-    in_name, in_scope, in_doc, in_body = _REPEATS
-    return Counter(terms(name) * in_name + terms(scope) * in_scope + terms(doc or "") * in_doc
-                   + terms(body) * in_body)
-
-
 def term_bag(terms: Terms, name: str, scope: str, doc: str | None, body: str) -> dict[str, float]:
     """A definition's terms and their weighted counts, in first-seen order."""
-    return {term: units * WEIGHT_UNIT for term, units in term_units(terms, name, scope, doc, body).items()}
+    bag: defaultdict[str, float] = defaultdict(float)
+    for term in terms(name):
+        bag[term] += NAME_WEIGHT
+    for term in terms(scope):
+        bag[term] += 1.0
+    for term in terms(doc or ""):
+        bag[term] += 1.0
+    for term in terms(body):
+        bag[term] += BODY_WEIGHT
+    return bag
 
 
 def term_weight(count: float) -> float:
@@ -102,11 +96,11 @@ class _Vocabulary(dict[str, int]):
         return column
 
 
-class _Weights(dict[int, float]):
-    """weighted count in `WEIGHT_UNIT`s -> `term_weight` (the counts are sums of a few weights: a handful of values)."""
+class _Weights(dict[float, float]):
+    """weighted count -> `term_weight` (the counts are sums of a few weights: a handful of distinct values)."""
 
-    def __missing__(self, units: int) -> float:
-        weight = self[units] = term_weight(units * WEIGHT_UNIT)
+    def __missing__(self, count: float) -> float:
+        weight = self[count] = term_weight(count)
         return weight
 
 
@@ -174,7 +168,7 @@ class SemanticIndexBuilder:
         vocabulary, columns, weights, weight_of = self._vocabulary, self._columns, self._weights, _WEIGHTS
         texts: list[str] = []
         for row in rows:
-            bag = term_units(self._terms, row.name, row.scope, row.doc, row.body)
+            bag = term_bag(self._terms, row.name, row.scope, row.doc, row.body)
             if not bag:
                 continue  # a definition without terms is no row
             if self._sentence is not None:
