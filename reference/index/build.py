@@ -25,8 +25,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 from cruxgate import __version__
 
@@ -36,9 +37,9 @@ from .git import git_head
 from .incremental import Patch, PatchDatabase, PatchUnavailable, link_indices, worth_patching
 from .languages import language_of
 from .pool import fork_pool
-from .reading import Refused, read_file, settled, signature
+from .reading import Refused, read_file, settled, signature_text
 from .resolve import Resolver, registered
-from .rowlog import Chain, chain_to
+from .rowlog import SPARE_LIST, Chain, chain_to, make_spares, spare_files, spares
 from .scan import Candidate, ScanReport, is_binary, scan
 from .seal import link_generation, sealed_files, write_seal
 from .semantic_manifest import sentence_identity
@@ -105,7 +106,7 @@ class IndexSummary:
 
 def _signature_text(st: os.stat_result) -> str | None:
     """The signature a file read now is remembered by (`ExtractStore.signatures`); None when not yet settled."""
-    return ":".join(map(str, signature(st))) if settled(st) else None
+    return signature_text(st) if settled(st) else None
 
 
 def _work(task: tuple[str, str, str | None]) -> tuple:
@@ -278,13 +279,14 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     # generation's row logs bring forward goes once a patch has taken its database over (or has not).
     superseded = _superseded(state, live.generation)
     chain = chain_to(previous, superseded) if previous is not None and sealed is not None else None
-    collector = _Collector([path for path in superseded if chain is None or path != chain.base])
+    collector = _Collector([path for path in superseded if chain is None or not chain.collected or path != chain.base])
     generation = state / name
     generation.mkdir()
     store = ExtractStore(state, TOOL_VERSION)
     names_complete = previous is not None and store.names_of() == previous.name
     try:
-        tree = _classify(root, report.files, old, store.signatures(), progress) if sealed else None
+        known = store.signatures() if sealed else None
+        tree = _classify(root, report.files, old, known, progress) if known is not None else None
         remembered = tree.remembered if tree is not None else []
         totals = None
         if _sentence_of(previous) != (sentence.identity if sentence is not None else None):
@@ -292,10 +294,12 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
         if tree is not None and sealed is not None and previous is not None:
             if tree.unchanged(old):
                 if link_generation(previous, generation, sealed):
-                    totals = _linked_totals(generation, (tree.hashes, tree.binary))
-            elif tree.readable and worth_patching(len(tree.changed) + len(tree.deleted(old)), len(report.files)):
-                totals = _patch(root, previous, tree, old, generation, store, chain, sentence)
-        if chain is not None:
+                    totals = _linked_totals(generation, (tree.hashes, tree.binary), _counts(live.manifest))
+                    _move_spares(previous, generation)  # the same rows: the patches after this run take them
+            elif tree.readable and worth_patching(len(tree.changed) + len(tree.deleted), len(report.files)):
+                totals = _patch(root, previous, tree, old, generation, store, chain, _counts(live.manifest),
+                                sentence)
+        if chain is not None and chain.collected:
             collector.add(chain.base)
         if totals is None:
             collector.join()  # no thread under way when the full run forks its pool
@@ -303,7 +307,7 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
             generation.mkdir()
             totals = _build(root, previous, report, old, generation, store, progress, workers, sentence)
             remembered = totals.remembered
-        cursor = _cursor(totals.hashes)
+        cursor = totals.cursor or _cursor(totals.hashes)
         manifest = {
             "schema_version": SCHEMA_VERSION,
             "status": "ready",
@@ -311,6 +315,8 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
             "git_head": head,
             "file_count": totals.file_count,
             "symbol_count": totals.symbol_count,
+            "edge_count": totals.edge_count,
+            "unresolved_edge_count": totals.unresolved_edge_count,
             "indexed_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "tool_version": TOOL_VERSION,
             "ref": LIVE_REF,
@@ -321,12 +327,15 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
         _before_flip(generation)
         write_atomic(state / CURRENT, name + "\n")
     except BaseException:
-        if chain is not None:
+        if chain is not None and chain.collected:
             collector.add(chain.base)
         collector.join()
         shutil.rmtree(generation, ignore_errors=True)
         store.close()
         raise
+    # A full run's spares are copied once it is live (nothing the run needs is written after them: on a disk
+    # short of room, they are what fails), beside what the run does last.
+    spare = _Spares(generation) if not totals.linked and totals.touched is None else None
     # A full build stored every file's edge names; a patch or a link adds to a store that held the previous ones.
     store.record_names_of(name if names_complete or not (totals.linked or totals.touched is not None) else None)
     if totals.touched is None:
@@ -334,8 +343,18 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     else:  # only these paths' extractions can have gone stale
         touched = set(totals.touched)
         store.prune([(path, digest) for path, digest in totals.hashes if path in touched], touched)
-    store.put_signatures(remembered, {candidate.path for candidate in report.files})
+    # An empty `known` may be a read that failed: the table is read then.
+    store.put_signatures(remembered, {candidate.path for candidate in report.files}, known or None)
     store.close()
+    # Spares serve the next two patches: those of this generation and, after a patch or a link, of the one it
+    # replaced (the next patch's log chain reaches it); any other's never serve again.
+    keep = {generation} if spare is not None or previous is None else {generation, previous}
+    for _, path in _generations(state):
+        if path not in keep and path not in superseded:
+            for file in spare_files(path):
+                collector.add(file)
+    if spare is not None:
+        spare.join()
     collector.join()
     return IndexSummary(workspace=root, generation=name, file_count=totals.file_count,
                         symbol_count=totals.symbol_count, edge_count=totals.edge_count,
@@ -363,6 +382,7 @@ class _Totals:
     linked: bool = False
     remembered: list[tuple[str, str, str | None]] = field(default_factory=list)  # signatures read (ExtractStore)
     touched: list[str] | None = None  # a patch's files added, edited and deleted (the rest are as the run before)
+    cursor: str | None = None  # the manifest's cursor when the run computed it already
 
 
 def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str, str], generation: Path,
@@ -541,11 +561,13 @@ class _Tree:
     changed: list[str]  # text files added or edited since the live generation
     readable: bool  # False when a file could not be read (a full run names it among the problems)
     remembered: list[tuple[str, str, str | None]]  # (path, signature, hash) of the files read settled
+    old: dict[str, str]  # path -> content hash of the live generation's files
 
-    def deleted(self, old: dict[str, str]) -> list[str]:
-        """Paths the live generation indexed that are no text file now."""
+    @cached_property
+    def deleted(self) -> list[str]:
+        """Paths the live generation indexed (`old`) that are no text file now."""
         now = {path for path, _ in self.hashes}
-        return sorted(path for path in old if path not in now)
+        return sorted(path for path in self.old if path not in now)
 
     def unchanged(self, old: dict[str, str]) -> bool:
         """Exactly the files and contents the live generation indexed."""
@@ -567,7 +589,7 @@ def _classify(root: Path, files: list[Candidate], old: dict[str, str], known: di
     for done, candidate in enumerate(files, 1):
         path = candidate.path
         kept = known.get(path)
-        if kept is not None and kept[0] == ":".join(map(str, candidate.signature)):
+        if kept is not None and kept[0] == candidate.signature:
             digest = kept[1]
         else:
             try:
@@ -587,11 +609,12 @@ def _classify(root: Path, files: list[Candidate], old: dict[str, str], known: di
             hashes.append((path, digest))
         if progress is not None:
             progress(done, len(files))
-    return _Tree(hashes, binary, changed, readable, remembered)
+    return _Tree(hashes, binary, changed, readable, remembered, old)
 
 
 def _patch(root: Path, previous: Path, tree: _Tree, old: dict[str, str], generation: Path,
-           store: ExtractStore, chain: Chain | None, sentence: SentenceModel | None = None) -> _Totals | None:
+           store: ExtractStore, chain: Chain | None, counts: _Counts | None,
+           sentence: SentenceModel | None = None) -> _Totals | None:
     """The live generation patched for the changed files (`incremental.py`); None when a full run must do it."""
     # The semantic fold's modules (numpy: a quarter of a one-file patch's time) import in a thread while the
     # changed files are parsed and the database is copied and edited, much of which runs outside the GIL.
@@ -599,13 +622,14 @@ def _patch(root: Path, previous: Path, tree: _Tree, old: dict[str, str], generat
                                name="import-fold", daemon=True)
     preload.start()
     try:
-        return _patched(root, previous, tree, old, generation, store, chain, sentence)
+        return _patched(root, previous, tree, old, generation, store, chain, counts, sentence)
     finally:
         preload.join()  # no import under way when a full run forks its pool
 
 
 def _patched(root: Path, previous: Path, tree: _Tree, old: dict[str, str], generation: Path,
-             store: ExtractStore, chain: Chain | None, sentence: SentenceModel | None = None) -> _Totals | None:
+             store: ExtractStore, chain: Chain | None, counts: _Counts | None,
+             sentence: SentenceModel | None = None) -> _Totals | None:
     results: list[FileExtract] = []
     blobs: list[bytes] = []
     for path in tree.changed:
@@ -614,7 +638,7 @@ def _patched(root: Path, previous: Path, tree: _Tree, old: dict[str, str], gener
             return None  # turned binary or unreadable since it was hashed: a full run sorts it out
         results.append(FileExtract.loads(item[2]))
         blobs.append(item[2])
-    deleted = tree.deleted(old)
+    deleted = tree.deleted
     link_indices(previous, generation)
     # The database (hundreds of MB on a large tree) is taken over and brought forward, or copied, while the patch
     # reads the live one and folds the semantic rows: both read only the live generation.
@@ -629,34 +653,56 @@ def _patched(root: Path, previous: Path, tree: _Tree, old: dict[str, str], gener
         semantic = foldable(previous, len(rows), sentence)
         if semantic is None:
             return None  # the caller rebuilds the generation from scratch
-        fold(previous, generation, plan.removed_stable_ids, rows, _cursor(tree.hashes), semantic, sentence)
+        cursor = _cursor(tree.hashes)
+        fold(previous, generation, plan.removed_stable_ids, rows, cursor, semantic, sentence)
         database.join()
-        patch.write(plan, blobs)
+        change = patch.write(plan, blobs)
     except PatchUnavailable:
         return None
     finally:
         database.join()  # never a copy or replay under way when the caller removes the generation
-    totals = _linked_totals(generation, (tree.hashes, tree.binary))
+    after = None if counts is None else _Counts(*(before + delta for before, delta in zip(counts, change, strict=True)))
+    totals = _linked_totals(generation, (tree.hashes, tree.binary), after)
     totals.parsed, totals.reused, totals.linked = len(results), totals.file_count - len(results), False
-    totals.touched = sorted({*tree.changed, *deleted})
+    totals.touched, totals.cursor = sorted({*tree.changed, *deleted}), cursor
     return totals
 
 
-def _linked_totals(generation: Path, unchanged: tuple[list[tuple[str, str]], int]) -> _Totals:
-    """The figures of a linked generation, read from its database (what the run that built it counted)."""
+class _Counts(NamedTuple):
+    """A generation's files, symbols, edges and unresolved edges, as its manifest states them."""
+
+    files: int
+    symbols: int
+    edges: int
+    unresolved: int
+
+
+def _counts(manifest: dict | None) -> _Counts | None:
+    """The counts the live generation's manifest states; None when it lacks one (written before it kept them)."""
+    found = [(manifest or {}).get(key) for key in ("file_count", "symbol_count", "edge_count", "unresolved_edge_count")]
+    numbers = [value for value in found if type(value) is int]
+    return _Counts(*numbers) if len(numbers) == len(found) else None
+
+
+def _linked_totals(generation: Path, unchanged: tuple[list[tuple[str, str]], int],
+                   counts: _Counts | None = None) -> _Totals:
+    """The figures of a linked or patched generation: `counts` when known (the linked generation's manifest, or the
+    patched one's plus the patch's changes), else counted in its database (1.3M edges at 20k files: 0.1 CPU-s)."""
     hashes, binary = unchanged
     db = sqlite3.connect(f"file:{generation / DATABASE}?mode=ro", uri=True)
     try:
-        files = db.execute("SELECT COUNT(*) FROM files").fetchone()[0]
-        symbols = db.execute("SELECT COUNT(*) FROM symbols").fetchone()[0]
-        edges, resolved = db.execute("SELECT COUNT(*), COUNT(to_symbol_id) FROM symbol_edges").fetchone()
+        if counts is None:
+            files = db.execute("SELECT COUNT(*) FROM files").fetchone()[0]
+            symbols = db.execute("SELECT COUNT(*) FROM symbols").fetchone()[0]
+            edges, resolved = db.execute("SELECT COUNT(*), COUNT(to_symbol_id) FROM symbol_edges").fetchone()
+            counts = _Counts(files, symbols, edges, edges - resolved)
         broken = db.execute("SELECT path, parse_error_count FROM files WHERE parse_error_count > 0 "
                             "ORDER BY file_id").fetchall()
     finally:
         db.close()
     problems = [f"{path}: {count} syntax error(s), indexed as far as it parses" for path, count in broken]
-    return _Totals(files, symbols, edges, edges - resolved, 0, files, len(broken), binary, problems, hashes,
-                   linked=True)
+    return _Totals(counts.files, counts.symbols, counts.edges, counts.unresolved, 0, counts.files, len(broken), binary,
+                   problems, hashes, linked=True)
 
 
 def _write(root: Path, store: ExtractStore, tasks: list, results: Iterator[tuple], writer: GenerationWriter,
@@ -768,6 +814,48 @@ def _superseded(state: Path, live: Path | None) -> list[Path]:
     return [path for path in generations if path not in keep]
 
 
+def _remove(path: Path) -> None:
+    """Remove a generation or a file (a spare), whatever of it is still there."""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        with contextlib.suppress(OSError):
+            path.unlink()
+
+
+class _Spares:
+    """A full run's spares (`rowlog.make_spares`), copied in a thread (the kernel's copy holds no GIL) while the run
+    prunes the extraction store; a copy that fails leaves no spare (the next patches copy the live database, as
+    before spares)."""
+
+    def __init__(self, generation: Path) -> None:
+        self._thread = threading.Thread(target=self._make, args=(generation,), name="spares", daemon=True)
+        self._thread.start()
+
+    @staticmethod
+    def _make(generation: Path) -> None:
+        try:
+            make_spares(generation)
+        except OSError:
+            for file in spare_files(generation):
+                with contextlib.suppress(OSError):
+                    file.unlink()
+
+    def join(self) -> None:
+        """Wait for the copies."""
+        self._thread.join()
+
+
+def _move_spares(live: Path, generation: Path) -> None:
+    """Move the live generation's spares into `generation`, linked from it by an unchanged run: the same rows."""
+    found = spares(live)
+    with contextlib.suppress(OSError):
+        for spare in found:
+            os.rename(spare, generation / spare.name)
+        if found:
+            os.rename(live / SPARE_LIST, generation / SPARE_LIST)
+
+
 class _Collector:
     """Removes `paths`, and those `add`ed later, in a thread (unlinking a generation's files is kernel time: no GIL
     held); `join` waits."""
@@ -782,12 +870,12 @@ class _Collector:
 
     def _remove(self) -> None:
         for path in iter(self._paths.get, None):
-            shutil.rmtree(path, ignore_errors=True)
+            _remove(path)
 
     def add(self, path: Path) -> None:
         """Remove `path` too (at once, once joined)."""
         if self._joined:
-            shutil.rmtree(path, ignore_errors=True)
+            _remove(path)
         else:
             self._paths.put(path)
 

@@ -41,6 +41,7 @@ CREATE TABLE IF NOT EXISTS edge_names(path TEXT NOT NULL, content_hash TEXT NOT 
 # What the store holds and how: a store of another layout (one written before `edge_names` existed, or with the
 # extractions in a WITHOUT ROWID table) is removed and started afresh (every file parsed again once).
 _LAYOUT = "extracts+edge_names rowid/16k"
+FEW_NAMES = 5  # `naming` asks SQLite to search the texts for up to this many names, and splits them for more
 
 
 class ExtractStore:
@@ -109,9 +110,15 @@ class ExtractStore:
         when the store cannot say (not open, or a read failed)."""
         if self.db is None:
             return None
-        found: set[tuple[str, str]] = set()
         ordered = sorted(names)
         try:
+            if len(ordered) > FEW_NAMES and not any("\n" in name for name in ordered):
+                # Many names: each text split into its parts once (about 0.15 CPU-s at 20k files, whatever the
+                # number of names) rather than SQLite searching every text once per name (0.02-0.03 s a name).
+                wanted = frozenset(ordered)
+                return {(path, digest) for path, digest, text in self.db.execute(
+                    "SELECT path, content_hash, names FROM edge_names") if not wanted.isdisjoint(text.split("\n"))}
+            found: set[tuple[str, str]] = set()
             for start in range(0, len(ordered), 16):  # one pass over the table per 16 names
                 chunk = [f"\n{name}\n" for name in ordered[start:start + 16]]
                 test = " OR ".join(["instr(names, ?) > 0"] * len(chunk))
@@ -135,13 +142,17 @@ class ExtractStore:
         except sqlite3.Error:
             return {}
 
-    def put_signatures(self, rows: Iterable[tuple[str, str, str | None]], scanned: set[str]) -> None:
-        """Store (path, signature, content hash or None) rows and forget every path not in `scanned`; committed."""
+    def put_signatures(self, rows: Iterable[tuple[str, str, str | None]], scanned: set[str],
+                       known: Iterable[str] | None = None) -> None:
+        """Store (path, signature, content hash or None) rows and forget every path not in `scanned`; committed.
+        `known`: the paths `signatures` gave this run (the table's, but for `rows`, which were scanned), so that the
+        table is not read again (20k paths at 20k files)."""
         if self.db is None:
             return
         try:
             self.db.executemany("INSERT OR REPLACE INTO signatures VALUES (?,?,?)", rows)
-            gone = [(path,) for (path,) in self.db.execute("SELECT path FROM signatures") if path not in scanned]
+            paths = [path for (path,) in self.db.execute("SELECT path FROM signatures")] if known is None else known
+            gone = [(path,) for path in paths if path not in scanned]
             self.db.executemany("DELETE FROM signatures WHERE path = ?", gone)
             self.db.commit()
         except sqlite3.Error:

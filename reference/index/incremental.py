@@ -3,11 +3,11 @@
 The new generation shares what did not change: each Tantivy index's segment files are hard-linked from
 the live generation (a segment is never written again once committed; deletions go to new files), the
 semantic model is linked and only its rows are rewritten, and the SQLite database holds the live one's rows
-(the database of the generation this run collects brought forward by the row logs of the patches since, or
-else a copy of the live one) and is edited in one transaction, whose row changes are logged in turn. The file
-extractions live outside the generations (`extracts.py`), so nothing of an unchanged file is read, parsed or
-copied but its row in the database. The generation then flips like any
-other: a reader sees the old generation or the new one, never a mix.
+(the database of the generation this run collects, or a spare copy a full run left, brought forward by the row
+logs of the patches since, or else a copy of the live one) and is edited in one transaction, whose row changes
+are logged in turn. The file extractions live outside the generations (`extracts.py`), so nothing of an unchanged
+file is read, parsed or copied but its row in the database. The generation then flips like any other: a reader
+sees the old generation or the new one, never a mix.
 
 What a patch does, for the files that changed (added, edited, deleted):
 
@@ -80,15 +80,16 @@ class PatchDatabase:
     """The new generation's database, made in a thread while the patch reads the live generation and folds the
     semantic rows (SQLite and the kernel's copy run outside the GIL); `join` before writing it.
 
-    With a `chain` whose base vouches for itself (`rowlog.vouches`), the base's database (the generation this run
-    collects: no reader may hold it) is moved into `generation` and brought forward to the live generation's rows
-    by replaying the logs; otherwise, or when a log does not hold (`rowlog.LogMismatch`), the live generation's
-    database is copied, as every patch did before logs.
+    With a `chain` (`rowlog.chain_to`: a database no reader may hold, that vouches for itself), that database is
+    moved into `generation` and brought forward to the live generation's rows by replaying the logs; otherwise, or
+    when a log does not hold (`rowlog.LogMismatch`), the live generation's database is copied, as every patch did
+    before logs.
     """
 
     def __init__(self, previous: Path, generation: Path, chain: Chain | None) -> None:
         self._error: BaseException | None = None
-        self.replayed = 0  # logs replayed into a taken-over database (0: copied)
+        self.taken = False  # the chain's database was taken over (False: copied)
+        self.replayed = 0  # logs replayed into it
         self.mismatch: str | None = None  # why a taken-over database was dropped for a copy
         self._thread = threading.Thread(target=self._make, args=(previous, generation / DATABASE, chain),
                                         name="patch-database", daemon=True)
@@ -97,10 +98,10 @@ class PatchDatabase:
     def _make(self, previous: Path, target: Path, chain: Chain | None) -> None:
         try:
             if chain is not None and vouches(chain):
-                os.rename(chain.base / DATABASE, target)
+                os.rename(chain.database, target)
                 try:
                     replay(target, chain.logs)
-                    self.replayed = len(chain.logs)
+                    self.taken, self.replayed = True, len(chain.logs)
                     return
                 except LogMismatch as err:
                     self.mismatch = str(err)
@@ -199,9 +200,10 @@ class Patch:
         finally:
             db.close()
 
-    def write(self, plan: PatchPlan, blobs: list[bytes]) -> None:
+    def write(self, plan: PatchPlan, blobs: list[bytes]) -> tuple[int, int, int, int]:
         """Edit the database and the linked indices of `generation` as `plan` says (`blobs`: the stored
-        extractions of `plan.changed`), and write its row log."""
+        extractions of `plan.changed`), and write its row log; how many files, symbols, edges and unresolved edges
+        the generation gained (negative: lost)."""
         changed, gone_paths, file_ids, old_symbols, rerun = (plan.changed, plan.gone_paths, plan.file_ids,
                                                              plan.old_symbols, plan.rerun)
         writer: GenerationWriter | None = None
@@ -210,13 +212,14 @@ class Patch:
             wdb = writer.db
             assert isinstance(wdb, Recording)
             removed_edges = self._edge_names(wdb, [*gone_paths, *rerun])
+            removed = Counter[str]()
             for keys, sql in ((file_ids, "DELETE FROM symbol_relations WHERE symbol_id IN "
                                          "(SELECT symbol_id FROM symbols WHERE file_id IN ({}))"),
                               (file_ids, "DELETE FROM symbols WHERE file_id IN ({})"),
                               (file_ids, "DELETE FROM files WHERE file_id IN ({})"),
                               ([*gone_paths, *rerun], "DELETE FROM symbol_edges WHERE from_path IN ({})")):
                 for chunk in _chunks(keys):
-                    wdb.execute(sql.format(",".join("?" * len(chunk))), chunk)
+                    removed[sql.split()[2]] += wdb.execute(sql.format(",".join("?" * len(chunk))), chunk).rowcount
             writer.remove(file_ids, [sid for sid, _ in old_symbols.values()])
             firsts = [writer.add(result, blob)[1] for result, blob in zip(changed, blobs, strict=True)]
             writer.commit_search_indices()
@@ -233,10 +236,13 @@ class Patch:
             wdb.executemany(
                 "INSERT INTO symbol_edges(repo, \"ref\", from_symbol_id, from_path, line, edge_type, to_symbol_id, "
                 f"to_name) VALUES ('{REPO}', '{LIVE_REF}', ?, ?, ?, ?, ?, ?)", edges)
-            self._count_unresolved(wdb, removed_edges, Counter(e[5] for e in edges if e[4] is None))
+            unresolved = Counter(e[5] for e in edges if e[4] is None)
+            self._count_unresolved(wdb, removed_edges, unresolved)
             writer.finish()
             writer = None
             write_log(self.generation, self.previous, plan.parent_stamp, wdb)
+            return (len(changed) - removed["files"], sum(len(r.symbols) for r in changed) - removed["symbols"],
+                    len(edges) - removed["symbol_edges"], unresolved.total() - removed_edges.total())
         except BaseException:
             if writer is not None:
                 writer.abort()

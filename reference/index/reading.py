@@ -63,6 +63,12 @@ def signature(st: os.stat_result) -> tuple[int, ...]:
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
+def signature_text(st: os.stat_result) -> str:
+    """`signature` as the text a file's hash is remembered by (`ExtractStore.signatures`), made without the tuple: a
+    run makes one per file of the tree."""
+    return f"{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}"
+
+
 def settled(st: os.stat_result, now_ns: int | None = None) -> bool:
     """Whether a file read now with this stat will change `signature` on its next edit.
 

@@ -16,13 +16,19 @@ the same statements on the same rows give the same rows. `replay` checks every s
 of the index (nothing but INSERT, UPDATE or DELETE of them runs), every row count and each log's result, and
 raises `LogMismatch` on the first difference: the caller then copies the live database instead, never keeps
 rows a log did not vouch for.
+
+The database brought forward is one no reader may hold: that of a generation the run collects, or a spare, a copy
+a full run makes of its database (`make_spares`) for the first two patches after it, which find no collected
+generation their logs reach (a full run writes no log).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import shutil
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -33,7 +39,7 @@ from cruxgate import __version__
 
 from .reading import Refused, read_regular
 from .seal import sealed_files, stamp
-from .state import DATABASE, GENERATION_PREFIX
+from .state import DATABASE, GENERATION_PREFIX, write_atomic
 
 ROWLOG = "rows.log"
 FORMAT = "cruxgate-rowlog"
@@ -152,25 +158,37 @@ def _ints(value: object, size: int) -> bool:
 
 @dataclass(frozen=True)
 class Chain:
-    """A generation about to be collected whose database the logs bring forward to the live generation's rows."""
+    """A database no reader may hold, with the rows of generation `base`, that the logs bring forward to the live
+    generation's rows: the database of a generation this run collects, or a spare (`make_spares`)."""
 
     base: Path
+    database: Path  # the file taken over: `base`'s own database or one of its spares
     logs: list[RowLog]  # oldest first: the first one's parent is `base`, the last one is the live generation's
+    collected: bool  # `base` is a generation this run collects: held back from its collector until `database` is taken
 
 
 def chain_to(live: Path, collectable: list[Path], depth: int = 4) -> Chain | None:
-    """The newest of the `collectable` generations that the live generation's logs reach (each log's parent the
-    generation of the one before), with those logs; None when a log is missing or does not hold."""
+    """The newest database that vouches for itself (`vouches`) and that the live generation's logs reach (each log's
+    parent the generation of the one before): a spare of a generation on the way, the live one first (no log to
+    replay), or the database of one of the `collectable` generations; None when none is reached."""
     by_name = {path.name: path for path in collectable}
     logs: list[RowLog] = []
     generation = live
     for _ in range(depth):
-        log = read_log(generation)
+        found = spares(generation)
+        if found:
+            return Chain(generation, found[0], logs[::-1], collected=False)
+        log = read_log(generation) or _linked_log(generation)
         if log is None:
             return None
         logs.append(log)
         if log.parent in by_name:
-            return Chain(by_name[log.parent], logs[::-1])
+            base = by_name[log.parent]
+            chain = Chain(base, base / DATABASE, logs[::-1], collected=True)
+            if vouches(chain):
+                return chain
+            found = spares(base)
+            return Chain(base, found[0], chain.logs, collected=True) if found else None
         number = log.parent[len(GENERATION_PREFIX):]
         if not (log.parent.startswith(GENERATION_PREFIX) and number.isascii() and number.isdigit()):
             return None  # a generation's name, never a path
@@ -180,16 +198,81 @@ def chain_to(live: Path, collectable: list[Path], depth: int = 4) -> Chain | Non
     return None
 
 
+def _linked_log(generation: Path) -> RowLog | None:
+    """The log of the generation `generation` was linked from by an unchanged run (its log is that one's, and so are
+    its rows: the same database file), read as that generation's; None when it is not that."""
+    try:
+        head = json.loads(read_regular(str(generation / ROWLOG), MAX_LOG_BYTES).data.split(b"\n", 1)[0])
+        source = generation.parent / head["generation"]
+        if not (isinstance(head["generation"], str) and head["generation"].startswith(GENERATION_PREFIX)
+                and "/" not in head["generation"]):
+            return None
+        if (source / DATABASE).stat().st_ino != (generation / DATABASE).stat().st_ino:
+            return None
+    except (Refused, OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    return read_log(source)
+
+
 def vouches(chain: Chain) -> bool:
-    """The base's database is exactly what its seal recorded and what the first log's patch copied: not written
-    since, and linked nowhere else (a write would show through another generation)."""
+    """The taken database is what it was written as and linked nowhere else (a write would show through another
+    generation): a collected generation's exactly what its seal recorded and what the first log's patch found, a
+    spare what its generation's spare list recorded."""
+    if chain.database != chain.base / DATABASE:
+        return chain.database in spares(chain.base)
     sealed = sealed_files(chain.base)
     try:
         now = stamp(chain.base / DATABASE)
         links = (chain.base / DATABASE).stat().st_nlink
     except OSError:
         return False
-    return links == 1 and sealed is not None and sealed.get(DATABASE) == now == chain.logs[0].parent_stamp
+    return (links == 1 and sealed is not None and bool(chain.logs)
+            and sealed.get(DATABASE) == now == chain.logs[0].parent_stamp)
+
+
+# A spare: a copy of a full run's database that no reader opens (a dot-file: neither sealed nor linked by an unchanged
+# run), so that the first patches after a full run, which have no collected generation to take over, copy nothing.
+SPARE_LIST = ".spares.json"
+SPARE_COUNT = 2  # the first two patches after a full run; from the third the collected generation's database serves
+
+
+def make_spares(generation: Path, count: int = SPARE_COUNT) -> None:
+    """Copy `generation`'s finished database `count` times beside it and list the copies' stamps (written last:
+    an unlisted copy is never taken); none on a disk with less room than twice the copies take."""
+    disk = os.statvfs(generation)
+    if disk.f_bavail * disk.f_frsize < 2 * count * (generation / DATABASE).stat().st_size:
+        return
+    made = {}
+    for n in range(1, count + 1):
+        spare = generation / f".spare-{n}.db"
+        shutil.copyfile(generation / DATABASE, spare)
+        made[spare.name] = stamp(spare)
+    write_atomic(generation / SPARE_LIST, json.dumps(made, sort_keys=True))
+
+
+def spares(generation: Path) -> list[Path]:
+    """The spares of `generation` that vouch for themselves: listed, as stamped then, and linked nowhere else."""
+    try:
+        listed = json.loads(read_regular(str(generation / SPARE_LIST), 1 << 16).data)
+        items = sorted(listed.items())
+    except (Refused, OSError, ValueError, AttributeError):
+        return []
+    found = []
+    for name, stamped in items:
+        spare = generation / str(name)
+        if not (isinstance(name, str) and name.startswith(".spare-") and "/" not in name):
+            continue
+        try:
+            if stamp(spare) == stamped and spare.stat().st_nlink == 1:
+                found.append(spare)
+        except OSError:
+            continue  # taken by an earlier patch
+    return found
+
+
+def spare_files(generation: Path) -> list[Path]:
+    """Every spare file of `generation`, listed or not (what dropping its spares removes)."""
+    return [generation / SPARE_LIST, *sorted(generation.glob(".spare-*.db"))]
 
 
 def replay(database: Path, logs: list[RowLog]) -> None:

@@ -6,8 +6,9 @@ import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
-from .reading import MAX_FILE_BYTES, refusal, signature, utf8_text
+from .reading import MAX_FILE_BYTES, refusal, signature_text, utf8_text
 from .state import STATE_DIR
 
 __all__ = ["BINARY_PROBE", "MAX_FILE_BYTES", "SKIP_DIRS", "Candidate", "ScanReport", "is_binary", "scan"]
@@ -21,13 +22,13 @@ BINARY_PROBE = 8192
 NOT_UTF8 = "its name is not valid UTF-8"
 
 
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """A file to index: its posix path relative to the workspace, its absolute path and its stat signature."""
+class Candidate(NamedTuple):
+    """A file to index: its posix path relative to the workspace, its absolute path and its stat signature (a named
+    tuple: one is made per file of the tree by every run, 20k at a time, and a frozen dataclass costs twice as much)."""
 
     path: str
     absolute: str
-    signature: tuple[int, ...] = ()  # reading.signature of its lstat when scanned
+    signature: str = ""  # reading.signature_text of its lstat when scanned
 
 
 @dataclass(slots=True)
@@ -75,6 +76,7 @@ def _scan_dir(directory: str, prefix: str, report: ScanReport, problems: list[tu
             entries = list(listing)
     except OSError:
         return
+    files = report.files
     for entry in entries:
         name = entry.name
         rel = prefix + name
@@ -85,12 +87,12 @@ def _scan_dir(directory: str, prefix: str, report: ScanReport, problems: list[tu
         if is_dir:
             if name in SKIP_DIRS or entry.is_symlink():
                 continue
-            if not utf8_text(name):
+            if not (name.isascii() or utf8_text(name)):
                 problems.append((rel, NOT_UTF8))
                 continue
             _scan_dir(entry.path, rel + "/", report, problems)
             continue
-        if not utf8_text(name):
+        if not (name.isascii() or utf8_text(name)):  # ASCII, as most names are, is UTF-8
             problems.append((rel, NOT_UTF8))
             continue
         try:
@@ -99,7 +101,7 @@ def _scan_dir(directory: str, prefix: str, report: ScanReport, problems: list[tu
             continue  # gone since the directory was listed
         reason = refusal(st)
         if reason is None:
-            report.files.append(Candidate(rel, entry.path, signature(st)))
+            files.append(Candidate(rel, entry.path, signature_text(st)))
         elif stat.S_ISREG(st.st_mode):  # a regular file is refused for its size only
             report.skipped_large += 1
         else:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from cruxgate.reference.index import extracts as extracts_module
 from cruxgate.reference.index import index_workspace, read_state
 from cruxgate.reference.index.extracts import EXTRACTS, PAGE_SIZE, ExtractStore
 from cruxgate.reference.index.names import edge_names
@@ -27,7 +28,10 @@ def store(tmp_path: Path) -> ExtractStore:
     return ExtractStore(tmp_path, "test")
 
 
-def test_a_name_is_found_as_a_whole_part_of_a_target(tmp_path: Path) -> None:
+@pytest.mark.parametrize("few", [extracts_module.FEW_NAMES, 0])  # SQLite searching the texts, or them split
+def test_a_name_is_found_as_a_whole_part_of_a_target(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     few: int) -> None:
+    monkeypatch.setattr(extracts_module, "FEW_NAMES", few)
     extracts = store(tmp_path)
     extracts.put([("a.py", "h1", b"x", edge_names(["pkg.mod::helper", "run"])),
                   ("b.py", "h2", b"y", edge_names(["helpers.run_all"]))])

@@ -1,7 +1,8 @@
 """A patched generation holds what a full run over the same tree holds, edit after edit.
 
-One workspace is edited step by step and re-indexed after each step (a patch of the live generation; from the
-third on, its database is the collected generation's brought forward by the two patches' row logs);
+One workspace is edited step by step and re-indexed after each step (a patch of the live generation; the first two
+take over a spare copy the full run made of its database, the second replaying the first's row log; from the third
+on, its database is the collected generation's brought forward by the two patches' row logs);
 after each step its tree is copied and indexed from scratch (`force`), and the two indices are compared:
 every file, symbol (by stable id), edge (its source and target by stable id), unresolved-name count,
 Tantivy document and semantic row, and the answers of locate_symbol, find_references and the outline.
@@ -212,6 +213,30 @@ def collected_database(workspace: Path) -> Iterator[Callable[[], bool] | None]:
         os.close(fd)
 
 
+@contextmanager
+def taken_database(workspace: Path) -> Iterator[Callable[[], str | None]]:
+    """Which database the next run takes over: "collected" (the database of the generation before the replaced
+    one), "spare" (a copy a full run left), or None (it copied the live one). Each is held open meanwhile, so its
+    inode cannot be reused by a copy made after it is dropped."""
+    state = workspace / STATE_DIR
+    names = sorted((p for p in state.iterdir() if p.name.startswith("gen-")), key=lambda p: int(p.name[4:]))
+    held = [("spare", os.open(spare, os.O_RDONLY)) for name in names for spare in sorted(name.glob(".spare-*.db"))]
+    if len(names) >= 3:
+        held.append(("collected", os.open(names[-3] / DATABASE, os.O_RDONLY)))
+
+    def taken() -> str | None:
+        live = read_state(workspace).generation
+        assert live is not None
+        inode = (live / DATABASE).stat().st_ino
+        return next((kind for kind, fd in held if os.fstat(fd).st_ino == inode), None)
+
+    try:
+        yield taken
+    finally:
+        for _, fd in held:
+            os.close(fd)
+
+
 def test_a_patched_generation_answers_as_a_full_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     workspace = copy_fixture(tmp_path / "patched")
     index_workspace(workspace)
@@ -219,12 +244,12 @@ def test_a_patched_generation_answers_as_a_full_run(tmp_path: Path, monkeypatch:
     for step, (title, edits) in enumerate(STEPS):
         for edit in edits:
             edit(workspace)
-        with collected_database(workspace) as taken_over:
+        with taken_database(workspace) as taken:
             summary = index_workspace(workspace)
-            # From the third patch on, the database is the collected generation's, brought forward by two logs (the
-            # first's base is the full run's); the comparison below shows the replay gave the rows a full run gives.
-            assert (taken_over is not None) == (step >= 2)
-            assert taken_over is None or taken_over(), f"step {step} ({title}) copied"
+            # The first two patches take over a spare of the full run's database (the second replays the first's log);
+            # from the third on, the database is the collected generation's, brought forward by two logs (the first's
+            # base is the full run's). The comparison below shows the rows are the ones a full run gives.
+            assert taken() == ("spare" if step < 2 else "collected"), f"step {step} ({title}) copied"
         assert full_builds == [], f"step {step} ({title}) ran in full"
         assert (workspace / STATE_DIR / summary.generation / ROWLOG).is_file(), f"step {step} ({title}) logged no rows"
         fresh = tmp_path / f"full-{step}"

@@ -10,6 +10,7 @@ import pytest
 from cruxgate.reference.index import build as build_module
 from cruxgate.reference.index import index_workspace, reading
 from cruxgate.reference.index.extracts import ExtractStore
+from cruxgate.reference.index.scan import scan
 from cruxgate.reference.index.state import STATE_DIR
 
 from .conftest import copy_fixture
@@ -87,3 +88,25 @@ def test_a_file_read_within_the_racy_window_is_not_remembered(workspace: Path,
     seen = reads(monkeypatch)
     index_workspace(workspace)
     assert len(seen) == first.file_count
+
+
+def test_the_remembered_text_is_the_signature(workspace: Path) -> None:
+    # The scan writes the signature as text at once (one per file of the tree); stores written before remember the
+    # text of the tuple, and a file must match it, or every run would read every file again.
+    report = scan(workspace)
+    assert report.files
+    for candidate in report.files:
+        st = os.lstat(candidate.absolute)
+        assert candidate.signature == reading.signature_text(st) == ":".join(map(str, reading.signature(st)))
+
+
+@pytest.mark.parametrize("force", [False, True])  # a patch forgets by the paths it read first, a full run by the table
+def test_a_deleted_file_is_forgotten(workspace: Path, monkeypatch: pytest.MonkeyPatch, force: bool) -> None:
+    settle(monkeypatch)
+    index_workspace(workspace)
+    assert EDITED in remembered(workspace)
+    (workspace / EDITED).unlink()
+    summary = index_workspace(workspace, force=force)
+    assert (summary.parsed_files == 0) != force  # a patch (nothing to parse) or a full run
+    kept = remembered(workspace)
+    assert EDITED not in kept and len(kept) == summary.file_count
