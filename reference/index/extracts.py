@@ -24,19 +24,23 @@ from collections.abc import Iterable
 from pathlib import Path
 
 EXTRACTS = "extracts.db"
+# The extractions are large rows (about 26 KB each: 130 MB at 5,000 files), rewritten whole by every full run: in a
+# rowid table on 16 KiB pages a full run's writes took 0.22-0.54 CPU-s at 5,000 files, against 0.58-1.56 in a
+# WITHOUT ROWID table on 4 KiB pages (a fresh store / one whose rows are replaced; measured with the same rows).
+PAGE_SIZE = 16_384
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS extracts(path TEXT NOT NULL, content_hash TEXT NOT NULL, payload BLOB NOT NULL,
-                                    PRIMARY KEY (path, content_hash)) WITHOUT ROWID;
+                                    PRIMARY KEY (path, content_hash));
 -- content_hash NULL: the file was binary (not indexed).
 CREATE TABLE IF NOT EXISTS signatures(path TEXT PRIMARY KEY, signature TEXT NOT NULL, content_hash TEXT)
     WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS edge_names(path TEXT NOT NULL, content_hash TEXT NOT NULL, names TEXT NOT NULL,
                                       PRIMARY KEY (path, content_hash)) WITHOUT ROWID;
 """
-# What the store holds for every extraction: one written before `edge_names` existed is dropped (parsed again once).
-_LAYOUT = "extracts+edge_names"
-_TABLES = ("extracts", "signatures", "edge_names")
+# What the store holds and how: a store of another layout (one written before `edge_names` existed, or with the
+# extractions in a WITHOUT ROWID table) is removed and started afresh (every file parsed again once).
+_LAYOUT = "extracts+edge_names rowid/16k"
 FEW_NAMES = 5  # `naming` asks SQLite to search the texts for up to this many names, and splits them for more
 
 
@@ -48,13 +52,11 @@ class ExtractStore:
         self.db: sqlite3.Connection | None = None
         self.failed = False  # a write failed this run (its rows are missing)
         try:
-            # Written from the generation writer's finishing thread too; one run at a time holds the lock.
-            db = sqlite3.connect(state / EXTRACTS, check_same_thread=False)
-            db.executescript("PRAGMA synchronous=NORMAL;" + _SCHEMA)
-            found = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('tool_version', 'layout')"))
-            if found != {"tool_version": tool_version, "layout": _LAYOUT}:
-                for table in _TABLES:
-                    db.execute(f"DELETE FROM {table}")
+            db = self._open(state)
+            if self._meta(db) != {"tool_version": tool_version, "layout": _LAYOUT}:
+                db.close()
+                self._drop(state)  # another release's or layout's store: a new file (the page size is set at creation)
+                db = self._open(state)
                 db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
                                (("tool_version", tool_version), ("layout", _LAYOUT)))
                 db.commit()
@@ -63,8 +65,20 @@ class ExtractStore:
             self._drop(state)
 
     @staticmethod
+    def _open(state: Path) -> sqlite3.Connection:
+        """The store's connection, its tables created where missing (a new file gets `PAGE_SIZE` pages)."""
+        # Written from the generation writer's finishing thread too; one run at a time holds the lock.
+        db = sqlite3.connect(state / EXTRACTS, check_same_thread=False)
+        db.executescript(f"PRAGMA page_size={PAGE_SIZE}; PRAGMA synchronous=NORMAL;" + _SCHEMA)
+        return db
+
+    @staticmethod
+    def _meta(db: sqlite3.Connection) -> dict[str, str]:
+        return dict(db.execute("SELECT key, value FROM meta WHERE key IN ('tool_version', 'layout')"))
+
+    @staticmethod
     def _drop(state: Path) -> None:
-        """A store that cannot be opened is removed: the next run starts an empty one."""
+        """Remove the store (one that cannot be opened, or of another release or layout): a new one starts empty."""
         for suffix in ("", "-journal", "-wal", "-shm"):
             with contextlib.suppress(OSError):
                 (state / (EXTRACTS + suffix)).unlink()

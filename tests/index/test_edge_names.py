@@ -16,7 +16,7 @@ import pytest
 
 from cruxgate.reference.index import extracts as extracts_module
 from cruxgate.reference.index import index_workspace, read_state
-from cruxgate.reference.index.extracts import EXTRACTS, ExtractStore
+from cruxgate.reference.index.extracts import EXTRACTS, PAGE_SIZE, ExtractStore
 from cruxgate.reference.index.names import edge_names
 from cruxgate.reference.index.state import STATE_DIR
 
@@ -61,6 +61,27 @@ def test_a_store_written_without_edge_names_is_emptied(tmp_path: Path) -> None:
         db.execute("DELETE FROM meta WHERE key = 'layout'")
     reopened = store(tmp_path)
     assert reopened.get("a.py", "h") is None and reopened.naming({"f"}) == set()
+
+
+def test_a_store_of_the_earlier_layout_is_started_afresh(tmp_path: Path) -> None:
+    """The extractions moved to a rowid table on larger pages (cheaper to rewrite): a store written before (a WITHOUT
+    ROWID table on 4 KiB pages) is replaced by a new file, since neither the table nor the page size can change in
+    place."""
+    with sqlite3.connect(tmp_path / EXTRACTS) as db:
+        db.executescript("""
+            CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE extracts(path TEXT NOT NULL, content_hash TEXT NOT NULL, payload BLOB NOT NULL,
+                                  PRIMARY KEY (path, content_hash)) WITHOUT ROWID;
+            INSERT INTO meta VALUES ('tool_version', 'test'), ('layout', 'extracts+edge_names');
+            INSERT INTO extracts VALUES ('a.py', 'h', x'00');""")
+    extracts = store(tmp_path)
+    assert extracts.get("a.py", "h") is None
+    extracts.put([("a.py", "h", b"x", edge_names(["f"]))])
+    extracts.close()
+    with sqlite3.connect(tmp_path / EXTRACTS) as db:
+        assert db.execute("PRAGMA page_size").fetchone() == (PAGE_SIZE,)
+        assert "WITHOUT ROWID" not in db.execute("SELECT sql FROM sqlite_master WHERE name = 'extracts'").fetchone()[0]
+    assert store(tmp_path).get("a.py", "h") == b"x"
 
 
 def test_a_store_that_lost_rows_vouches_for_no_generation(tmp_path: Path) -> None:
