@@ -59,6 +59,48 @@ def test_the_transposed_product_a_slice_at_a_time_is_scipys_bit_for_bit(small_sl
         stored.close()
 
 
+def test_the_slices_use_scipys_kernel_where_it_computes_the_product() -> None:
+    from scipy.sparse import _sparsetools
+
+    build._slice_kernel.cache_clear()
+    assert build._slice_kernel() is _sparsetools.csc_matvecs
+
+
+@pytest.mark.parametrize("kernel", [
+    pytest.param(lambda *args: None, id="adds-nothing"),
+    pytest.param(lambda columns, rows, width, indptr, indices, data, block, out: out.__iadd__(1.0), id="adds-wrong"),
+    pytest.param(lambda columns, rows: None, id="other-arguments"),
+])
+def test_a_kernel_that_is_not_the_product_is_not_used_and_the_product_is_scipys(
+        kernel: object, small_slices: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(build, "_private_kernel", lambda: kernel)
+    build._slice_kernel.cache_clear()
+    try:
+        assert build._slice_kernel() is None
+        tfidf = _matrix(500, 200, 10, seed=5)
+        dense = np.random.default_rng(6).standard_normal((500, 24)).astype(np.float32)
+        stored = build._RowFile(tmp_path, 500, 24)
+        try:
+            stored[0:500] = dense
+            assert np.array_equal(build._transposed_product(tfidf, stored), np.asarray(tfidf.T @ dense))
+        finally:
+            stored.close()
+    finally:
+        build._slice_kernel.cache_clear()
+
+
+def test_without_scipys_kernel_the_product_is_scipys(small_slices: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(build, "_private_kernel", lambda: None)
+    build._slice_kernel.cache_clear()
+    try:
+        assert build._slice_kernel() is None
+        tfidf = _matrix(300, 120, 8, seed=7)
+        dense = np.random.default_rng(8).standard_normal((300, 16)).astype(np.float32)
+        assert np.array_equal(build._transposed_product(tfidf, dense), np.asarray(tfidf.T @ dense))
+    finally:
+        build._slice_kernel.cache_clear()
+
+
 def test_orthonormal_on_the_scratch_file_is_orthonormal_on_the_array(small_slices: None, tmp_path: Path) -> None:
     block = np.random.default_rng(5).standard_normal((1000, 30)).astype(np.float32)
     stored = build._RowFile(tmp_path, 1000, 30)

@@ -10,6 +10,7 @@ concepts. Nothing is downloaded: the model is the indexed code.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -17,7 +18,7 @@ import shutil
 import tempfile
 from array import array
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, TypeVar, overload
 
@@ -445,11 +446,14 @@ def _transposed_product(matrix: sp.csr_matrix, block: np.ndarray | _RowFile) -> 
 
     scipy computes the whole product by adding each row's terms into one zeroed array, row after row
     (`csc_matvecs`); the slices are added into one array by the same routine in the same order, so every
-    sum is made of the same additions in the same order: the same bits as `matrix.T @ block`.
+    sum is made of the same additions in the same order: the same bits as `matrix.T @ block`. Where that
+    routine is missing or does not compute that product (a scipy the ranges allow may change it: it is not
+    public), the product is scipy's public one over the whole block, which costs the memory the slices save.
     """
-    from scipy.sparse import _sparsetools
-
     rows, columns = matrix.shape
+    kernel = _slice_kernel()
+    if kernel is None:
+        return np.asarray(matrix.T @ np.ascontiguousarray(block[0:rows], dtype=np.float32), dtype=np.float32)
     width = block.shape[1]
     out = np.zeros((columns, width), dtype=np.float32)
     indptr, indices, data = matrix.indptr, matrix.indices, matrix.data
@@ -457,9 +461,39 @@ def _transposed_product(matrix: sp.csr_matrix, block: np.ndarray | _RowFile) -> 
         stop = min(start + ROW_CHUNK, rows)
         part = np.ascontiguousarray(block[start:stop], dtype=np.float32)
         first, last = int(indptr[start]), int(indptr[stop])
-        _sparsetools.csc_matvecs(columns, stop - start, width, (indptr[start:stop + 1] - first).astype(indices.dtype),
-                                 indices[first:last], data[first:last], part.ravel(), out.ravel())
+        kernel(columns, stop - start, width, (indptr[start:stop + 1] - first).astype(indices.dtype),
+               indices[first:last], data[first:last], part.ravel(), out.ravel())
     return out
+
+
+def _private_kernel() -> Callable[..., None] | None:
+    """scipy's `csc_matvecs`, if this scipy has it (a private module: the ranges do not promise it)."""
+    try:
+        from scipy.sparse import _sparsetools
+    except ImportError:
+        return None
+    kernel: Callable[..., None] | None = getattr(_sparsetools, "csc_matvecs", None)
+    return kernel
+
+
+@functools.cache
+def _slice_kernel() -> Callable[..., None] | None:
+    """scipy's `csc_matvecs` when it is there and computes `matrix.T @ block` on a small case checked once (values
+    whose sums are exact, so any order of additions gives the same bits); None otherwise."""
+    kernel = _private_kernel()
+    if kernel is None:
+        return None
+    import scipy.sparse as sparse
+
+    dense = np.array([[1.5, 0, 2, 0], [0, 3, 0.25, 0], [4, 0, 0, 0.5]], dtype=np.float32)
+    probe = sparse.csr_matrix(dense)
+    block = np.arange(6, dtype=np.float32).reshape(3, 2) * np.float32(1.25) + np.float32(0.5)
+    out = np.zeros((4, 2), dtype=np.float32)
+    try:
+        kernel(4, 3, 2, probe.indptr, probe.indices, probe.data, block.ravel(), out.ravel())
+    except (TypeError, ValueError):
+        return None
+    return kernel if np.array_equal(out, dense.T @ block) else None
 
 
 def write_rows(path: Path, shape: tuple[int, int], slices: Iterable[np.ndarray]) -> None:
