@@ -17,7 +17,12 @@ class _Pool(multiprocessing.pool.Pool):
     """
 
     def _get_sentinels(self) -> list[Any]:
-        return [getattr(self, "_change_notifier")._reader]  # noqa: B009 - private to CPython's Pool
+        notifier = getattr(self, "_change_notifier", None)  # private to CPython's Pool (3.8 to this day)
+        reader = getattr(notifier, "_reader", None)
+        if reader is None:  # a Python whose Pool changed: its own sentinels, busy wait and all
+            stock: Callable[[], list[Any]] = getattr(super(), "_get_sentinels")  # noqa: B009 - not in the stubs
+            return stock()
+        return [reader]
 
 
 def fork_pool(workers: int, initializer: Callable[[], Any] | None = None) -> multiprocessing.pool.Pool:

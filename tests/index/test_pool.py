@@ -45,3 +45,17 @@ def test_a_closed_pool_finishes_its_tasks_and_ends() -> None:
     joining.start()
     joining.join(timeout=30)
     assert not joining.is_alive()
+
+
+def test_a_pool_whose_notifier_is_not_found_uses_cpythons_own_sentinels(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Python whose Pool renamed its change notifier gets the stock handler (busy wait and all), not an error."""
+    with fork_pool(2) as pool:
+        notifier = getattr(pool, "_change_notifier")  # noqa: B009 - private to CPython's Pool
+        assert getattr(pool, "_get_sentinels")() == [notifier._reader]  # noqa: B009
+        stock = [notifier._reader]  # what the handler thread may also see meanwhile: a sentinel it can wait on
+        monkeypatch.setattr(multiprocessing.pool.Pool, "_get_sentinels", lambda self: stock)
+        monkeypatch.setattr(pool, "_change_notifier", object())  # the handler thread holds the real one
+        found = getattr(pool, "_get_sentinels")()  # noqa: B009
+        monkeypatch.undo()
+        assert found is stock
+        assert sorted(pool.map(abs, [-1, -2])) == [1, 2]
