@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import tracemalloc
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -59,46 +60,41 @@ def test_the_transposed_product_a_slice_at_a_time_is_scipys_bit_for_bit(small_sl
         stored.close()
 
 
-def test_the_slices_use_scipys_kernel_where_it_computes_the_product() -> None:
+@pytest.fixture
+def fresh_kernel() -> Iterator[None]:
+    """The kernel checked afresh in the test, and again after it (the check is cached per process)."""
+    build._slice_kernel.cache_clear()
+    yield
+    build._slice_kernel.cache_clear()
+
+
+def test_the_slices_use_scipys_kernel_where_it_computes_the_product(fresh_kernel: None) -> None:
     from scipy.sparse import _sparsetools
 
-    build._slice_kernel.cache_clear()
     assert build._slice_kernel() is _sparsetools.csc_matvecs
 
 
 @pytest.mark.parametrize("kernel", [
+    pytest.param(None, id="missing"),
     pytest.param(lambda *args: None, id="adds-nothing"),
     pytest.param(lambda columns, rows, width, indptr, indices, data, block, out: out.__iadd__(1.0), id="adds-wrong"),
     pytest.param(lambda columns, rows: None, id="other-arguments"),
 ])
-def test_a_kernel_that_is_not_the_product_is_not_used_and_the_product_is_scipys(
-        kernel: object, small_slices: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_kernel_missing_or_not_the_product_is_not_used_and_the_product_is_scipys(
+        kernel: object, small_slices: None, fresh_kernel: None, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(build, "_private_kernel", lambda: kernel)
-    build._slice_kernel.cache_clear()
+    assert build._slice_kernel() is None
+    tfidf = _matrix(500, 200, 10, seed=5)
+    dense = np.random.default_rng(6).standard_normal((500, 24)).astype(np.float32)
+    expected = np.asarray(tfidf.T @ dense)
+    assert np.array_equal(build._transposed_product(tfidf, dense), expected)
+    stored = build._RowFile(tmp_path, 500, 24)
     try:
-        assert build._slice_kernel() is None
-        tfidf = _matrix(500, 200, 10, seed=5)
-        dense = np.random.default_rng(6).standard_normal((500, 24)).astype(np.float32)
-        stored = build._RowFile(tmp_path, 500, 24)
-        try:
-            stored[0:500] = dense
-            assert np.array_equal(build._transposed_product(tfidf, stored), np.asarray(tfidf.T @ dense))
-        finally:
-            stored.close()
+        stored[0:500] = dense
+        assert np.array_equal(build._transposed_product(tfidf, stored), expected)
     finally:
-        build._slice_kernel.cache_clear()
-
-
-def test_without_scipys_kernel_the_product_is_scipys(small_slices: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(build, "_private_kernel", lambda: None)
-    build._slice_kernel.cache_clear()
-    try:
-        assert build._slice_kernel() is None
-        tfidf = _matrix(300, 120, 8, seed=7)
-        dense = np.random.default_rng(8).standard_normal((300, 16)).astype(np.float32)
-        assert np.array_equal(build._transposed_product(tfidf, dense), np.asarray(tfidf.T @ dense))
-    finally:
-        build._slice_kernel.cache_clear()
+        stored.close()
 
 
 def test_orthonormal_on_the_scratch_file_is_orthonormal_on_the_array(small_slices: None, tmp_path: Path) -> None:
