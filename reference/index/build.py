@@ -824,8 +824,7 @@ class _Spares:
             make_spares(generation)
         except OSError:
             for file in spare_files(generation):
-                with contextlib.suppress(OSError):
-                    file.unlink()
+                _remove(file)
 
     def join(self) -> None:
         """Wait for the copies."""

@@ -51,6 +51,8 @@ class FileBytes:
 def utf8_text(text: str) -> bool:
     """`text` has a UTF-8 form: no lone surrogates (how a name os read with bytes that are not UTF-8 comes
     back, and what JSON's "\\udce9" decodes to). The index, SQLite and JSON answers carry only such text."""
+    if text.isascii():  # as most names are: no encoding to try (the scan asks for every name of the tree)
+        return True
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:

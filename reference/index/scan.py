@@ -87,12 +87,12 @@ def _scan_dir(directory: str, prefix: str, report: ScanReport, problems: list[tu
         if is_dir:
             if name in SKIP_DIRS or entry.is_symlink():
                 continue
-            if not (name.isascii() or utf8_text(name)):
+            if not utf8_text(name):
                 problems.append((rel, NOT_UTF8))
                 continue
             _scan_dir(entry.path, rel + "/", report, problems)
             continue
-        if not (name.isascii() or utf8_text(name)):  # ASCII, as most names are, is UTF-8
+        if not utf8_text(name):
             problems.append((rel, NOT_UTF8))
             continue
         try:
