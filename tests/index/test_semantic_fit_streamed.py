@@ -47,17 +47,22 @@ def small_slices(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(build, "GRAM_ROWS", 192)
 
 
-def test_the_transposed_product_a_slice_at_a_time_is_scipys_bit_for_bit(small_slices: None, tmp_path: Path) -> None:
-    tfidf = _matrix(1000, 300, 12, seed=3)  # eleven slices, the last one short
-    dense = np.random.default_rng(4).standard_normal((1000, 40)).astype(np.float32)
+def assert_transposed_product_is_scipys(tfidf: sp.csr_matrix, dense: np.ndarray, folder: Path) -> None:
+    """`_transposed_product` of `dense`, in memory and in a scratch file, is scipy's `tfidf.T @ dense` bit for bit."""
     expected = np.asarray(tfidf.T @ dense)
     assert np.array_equal(build._transposed_product(tfidf, dense), expected)
-    stored = build._RowFile(tmp_path, 1000, 40)
+    stored = build._RowFile(folder, *dense.shape)
     try:
-        stored[0:1000] = dense
+        stored[0:dense.shape[0]] = dense
         assert np.array_equal(build._transposed_product(tfidf, stored), expected)
     finally:
         stored.close()
+
+
+def test_the_transposed_product_a_slice_at_a_time_is_scipys_bit_for_bit(small_slices: None, tmp_path: Path) -> None:
+    tfidf = _matrix(1000, 300, 12, seed=3)  # eleven slices, the last one short
+    assert_transposed_product_is_scipys(
+        tfidf, np.random.default_rng(4).standard_normal((1000, 40)).astype(np.float32), tmp_path)
 
 
 @pytest.fixture
@@ -85,16 +90,8 @@ def test_a_kernel_missing_or_not_the_product_is_not_used_and_the_product_is_scip
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(build, "_private_kernel", lambda: kernel)
     assert build._slice_kernel() is None
-    tfidf = _matrix(500, 200, 10, seed=5)
-    dense = np.random.default_rng(6).standard_normal((500, 24)).astype(np.float32)
-    expected = np.asarray(tfidf.T @ dense)
-    assert np.array_equal(build._transposed_product(tfidf, dense), expected)
-    stored = build._RowFile(tmp_path, 500, 24)
-    try:
-        stored[0:500] = dense
-        assert np.array_equal(build._transposed_product(tfidf, stored), expected)
-    finally:
-        stored.close()
+    assert_transposed_product_is_scipys(
+        _matrix(500, 200, 10, seed=5), np.random.default_rng(6).standard_normal((500, 24)).astype(np.float32), tmp_path)
 
 
 def test_orthonormal_on_the_scratch_file_is_orthonormal_on_the_array(small_slices: None, tmp_path: Path) -> None:
