@@ -5,8 +5,7 @@ that holds wherever the reference's package lives (top-level today, `cruxgate.re
 the wheel ships only names under cruxgate; see docs/development.md).
 """
 
-import sys
 
-from cruxgate.cli import main
+from cruxgate.cli import script
 
-sys.exit(main())
+script()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 # Sub-commands of the reference server and of the conformance side; each part keeps
@@ -54,5 +55,17 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
+def script() -> None:
+    """The console script and `python -m cruxgate`: `main()`, then exit with its code."""
+    code = main()
+    if sys.argv[1:2] == ["index"]:
+        # Everything the run wrote is committed, closed and joined by now; the interpreter's teardown (freeing the
+        # modules and every object left) cost a one-file re-index of 20k files about 0.1 CPU-s and 0.2-0.4 s wall.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    script()

@@ -30,16 +30,16 @@ from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 from cruxgate import __version__
 
+from .background import Background
 from .extract import FileExtract, content_hash, extract
 from .extracts import ExtractStore
 from .git import git_head
 from .heap import trim_heap as _trim_heap
 from .incremental import Patch, PatchDatabase, PatchUnavailable, link_indices, worth_patching
 from .languages import language_of
-from .pool import fork_pool
 from .reading import Refused, read_file, settled, signature_text
 from .resolve import Resolver, registered
-from .rowlog import SPARE_LIST, Chain, chain_to, make_spares, spare_files, spares
+from .rowlog import SPARE_LIST, Chain, ancestors, chain_to, make_spares, spare_files, spares
 from .scan import Candidate, ScanReport, is_binary, scan
 from .seal import link_generation, sealed_files, write_seal
 from .semantic_manifest import sentence_identity
@@ -51,6 +51,7 @@ from .state import (
     MANIFEST,
     SCHEMA_VERSION,
     STATE_DIR,
+    IndexState,
     private_state_dir,
     read_state,
     write_atomic,
@@ -174,6 +175,10 @@ def _extraction(tasks: list[tuple[str, str, str | None]], workers: int) -> Itera
     if workers <= 1 or len(tasks) < POOL_THRESHOLD:
         yield map(_work, tasks)
         return
+    # Here, not at the top: multiprocessing's pool (and the socket and selector modules it pulls in) is a full run's
+    # only, and a one-file patch would import it for nothing.
+    from .pool import fork_pool
+
     window = _Window(tasks, max(IN_FLIGHT, CHUNK_SIZE))  # the pool sends whole chunks: room for one at least
     with fork_pool(workers, initializer=gc.disable) as pool:
         try:
@@ -262,11 +267,22 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
          started: float, sentence: SentenceModel | None = None) -> IndexSummary:
     live = read_state(root)
     previous = live.generation if live.status == "ready" and not force else None
-    old = _previous_hashes(previous)
     # HEAD before the scan: a commit made while the run reads the tree leaves the manifest behind
     # (the server syncs again), never ahead of what was indexed (`fresh` with the older files).
     head = git_head(root) or None  # none for a branch with no commit yet
-    report = scan(root)
+    # The scan (an lstat per file of the tree, made outside the GIL) runs in a thread beside the reads of the live
+    # generation and of the extraction store below (SQLite, much of it outside the GIL too).
+    scanning = Background("scan", lambda: scan(root))
+    try:
+        return _scanned(root, state, force, progress, workers, started, sentence, live, previous, head, scanning)
+    finally:
+        scanning.wait()  # never a scan under way when a full run forks its pool, nor once the run is over
+
+
+def _scanned(root: Path, state: Path, force: bool, progress: Progress | None, workers: int, started: float,
+             sentence: SentenceModel | None, live: IndexState, previous: Path | None, head: str | None,
+             scanning: Background[ScanReport]) -> IndexSummary:
+    old = _previous_hashes(previous)
     sealed = None
     if previous is not None and (live.manifest or {}).get("tool_version") == TOOL_VERSION:
         sealed = sealed_files(previous)
@@ -286,6 +302,7 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     names_complete = previous is not None and store.names_of() == previous.name
     try:
         known = store.signatures() if sealed else None
+        report = scanning.join()
         tree = _classify(root, report.files, old, known, progress) if known is not None else None
         remembered = tree.remembered if tree is not None else []
         totals = None
@@ -299,8 +316,7 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
             elif tree.readable and worth_patching(len(tree.changed) + len(tree.deleted), len(report.files)):
                 totals = _patch(root, previous, tree, old, generation, store, chain, _counts(live.manifest),
                                 sentence)
-        if chain is not None and chain.collected:
-            collector.add(chain.base)
+        _collect_base(chain, collector)
         if totals is None:
             collector.join()  # no thread under way when the full run forks its pool
             shutil.rmtree(generation)  # a link or patch that stopped half-way leaves files behind
@@ -327,8 +343,7 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
         _before_flip(generation)
         write_atomic(state / CURRENT, name + "\n")
     except BaseException:
-        if chain is not None and chain.collected:
-            collector.add(chain.base)
+        _collect_base(chain, collector)
         collector.join()
         shutil.rmtree(generation, ignore_errors=True)
         store.close()
@@ -347,8 +362,9 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     store.put_signatures(remembered, {candidate.path for candidate in report.files}, known or None)
     store.close()
     # Spares serve the next two patches: those of this generation and, after a patch or a link, of the one it
-    # replaced (the next patch's log chain reaches it); any other's never serve again.
-    keep = {generation} if spare is not None or previous is None else {generation, previous}
+    # replaced and of those its logs lead back to (the next patches' log chains reach them: after an unchanged run
+    # that linked a patched generation, the full run's spare the patch left); any other's never serve again.
+    keep = {generation} if spare is not None or previous is None else {generation, previous, *ancestors(generation)}
     for _, path in _generations(state):
         if path not in keep and path not in superseded:
             for file in spare_files(path):
@@ -640,9 +656,17 @@ def _patched(root: Path, previous: Path, tree: _Tree, old: dict[str, str], gener
         if semantic is None:
             return None  # the caller rebuilds the generation from scratch
         cursor = _cursor(tree.hashes)
-        fold(previous, generation, plan.removed_stable_ids, rows, cursor, semantic, sentence)
-        database.join()
-        change = patch.write(plan, blobs)
+        # The semantic rows are folded in a thread while the database and the lexical indices are written (SQLite,
+        # Tantivy's commit and its syncs run outside the GIL): each writes files of its own in the generation.
+        folding = Background("fold", lambda: fold(previous, generation, plan.removed_stable_ids, rows, cursor,
+                                                  semantic, sentence))
+        try:
+            database.join()
+            change = patch.write(plan, blobs)
+        except BaseException:
+            folding.wait()  # never a fold under way when the caller removes the generation
+            raise
+        folding.join()
     except PatchUnavailable:
         return None
     finally:
@@ -829,6 +853,14 @@ class _Spares:
     def join(self) -> None:
         """Wait for the copies."""
         self._thread.join()
+
+
+def _collect_base(chain: Chain | None, collector: _Collector) -> None:
+    """Collect the generation whose database the chain took over, unless a spare of it is left: after an unchanged
+    run that linked a patched generation (its database shared, so never taken), the patch after next takes that
+    spare, brought forward by the logs, instead of copying the live database."""
+    if chain is not None and chain.collected and not spares(chain.base):
+        collector.add(chain.base)
 
 
 def _move_spares(live: Path, generation: Path) -> None:

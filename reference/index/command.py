@@ -76,6 +76,8 @@ def run(args: argparse.Namespace) -> int:
 def _sentence(config: str | None) -> SentenceModel | None:
     """The sentence backend's model when the config asks for it; a model that cannot be found is a warning (the
     index is built without its vectors, and search_code answers lexically with semantic_backend_error)."""
+    if config is None:  # the defaults: the LSI backend, which reads no model (and no TOML parser to import)
+        return None
     from cruxgate.reference.config import load_config
 
     settings = load_config(config)

@@ -167,7 +167,10 @@ class Chain:
     collected: bool  # `base` is a generation this run collects: held back from its collector until `database` is taken
 
 
-def chain_to(live: Path, collectable: list[Path], depth: int = 4) -> Chain | None:
+CHAIN_DEPTH = 4  # how many logs back a chain reaches
+
+
+def chain_to(live: Path, collectable: list[Path], depth: int = CHAIN_DEPTH) -> Chain | None:
     """The newest database that vouches for itself (`vouches`) and that the live generation's logs reach (each log's
     parent the generation of the one before): a spare of a generation on the way, the live one first (no log to
     replay), or the database of one of the `collectable` generations; None when none is reached."""
@@ -196,6 +199,20 @@ def chain_to(live: Path, collectable: list[Path], depth: int = 4) -> Chain | Non
         if not generation.is_dir():
             return None
     return None
+
+
+def ancestors(generation: Path, depth: int = CHAIN_DEPTH) -> list[Path]:
+    """The generations `generation`'s logs lead back to, its parent first (`chain_to` walks the same way): a spare of
+    any of them, brought forward by those logs, holds its rows."""
+    found = []
+    for _ in range(depth):
+        log = read_log(generation) or _linked_log(generation)
+        number = log.parent[len(GENERATION_PREFIX):] if log is not None else ""
+        if log is None or not (log.parent.startswith(GENERATION_PREFIX) and number.isascii() and number.isdigit()):
+            break
+        generation = generation.parent / log.parent
+        found.append(generation)
+    return found
 
 
 def _linked_log(generation: Path) -> RowLog | None:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-import threading
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 
 import tantivy
 
+from .background import Background
 from .extract import FileExtract
 from .extracts import ExtractStore
 from .names import edge_names, name_key
@@ -88,32 +88,6 @@ def files_schema() -> tantivy.Schema:
     return b.build()
 
 
-class _Background:
-    """A function run in a daemon thread; `join()` waits for it and raises what it raised."""
-
-    def __init__(self, name: str, function: Callable[[], None]) -> None:
-        self.error: BaseException | None = None
-
-        def run() -> None:
-            try:
-                function()
-            except BaseException as err:  # noqa: BLE001 - re-raised by join() in the thread that waits
-                self.error = err
-
-        self.thread = threading.Thread(target=run, name=name, daemon=True)
-        self.thread.start()
-
-    def wait(self) -> None:
-        """Wait for the function to end, whatever it raised."""
-        self.thread.join()
-
-    def join(self) -> None:
-        """Wait for the function; raise what it raised."""
-        self.thread.join()
-        if self.error is not None:
-            raise self.error
-
-
 INDICES = ("symbols", "snippets", "files")
 
 
@@ -146,8 +120,8 @@ class GenerationWriter:
             else:
                 self.indices[name] = tantivy.Index.open(str(tdir / name))
             self.writers[name] = self.indices[name].writer(heap_size=WRITER_HEAP, num_threads=1)
-        self._committer: _Background | None = None
-        self._finisher: _Background | None = None
+        self._committer: Background[None] | None = None
+        self._finisher: Background[None] | None = None
         self.files: list[tuple] = []
         self.symbols: list[tuple] = []
         self.relations: list[tuple] = []
@@ -237,7 +211,7 @@ class GenerationWriter:
                 writer.commit()
                 writer.wait_merging_threads()
 
-        self._committer = _Background("tantivy-commit", commit)
+        self._committer = Background("tantivy-commit", commit)
 
     def wait_search_indices(self) -> None:
         """Wait for the commit `commit_search_indices` started (its merges included); raise what it raised."""
@@ -272,7 +246,7 @@ class GenerationWriter:
             self._add_unresolved_names()
             self.finish()
 
-        self._finisher = _Background("sqlite-finish", run)
+        self._finisher = Background("sqlite-finish", run)
 
     def finishing(self) -> bool:
         """`finish_in_thread`'s thread is still running."""

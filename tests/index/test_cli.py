@@ -32,6 +32,17 @@ def test_index_prints_one_summary_line_and_no_progress_off_a_terminal(workspace:
     assert read_state(workspace).status == "ready"
 
 
+def test_index_ends_without_teardown_yet_its_buffered_output_arrives(workspace: Path, tmp_path: Path) -> None:
+    # `cruxgate index` exits without the interpreter's teardown (cli.script): with stdout a buffered pipe (no
+    # PYTHONUNBUFFERED), what it printed must still arrive, and its exit code be the run's.
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
+    for target, code, stream in ((workspace, 0, "stdout"), (tmp_path / "missing", 2, "stderr")):
+        done = subprocess.run([sys.executable, "-m", "cruxgate", "index", str(target)], capture_output=True, text=True,
+                              timeout=120, cwd=REPO, env={**env, "PYTHONPATH": str(REPO)})
+        assert done.returncode == code, done.stderr
+        assert getattr(done, stream).startswith("indexed " if code == 0 else "cruxgate index: error: ")
+
+
 def test_missing_workspace_exits_2_with_a_message(tmp_path: Path) -> None:
     done = cli("index", str(tmp_path / "nope"))
     assert done.returncode == 2

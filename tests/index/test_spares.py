@@ -71,6 +71,27 @@ def test_an_unchanged_run_hands_the_spares_on(tmp_path: Path, monkeypatch: pytes
     assert full_builds == [] and patches(workspace, tmp_path, full_builds) == ["spare", "spare", "collected"]
 
 
+def test_after_a_patch_and_an_unchanged_run_the_patch_after_next_takes_the_other_spare(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The unchanged run links the patched generation: the two share a database, which the patch after next may not
+    # take (a reader may hold the linked one). The full run's other spare, brought forward by the logs, serves it.
+    workspace = copy_fixture(tmp_path / "ws")
+    index_workspace(workspace)
+    full_builds = built(monkeypatch)
+    kinds = []
+    for n in (1, 2, 3, 4):
+        edit(workspace, n)
+        with taken_database(workspace) as taken:
+            index_workspace(workspace)
+            kinds.append(taken())
+        if n == 1:
+            assert index_workspace(workspace).parsed_files == 0  # nothing changed: the patched generation linked
+    assert full_builds == []
+    assert kinds == ["spare", "collected", "spare", "collected"]
+    assert all(spare_names(path) == [] for path in generations(workspace))  # taken, or gone with their generation
+    rows(workspace, tmp_path, "full")
+
+
 def test_a_full_run_drops_the_spares_no_patch_can_take(tmp_path: Path) -> None:
     workspace = copy_fixture(tmp_path / "ws")
     index_workspace(workspace)
