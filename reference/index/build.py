@@ -51,7 +51,6 @@ from .state import (
     MANIFEST,
     SCHEMA_VERSION,
     STATE_DIR,
-    IndexState,
     private_state_dir,
     read_state,
     write_atomic,
@@ -270,18 +269,7 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     # HEAD before the scan: a commit made while the run reads the tree leaves the manifest behind
     # (the server syncs again), never ahead of what was indexed (`fresh` with the older files).
     head = git_head(root) or None  # none for a branch with no commit yet
-    # The scan (an lstat per file of the tree, made outside the GIL) runs in a thread beside the reads of the live
-    # generation and of the extraction store below (SQLite, much of it outside the GIL too).
-    scanning = Background("scan", lambda: scan(root))
-    try:
-        return _scanned(root, state, force, progress, workers, started, sentence, live, previous, head, scanning)
-    finally:
-        scanning.wait()  # never a scan under way when a full run forks its pool, nor once the run is over
-
-
-def _scanned(root: Path, state: Path, force: bool, progress: Progress | None, workers: int, started: float,
-             sentence: SentenceModel | None, live: IndexState, previous: Path | None, head: str | None,
-             scanning: Background[ScanReport]) -> IndexSummary:
+    report = scan(root)
     old = _previous_hashes(previous)
     sealed = None
     if previous is not None and (live.manifest or {}).get("tool_version") == TOOL_VERSION:
@@ -290,7 +278,7 @@ def _scanned(root: Path, state: Path, force: bool, progress: Progress | None, wo
     number = (gens[-1][0] + 1) if gens else 1
     name = f"{GENERATION_PREFIX}{number}"  # past every generation there is, a leftover's too: names are never reused
     _remove_leftovers(state, live.generation if live.status != "not_indexed" else None)
-    # The generations before the one the live generation replaced go in a thread, beside this run's scan and
+    # The generations before the one the live generation replaced go in a thread, beside this run's
     # patch, not on the critical path of the run that replaced them. The newest of them whose database the live
     # generation's row logs bring forward goes once a patch has taken its database over (or has not).
     superseded = _superseded(state, live.generation)
@@ -302,7 +290,6 @@ def _scanned(root: Path, state: Path, force: bool, progress: Progress | None, wo
     names_complete = previous is not None and store.names_of() == previous.name
     try:
         known = store.signatures() if sealed else None
-        report = scanning.join()
         tree = _classify(root, report.files, old, known, progress) if known is not None else None
         remembered = tree.remembered if tree is not None else []
         totals = None
