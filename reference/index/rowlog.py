@@ -192,13 +192,20 @@ def chain_to(live: Path, collectable: list[Path], depth: int = CHAIN_DEPTH) -> C
                 return chain
             found = spares(base)
             return Chain(base, found[0], chain.logs, collected=True) if found else None
-        number = log.parent[len(GENERATION_PREFIX):]
-        if not (log.parent.startswith(GENERATION_PREFIX) and number.isascii() and number.isdigit()):
-            return None  # a generation's name, never a path
-        generation = live.parent / log.parent
-        if not generation.is_dir():
+        parent = _parent(live, log)
+        if parent is None or not parent.is_dir():
             return None
+        generation = parent
     return None
+
+
+def _parent(generation: Path, log: RowLog) -> Path | None:
+    """The generation `log` was written over, beside `generation`; None when its parent is not a generation's name
+    (never a path)."""
+    number = log.parent[len(GENERATION_PREFIX):]
+    if not (log.parent.startswith(GENERATION_PREFIX) and number.isascii() and number.isdigit()):
+        return None
+    return generation.parent / log.parent
 
 
 def ancestors(generation: Path, depth: int = CHAIN_DEPTH) -> list[Path]:
@@ -207,10 +214,10 @@ def ancestors(generation: Path, depth: int = CHAIN_DEPTH) -> list[Path]:
     found = []
     for _ in range(depth):
         log = read_log(generation) or _linked_log(generation)
-        number = log.parent[len(GENERATION_PREFIX):] if log is not None else ""
-        if log is None or not (log.parent.startswith(GENERATION_PREFIX) and number.isascii() and number.isdigit()):
+        parent = _parent(generation, log) if log is not None else None
+        if parent is None:
             break
-        generation = generation.parent / log.parent
+        generation = parent
         found.append(generation)
     return found
 
