@@ -747,6 +747,7 @@ def _write(root: Path, store: ExtractStore, tasks: list, results: Iterator[tuple
         if item[-1] is not None:
             remembered.append((path, item[-1], result.content_hash))
     writer.commit_search_indices()  # in a thread, beside the pool's shutdown (the fit waits for it)
+    writer.flush()  # the last batch's rows and extractions, not held through the fit and the resolution
     counts = {"parsed": parsed, "reused": reused, "errors": errors, "skipped": skipped, "stored": len(hashes)}
     return counts, hashes, problems, remembered
 

@@ -50,6 +50,11 @@ WRITER_HEAP = 32_000_000  # per index (the indexer holds three); tantivy wants >
 # query is a phrase (a query term is a run of letters and digits, which the tokenizer never splits: retrieval.py).
 # Positions were 30% of the lexical indices' size (54 -> 38 MB at 5,000 files), written and merged for nothing.
 TEXT_INDEXING = "freq"
+# Rows `add` takes wait in lists and go to SQLite together (one executemany a table) once this many symbols, or this
+# many bytes of extractions (about 26 KB a file), wait. The bytes bound what a batch holds: 20,000 symbols are about
+# 1,300 files, whose extractions alone held 33 MB until the next batch (or, for the last one, the end of the run).
+PENDING_SYMBOLS = 20_000
+PENDING_BYTES = 4_000_000
 
 
 def symbols_schema() -> tantivy.Schema:
@@ -126,6 +131,7 @@ class GenerationWriter:
         self.symbols: list[tuple] = []
         self.relations: list[tuple] = []
         self.extracts: list[tuple] = []
+        self.pending_bytes = 0  # of the extractions in `extracts`
         self.edge_count = 0  # edges stored by add_edges, and their unresolved targets counted by name
         self.unresolved: Counter[str] = Counter()
         # The last id given so far; for a new generation, also how many files, symbols and snippets it holds.
@@ -141,6 +147,7 @@ class GenerationWriter:
         self.files.append((file_id, path, language, result.size, result.content_hash, result.line_count,
                            result.parse_errors))
         self.extracts.append((path, result.content_hash, payload, edge_names(edge[3] for edge in result.edges)))
+        self.pending_bytes += len(payload)
         path_text = result.search_path
         writer = self.writers["symbols"]
         # Unpacked, not by attribute: after FileExtract.loads the symbols are plain tuples (fast to load).
@@ -168,7 +175,7 @@ class GenerationWriter:
         if language:
             file_doc.add_text("language", language)
         self.writers["files"].add_document(file_doc)
-        if len(self.symbols) > 20000:
+        if len(self.symbols) > PENDING_SYMBOLS or self.pending_bytes > PENDING_BYTES:
             self._flush_rows()
         return file_id, first_symbol
 
@@ -182,6 +189,7 @@ class GenerationWriter:
         self.db.executemany("INSERT INTO symbol_relations VALUES (?,?)", self.relations)
         self.extract_store.put(self.extracts)
         self.files, self.symbols, self.relations, self.extracts = [], [], [], []
+        self.pending_bytes = 0
 
     def remove(self, file_ids: list[int], symbol_ids: list[int]) -> None:
         """Delete the Tantivy documents of these files and symbols (their SQLite rows are the caller's)."""
