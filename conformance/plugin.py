@@ -184,7 +184,8 @@ class GatePlugin:
         scenarios = [item for item in session.items if isinstance(item, ScenarioItem)]
         self.collected = len(scenarios)
         if scenarios:
-            heap.settle(needs_server=any(item.needs_environment() for item in scenarios))
+            later = any(map(session.config.pluginmanager.has_plugin, ("hypothesispytest", "cruxgate-fuzz")))
+            heap.settle(needs_server=any(item.needs_environment() for item in scenarios), hypothesis_later=later)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when != "call":

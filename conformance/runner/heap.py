@@ -15,8 +15,14 @@ import gc
 from cruxgate.conformance.target.stdio_transport import load_sdk
 
 
-def settle(needs_server: bool) -> None:
-    """Import the SDK when a scenario will talk to a server, then freeze everything alive out of the GC's passes."""
+def settle(needs_server: bool, hypothesis_later: bool) -> None:
+    """Import the SDK when a scenario will talk to a server, and hypothesis when the run will import it anyway (its
+    pytest plugin's summary, the fuzz phase); then freeze everything alive out of the GC's passes."""
     if needs_server:
         load_sdk()  # its classes live as long as the process; imported here, they are frozen with the rest
+    if hypothesis_later:
+        # On import, hypothesis registers the PRNGs of its entry-point plugins (trio's) and asks
+        # gc.get_referrers, which does not see frozen objects, whether anything holds them: imported after
+        # the freeze, it would warn that trio's module-level PRNG is about to be garbage-collected.
+        import hypothesis  # noqa: F401
     gc.freeze()

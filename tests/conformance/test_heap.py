@@ -12,7 +12,7 @@ SETTLE = """
 import gc, sys
 from cruxgate.conformance.runner import heap
 assert gc.get_freeze_count() == 0
-heap.settle(needs_server={needs_server})
+heap.settle(needs_server={needs_server}, hypothesis_later=False)
 print(gc.get_freeze_count(), "mcp" in sys.modules)
 """
 
@@ -50,3 +50,15 @@ def test_the_runner_settles_after_collection_before_the_first_scenario(tmp_path)
     probe = next(line for line in done.stdout.splitlines() if line.startswith("PROBE HC-META-01"))
     frozen = int(probe.split("frozen=")[1].split()[0])
     assert frozen > 10_000 and probe.endswith("sdk=True"), probe
+
+
+def test_hypothesis_imported_after_the_run_warns_about_nothing(tmp_path):
+    # Every plugin installed is loaded, as in a user's run: anyio's pulls in trio before the freeze, and
+    # hypothesis's imports hypothesis for its summary, which asks gc.get_referrers about trio's PRNG.
+    done = subprocess.run([sys.executable, "-m", "pytest", str(SUITE), "-p", "no:cacheprovider", "-q",
+                           "--spec-dir", str(DATA / "spec"), "--fixtures-dir", str(DATA / "fixtures"),
+                           "--target-profile", str(write_profile(tmp_path)), "-k", "HC-META-01"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    out = done.stdout + done.stderr
+    assert done.returncode == 0, out
+    assert "HypothesisWarning" not in out and "1 passed, 14 deselected in" in out, out
