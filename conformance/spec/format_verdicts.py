@@ -2,10 +2,10 @@
 
 Validating the bundled spec against the format schema is most of a runner's collection (0.8 of 1.3 CPU-s on the
 2-core VM), and every runner process loads the same texts (the project's tests start about a hundred). A digest
-covers the text, every schemas/** file and jsonschema's version: a text whose digest met the schema once meets it
-again, and a change to any of them is a new digest, validated again. Kept in the process and in
-`user_cache_root()/FILE` (newest last, at most KEEP); a cache file that cannot be read or written only costs
-the validation.
+covers the text, every schemas/** file, jsonschema's version and schemas.py (how the validator is built): a text
+whose digest met the schema once meets it again, and a change to any of them is a new digest, validated again.
+Kept in the process and in `user_cache_root()/FILE` (newest last, at most KEEP); a cache file that cannot be
+read or written only costs the validation.
 """
 
 from __future__ import annotations

@@ -33,9 +33,14 @@ def registry(folder: Path | None = None) -> Registry:
     return _registry_for(Path(folder or schemas_dir()).resolve())
 
 
+# How the validator is built (its class, registry and format checker) is this module's code: a verdict rests on it too.
+VALIDATOR_SOURCE = Path(__file__)
+
+
 @lru_cache(maxsize=4)
 def _digest_for(folder: Path) -> bytes:
-    digest = hashlib.sha256(f"jsonschema {version('jsonschema')}".encode())
+    digest = hashlib.sha256(f"jsonschema {version('jsonschema')}\0".encode())
+    digest.update(VALIDATOR_SOURCE.read_bytes())
     for path in sorted(folder.rglob("*.json")):
         digest.update(f"\0{path.relative_to(folder).as_posix()}\0".encode())
         digest.update(path.read_bytes())
@@ -43,7 +48,7 @@ def _digest_for(folder: Path) -> bytes:
 
 
 def digest(folder: Path | None = None) -> bytes:
-    """SHA-256 of every schemas/** file (names and bytes) and of the validator's version: what a verdict rests on."""
+    """SHA-256 of the schemas/** files, the validator's version and this module: what a verdict rests on."""
     return _digest_for(Path(folder or schemas_dir()).resolve())
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -62,16 +63,27 @@ def test_other_schemas_or_another_validator_version_validate_again(
     assert used == ["validated"]
 
 
-def test_the_schema_digest_covers_every_schema_file_and_the_validator_version(tmp_path: Path) -> None:
+def test_the_schema_digest_covers_every_schema_file_the_validator_version_and_its_construction(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = tmp_path / "schemas"
     (folder / "sub").mkdir(parents=True)
     (folder / "a.json").write_text('{"$id": "a"}', encoding="utf-8")
     (folder / "sub" / "b.json").write_text('{"$id": "b"}', encoding="utf-8")
-    before = schemas.digest(folder)
-    assert schemas.digest(folder) == before
+    monkeypatch.setattr(schemas, "_digest_for", functools.lru_cache(maxsize=None)(schemas._digest_for.__wrapped__))
+    digests = {schemas.digest(folder)}
+    assert schemas.digest(folder) in digests
     (folder / "sub" / "b.json").write_text('{"$id": "b", "type": "object"}', encoding="utf-8")
     schemas._digest_for.cache_clear()
-    assert schemas.digest(folder) != before
+    digests.add(schemas.digest(folder))
+    monkeypatch.setattr(schemas, "version", lambda _name: "0.0.0")
+    schemas._digest_for.cache_clear()
+    digests.add(schemas.digest(folder))
+    source = tmp_path / "schemas_module.py"
+    source.write_bytes(schemas.VALIDATOR_SOURCE.read_bytes() + b"\n# the validator built another way\n")
+    monkeypatch.setattr(schemas, "VALIDATOR_SOURCE", source)
+    schemas._digest_for.cache_clear()
+    digests.add(schemas.digest(folder))
+    assert len(digests) == 4
 
 
 def test_a_broken_text_is_never_recorded_and_an_unreadable_cache_costs_only_the_validation(
