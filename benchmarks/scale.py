@@ -25,7 +25,7 @@ import scale_report  # noqa: E402
 import scale_run  # noqa: E402
 import semantic_recall  # noqa: E402
 
-from cruxgate.conformance.slo.cache import fallback_root  # noqa: E402
+from cruxgate.conformance.spec.paths import user_cache_root  # noqa: E402
 
 DOCS = ROOT / "docs" / "benchmarks.md"
 DATA = ROOT / "docs" / "scale.json"
@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=200, help="timed calls per tool per size")
     parser.add_argument("--warmup", type=int, default=20, help="untimed calls per tool first")
     parser.add_argument("--queries", type=int, default=100, help="distinct queries drawn from the smallest corpus")
-    parser.add_argument("--cache", type=Path, default=fallback_root() / "benchmarks" / "scale",
+    parser.add_argument("--cache", type=Path, default=user_cache_root() / "benchmarks" / "scale",
                         help="where the packages and corpora are kept (default: the benchmarks' user cache)")
     parser.add_argument("--no-docs", action="store_true", help="print the table only; write nothing into docs/")
     args = parser.parse_args(argv)

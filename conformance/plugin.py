@@ -18,6 +18,7 @@ from cruxgate.conformance.fuzz import (
 )
 from cruxgate.conformance.report import baseline, digest, html_report, markdown, results_json
 from cruxgate.conformance.report.transcript import CALLS
+from cruxgate.conformance.runner import heap
 from cruxgate.conformance.runner.collect import (
     BLOCKED,
     LIFECYCLE_KEY,
@@ -178,8 +179,13 @@ class GatePlugin:
         self.readings: dict[str, set[str]] = {}  # reading id -> the scenarios whose answers depart from it
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        if not session.config.option.collectonly:  # the wire scenario judges no requirement: it is not a run
-            self.collected = sum(1 for item in session.items if isinstance(item, ScenarioItem))
+        if session.config.option.collectonly:  # the wire scenario judges no requirement: it is not a run
+            return
+        scenarios = [item for item in session.items if isinstance(item, ScenarioItem)]
+        self.collected = len(scenarios)
+        if scenarios:
+            later = any(map(session.config.pluginmanager.has_plugin, ("hypothesispytest", "cruxgate-fuzz")))
+            heap.settle(needs_server=any(item.needs_environment() for item in scenarios), hypothesis_later=later)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when != "call":

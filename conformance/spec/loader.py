@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, cast
@@ -11,6 +10,7 @@ import jmespath
 import yaml
 from jsonschema.exceptions import best_match
 
+from cruxgate.conformance.spec import format_verdicts
 from cruxgate.conformance.spec.model import (
     CAPTURE_REF,
     DOCUMENT,
@@ -138,10 +138,6 @@ def _check_document(file: Path, document: dict[str, Any], seen_ids: dict[str, st
             _check_steps(file, at, scenario, scenario_level(requirement, scenario), readings)
 
 
-# Texts that met the format schema in this process, by SHA-256: the schema check is most of a load's time, and
-# a process that loads the same spec again (the project's tests do, dozens of times) need not repeat it.
-_FORMAT_VALID: set[bytes] = set()
-
 
 def load_file(file: Path, seen_ids: dict[str, str] | None = None, readings: set[str] | None = None) -> dict[str, Any]:
     """One spec document, validated (readings: the ids a `reading R<n>` basis may name; default its folder's)."""
@@ -150,12 +146,12 @@ def load_file(file: Path, seen_ids: dict[str, str] | None = None, readings: set[
         document = safe_load(text)
     except yaml.YAMLError as exc:
         raise SpecError(file, "", f"not valid YAML: {exc}") from None
-    digest = hashlib.sha256(text.encode("utf-8")).digest()
-    if digest not in _FORMAT_VALID:  # the format schema is fixed for the process (schemas.py caches its registry)
+    digest = format_verdicts.digest(text)
+    if not format_verdicts.known(digest):  # the schema check is most of a load's time: once per text and schemas
         error = best_match(validator_for(FORMAT_SCHEMA_ID).iter_errors(document))
         if error is not None:
             raise SpecError(file, _json_path(error.absolute_path), f"{error.message} (keyword {error.validator})")
-        _FORMAT_VALID.add(digest)
+        format_verdicts.remember(digest)
     if readings is None:
         readings = reading_ids(file.parent)
     _check_document(file, document, {} if seen_ids is None else seen_ids, readings)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parents[1]  # conformance/ (cruxgate/conformance/ in the wheel)
@@ -53,3 +54,13 @@ def scored_search_dir() -> Path:
 def profiles_dir() -> Path:
     """The folder of bundled target profiles (the reference's is the default)."""
     return _PACKAGE / "profiles"
+
+
+def user_cache_root() -> Path:
+    """Where the gate keeps what it may reuse across runs outside pytest's cache (the spec's format verdicts,
+    the benchmarks' corpora without `cacheprovider`): $CRUXGATE_CACHE_DIR, else $XDG_CACHE_HOME/cruxgate, else
+    ~/.cache/cruxgate."""
+    if explicit := os.environ.get("CRUXGATE_CACHE_DIR"):
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "cruxgate"

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from functools import lru_cache
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,25 @@ def _registry_for(folder: Path) -> Registry:
 def registry(folder: Path | None = None) -> Registry:
     """A `referencing.Registry` of every schemas/** file by `$id` (cached per folder)."""
     return _registry_for(Path(folder or schemas_dir()).resolve())
+
+
+# How the validator is built (its class, registry and format checker) is this module's code: a verdict rests on it too.
+VALIDATOR_SOURCE = Path(__file__)
+
+
+@lru_cache(maxsize=4)
+def _digest_for(folder: Path) -> bytes:
+    digest = hashlib.sha256(f"jsonschema {version('jsonschema')}\0".encode())
+    digest.update(VALIDATOR_SOURCE.read_bytes())
+    for path in sorted(folder.rglob("*.json")):
+        digest.update(f"\0{path.relative_to(folder).as_posix()}\0".encode())
+        digest.update(path.read_bytes())
+    return digest.digest()
+
+
+def digest(folder: Path | None = None) -> bytes:
+    """SHA-256 of the schemas/** files, the validator's version and this module: what a verdict rests on."""
+    return _digest_for(Path(folder or schemas_dir()).resolve())
 
 
 def expand_id(schema_id: str) -> str:

@@ -164,6 +164,7 @@ class Resolver:
     def edges(self, result: FileExtract, first_symbol: int) -> list[tuple]:
         """Rows (from_symbol_id, from_path, line, edge_type, to_symbol_id, to_name) of one file."""
         rows: list[tuple] = []
+        append = rows.append
         bound: dict[str, tuple[int | None, str]] = {}
         imports: dict[int, int | None] = {}
         for i, (_, _, edge_type, to_name, hint, binding) in enumerate(result.edges):
@@ -172,16 +173,30 @@ class Resolver:
                 if binding:
                     bound[binding] = (target, to_name)
         path = result.path
+        lang = result.language or ""
+        # A plain call of a name no import binds (most edges): `_call_target`'s first case, inline.
+        by_file_name, by_name = self.by_file_name.get, self.by_name.get
+        by_dir_name = self.by_dir_name.get if lang == "go" else None
+        directory = posixpath.dirname(path)
         for i, (source_index, line, edge_type, to_name, hint, _) in enumerate(result.edges):
             source = None if source_index < 0 else first_symbol + source_index
             if edge_type == "import":
                 target = imports[i]
             else:
                 _, callee, recv = hint  # ("call", callee, receiver | None)
-                target, renamed = self._call_target(result, callee, recv, source, bound)
-                if target is None and renamed:
-                    to_name = renamed
-            rows.append((source, path, line, edge_type, target, to_name))
+                if recv is None and callee not in bound:
+                    target = by_file_name((path, callee))
+                    if target is None and by_dir_name is not None:
+                        target = by_dir_name((directory, callee))
+                    if target is None:
+                        target = by_name((lang, callee))
+                    if target == AMBIGUOUS:
+                        target = None
+                else:
+                    target, renamed = self._call_target(result, callee, recv, source, bound)
+                    if target is None and renamed:
+                        to_name = renamed
+            append((source, path, line, edge_type, target, to_name))
         return rows
 
 

@@ -35,6 +35,28 @@ class _Table:
         return rows[0][0] if len(rows) == 1 else AMBIGUOUS
 
 
+class _Memo(_Table):
+    """A `_Table` over rows that never change once made (`import_tables`'s): each key is asked once, its answer
+    remembered (a tree imports the same modules from many files: at 5,000 files 52,000 lookups are 18,000 keys).
+    Emptied when it holds `MEMO_KEYS`, so that what it holds never grows with the tree."""
+
+    def __init__(self, db: sqlite3.Connection, sql: str) -> None:
+        super().__init__(db, sql)
+        self.memo: dict[tuple, int | None] = {}
+
+    def get(self, key: tuple) -> int | None:
+        try:
+            return self.memo[key]
+        except KeyError:
+            if len(self.memo) >= MEMO_KEYS:
+                self.memo.clear()
+            found = self.memo[key] = super().get(key)
+            return found
+
+
+MEMO_KEYS = 1 << 16
+
+
 class _ById:
     """`kinds[sid]` / `parents[sid]` and `len()` over the symbols table (ids may have gaps after a patch)."""
 
@@ -101,5 +123,5 @@ def import_tables(db: sqlite3.Connection, files: Iterable[tuple[str, str | None,
                        [(path, name, sid) for sid, (name, _, _, parent) in enumerate(symbols, first) if parent < 0])
     db.execute("CREATE INDEX qualified_key ON qualified(language, qualified_name)")
     db.execute("CREATE INDEX top_level_key ON top_level(path, name)")
-    return (_Table(db, "SELECT symbol_id FROM qualified WHERE language = ? AND qualified_name = ?"),
-            _Table(db, "SELECT symbol_id FROM top_level WHERE path = ? AND name = ?"))
+    return (_Memo(db, "SELECT symbol_id FROM qualified WHERE language = ? AND qualified_name = ?"),
+            _Memo(db, "SELECT symbol_id FROM top_level WHERE path = ? AND name = ?"))

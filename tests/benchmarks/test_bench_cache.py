@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from cruxgate.conformance.slo.cache import cache_dir, fallback_root
+from cruxgate.conformance.slo.cache import cache_dir
+from cruxgate.conformance.spec.paths import user_cache_root
 
 pytest_plugins = ["pytester"]
 
@@ -28,13 +29,13 @@ def test_without_the_cache_plugin_the_folder_is_in_the_user_cache(tmp_path: Path
     assert path == tmp_path / "kept" / "benchmarks" / "corpus" and path.is_dir()
 
 
-def test_fallback_root_follows_xdg_then_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_user_cache_root_follows_xdg_then_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("CRUXGATE_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert fallback_root() == tmp_path / "xdg" / "cruxgate"
+    assert user_cache_root() == tmp_path / "xdg" / "cruxgate"
     monkeypatch.delenv("XDG_CACHE_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    assert fallback_root() == tmp_path / "home" / ".cache" / "cruxgate"
+    assert user_cache_root() == tmp_path / "home" / ".cache" / "cruxgate"
 
 
 def test_a_fixture_using_it_runs_under_no_cacheprovider(pytester: pytest.Pytester, tmp_path: Path,

@@ -135,3 +135,12 @@ def test_every_stored_extraction_has_its_edge_names(workspace: Path) -> None:
         pairs = set(db.execute("SELECT path, content_hash FROM extracts"))
         named = set(db.execute("SELECT path, content_hash FROM edge_names"))
     assert pairs and pairs == named
+
+
+@pytest.mark.parametrize("targets", [[], [""], ["a.b::c", "x", "a"], ["a::", ":b", "a:::b"], ["a\nb.c", "d"],
+                                     ["a\x00b.c", "d"], ["\x00"]])
+def test_edge_names_are_each_part_of_each_target_once(targets: list[str]) -> None:
+    """Split joined (the fast way) or target by target (a target holding the joining separator), the text is the
+    same: every `.`/`::` part once, sorted, each between newlines."""
+    parts = {part for target in targets for part in target.replace("::", ".").split(".")}
+    assert edge_names(iter(targets)) == "\n" + "\n".join(sorted(parts)) + "\n"
