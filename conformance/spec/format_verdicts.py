@@ -13,12 +13,15 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import stat
+import tempfile
 
 from cruxgate.conformance.spec import schemas
 from cruxgate.conformance.spec.paths import user_cache_root
 
 FILE = "spec-format-valid.txt"
 KEEP = 64  # a few spec versions' documents
+READ_LIMIT = KEEP * 65  # KEEP lines of a digest and a newline
 _known: set[str] = set()
 _read: set[str] = set()  # the cache files this process has read (by path)
 
@@ -29,10 +32,23 @@ def digest(text: str) -> str:
 
 
 def _recorded() -> list[str]:
-    path = user_cache_root() / FILE
+    """The digests in the cache file; none when it is missing, unreadable or not a regular file."""
     with contextlib.suppress(OSError, UnicodeDecodeError):
-        return [line for line in path.read_text(encoding="utf-8").split() if len(line) == 64]
+        return [line for line in _cache_text().split() if len(line) == 64]
     return []
+
+
+def _cache_text() -> str:
+    """The cache file's text. A FIFO, device or link put there would block or feed the reader: the open does not
+    wait (O_NONBLOCK), does not follow a link (O_NOFOLLOW), and only a regular file is read, at most READ_LIMIT."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(user_cache_root() / FILE, flags)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{FILE} is not a regular file")
+        return os.read(fd, READ_LIMIT).decode("utf-8")
+    finally:
+        os.close(fd)
 
 
 def known(text_digest: str) -> bool:
@@ -50,8 +66,15 @@ def remember(text_digest: str) -> None:
     root = user_cache_root()
     kept = [line for line in _recorded() if line != text_digest][-(KEEP - 1):]
     lines = [*kept, text_digest]
-    temporary = root / f".{FILE}.{os.getpid()}.tmp"
     with contextlib.suppress(OSError):  # a read-only or missing home: the next run validates again
         root.mkdir(parents=True, exist_ok=True)
-        temporary.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        os.replace(temporary, root / FILE)
+        # A new file of a name of its own (O_EXCL): never one already there, which could be a FIFO.
+        fd, temporary = tempfile.mkstemp(dir=root, prefix=f".{FILE}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as file:
+                file.write("\n".join(lines) + "\n")
+            os.replace(temporary, root / FILE)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise

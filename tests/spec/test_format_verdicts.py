@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -107,3 +109,25 @@ def test_the_cache_keeps_the_newest_verdicts(cache: Path) -> None:
     kept = cache.read_text(encoding="utf-8").split()
     assert len(kept) == format_verdicts.KEEP and kept[-1] == f"{format_verdicts.KEEP + 4:064x}"
     assert f"{0:064x}" not in kept
+
+
+@pytest.mark.parametrize("kind", ["fifo", "link"])
+def test_a_fifo_or_link_in_place_of_the_cache_is_not_read_and_the_run_goes_on(
+        kind: str, cache: Path, tmp_path: Path) -> None:
+    cache.parent.mkdir(parents=True)
+    if kind == "fifo":
+        os.mkfifo(cache)  # opened for reading without a writer, a blocking read would wait for ever
+    else:
+        target = tmp_path / "elsewhere.txt"
+        target.write_text(f"{1:064x}\n", encoding="utf-8")
+        cache.symlink_to(target)
+    answers: list[bool] = []
+    # In a thread of its own: a reader that blocks on the FIFO fails the test instead of hanging the suite.
+    reader = threading.Thread(target=lambda: answers.append(format_verdicts.known(f"{1:064x}")), daemon=True)
+    reader.start()
+    reader.join(timeout=10)
+    assert answers == [False]
+    format_verdicts.remember(f"{2:064x}")
+    assert cache.is_file() and not cache.is_symlink()  # replaced by a regular file of its own
+    assert cache.read_text(encoding="utf-8").split() == [f"{2:064x}"]
+    assert [p.name for p in cache.parent.iterdir()] == [format_verdicts.FILE]  # no scratch file left
