@@ -158,3 +158,24 @@ def test_a_builder_that_spills_its_term_entries_writes_the_same_index(tmp_path: 
     assert list(tmp_path.glob("tmp*")) == []  # the scratch files were never linked
     for path in sorted((tmp_path / "held" / "semantic").iterdir()):
         assert (tmp_path / "spilled" / "semantic" / path.name).read_bytes() == path.read_bytes(), path.name
+
+
+@pytest.mark.parametrize("chunk", [7, 96, 100_000])
+def test_tfidf_in_place_is_the_whole_products_bytes_in_the_counts_own_arrays(
+        chunk: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(build, "ROW_CHUNK", chunk)
+    rng = np.random.default_rng(12)
+    rows, columns = 1000, 300
+    sizes = rng.integers(0, 15, rows)  # empty rows too
+    indices = np.concatenate([rng.permutation(columns)[:size] for size in sizes]).astype(np.int32)  # unsorted
+    data = rng.choice(np.array([0.5, 1.0, 1.7, 2.1, 3.0], dtype=np.float32), len(indices))
+    indptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    idf = rng.random(columns, dtype=np.float32)
+    idf[rng.random(columns) < 0.3] = 0.0  # dropped terms: the product has fewer entries than the counts
+    expected = build._unit_rows(sp.csr_matrix((data, indices, indptr), shape=(rows, columns)) @ sp.diags(idf))
+    counts = sp.csr_matrix((data.copy(), indices.copy(), indptr), shape=(rows, columns))
+    tfidf = build._tfidf_in_place(counts, idf)
+    assert expected.nnz < len(data)
+    assert np.array_equal(tfidf.indptr, expected.indptr)
+    assert tfidf.indices.tobytes() == expected.indices.tobytes() and tfidf.data.tobytes() == expected.data.tobytes()
+    assert np.shares_memory(tfidf.data, counts.data) and np.shares_memory(tfidf.indices, counts.indices)
