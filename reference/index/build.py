@@ -56,7 +56,7 @@ from .state import (
     write_atomic,
 )
 from .store import GenerationWriter
-from .stored_tables import import_tables
+from .stored_tables import lookup_tables
 
 if TYPE_CHECKING:
     from .semantic.build import SemanticIndexBuilder
@@ -503,8 +503,8 @@ def _scratch_database(folder: Path) -> Iterator[sqlite3.Connection]:
 
 
 def _resolver(names: BinaryIO, files: int, scratch: sqlite3.Connection) -> Resolver:
-    """The resolver's tables of every file's symbols, from the names `_write` spilled: lean (`Resolver`), its import
-    tables in `scratch`, the file-local table made as each file's edges resolve (`_resolved_edges`)."""
+    """The resolver's tables of every file's symbols, from the names `_write` spilled: lean (`Resolver`), its tables
+    keyed by name in `scratch`, the file-local table made as each file's edges resolve (`_resolved_edges`)."""
     go: set[str] = set()
 
     def records() -> Iterator[tuple[str, str | None, list[tuple], int]]:
@@ -515,12 +515,15 @@ def _resolver(names: BinaryIO, files: int, scratch: sqlite3.Connection) -> Resol
                 go.add(posixpath.dirname(record[0]))
             yield record
 
-    by_qualified, top_level = import_tables(scratch, records())
+    tables = lookup_tables(scratch, records())
     resolver = Resolver(go_directories=go)
     names.seek(0)
     for _ in range(files):
         resolver.add_symbols(*_unspill(names))
-    resolver.by_qualified, resolver.top_level = by_qualified, top_level  # type: ignore[assignment]
+    resolver.by_qualified, resolver.top_level = tables.by_qualified, tables.top_level  # type: ignore[assignment]
+    resolver.by_name = tables.by_name  # type: ignore[assignment]
+    resolver.children = tables.children  # type: ignore[assignment]
+    resolver.containers = tables.containers  # type: ignore[assignment]
     return resolver
 
 

@@ -31,9 +31,9 @@ class Resolver:
     A full run's resolver is lean (`go_directories` given): it holds only what it is asked, for a full run's tables
     grow with the tree. `by_file_name` is only asked about the file whose edges resolve, so it holds that file's
     names alone (`enter`); `by_dir_name` (Go's packages) only about the directory of a Go file, so it holds the
-    directories that hold one. `by_qualified` and `top_level` are only asked about imports (about a sixth of the
-    edges) and are the largest tables: `add_symbols` leaves them out, the caller gives them as tables on disk
-    (`stored_tables.import_tables`).
+    directories that hold one. The tables keyed by name across the tree (`by_qualified`, `top_level`, `by_name`,
+    `children`, `containers`) would grow with it: `add_symbols` leaves them out, the caller gives them as tables on
+    disk (`stored_tables.lookup_tables`). What it keeps is each symbol's kind and parent, 9 bytes a symbol.
     """
 
     def __init__(self, go_directories: Collection[str] | None = None) -> None:
@@ -63,13 +63,12 @@ class Resolver:
             kinds.extend([None] * (first_symbol - len(kinds)))
             parents.extend([0] * (first_symbol - len(parents)))
         del kinds[first_symbol:], parents[first_symbol:]
+        if self.go_directories is not None:  # lean: only what is asked of memory is kept (see the class)
+            self._add_lean(directory, symbols, first_symbol)
+            return
         by_qualified, top_level = self.by_qualified, self.top_level
         children, containers = self.children, self.containers
         by_name, by_file_name, by_dir_name = self.by_name, self.by_file_name, self.by_dir_name
-        if self.go_directories is not None:  # lean: what is never asked of these tables stays out (see the class)
-            by_file_name, by_qualified, top_level = {}, {}, {}
-            if directory not in self.go_directories:
-                by_dir_name = {}
         # `table.setdefault(key, sid) != sid`: the key already named another symbol.
         for sid, (name, qualified, kind, parent_index) in enumerate(symbols, first_symbol):
             parent = None if parent_index < 0 else first_symbol + parent_index
@@ -100,6 +99,18 @@ class Resolver:
                 key = (lang, name)
                 if containers.setdefault(key, sid) != sid:
                     containers[key] = AMBIGUOUS
+
+    def _add_lean(self, directory: str, symbols: Iterable[tuple[str, str, str, int]], first_symbol: int) -> None:
+        """`add_symbols` for a lean resolver: kinds, parents and, in a Go file's directory, `by_dir_name`."""
+        kinds, parents = self.kind, self.parent
+        by_dir_name = self.by_dir_name if directory in (self.go_directories or ()) else None
+        for sid, (name, _, kind, parent_index) in enumerate(symbols, first_symbol):
+            kinds.append(intern(kind))
+            parents.append(0 if parent_index < 0 else first_symbol + parent_index)
+            if by_dir_name is not None and kind in CALLABLE_TARGETS:
+                key = (directory, name)
+                if by_dir_name.setdefault(key, sid) != sid:
+                    by_dir_name[key] = AMBIGUOUS
 
     def enter(self, path: str, symbols: Iterable[tuple[str, str, str, int]], first_symbol: int) -> None:
         """A lean resolver's `by_file_name`: the one file's (`add_symbols`'s arguments) whose edges resolve next."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from .resolve import AMBIGUOUS, CALLABLE_TARGETS, CONTAINERS, Resolver
 
@@ -36,7 +36,7 @@ class _Table:
 
 
 class _Memo(_Table):
-    """A `_Table` over rows that never change once made (`import_tables`'s): each key is asked once, its answer
+    """A `_Table` over rows that never change once made (`lookup_tables`'s): each key is asked once, its answer
     remembered (a tree imports the same modules from many files: at 5,000 files 52,000 lookups are 18,000 keys).
     Emptied when it holds `MEMO_KEYS`, so that what it holds never grows with the tree."""
 
@@ -109,19 +109,43 @@ def stored_resolver(db: sqlite3.Connection) -> Resolver:
     return resolver
 
 
-def import_tables(db: sqlite3.Connection, files: Iterable[tuple[str, str | None, list[tuple], int]],
-                  ) -> tuple[_Table, _Table]:
-    """A lean `Resolver`'s `by_qualified` and `top_level`, written into `db` (a scratch database) from every file's
-    symbols (`add_symbols`'s arguments) and answered by one indexed query a key, as a patch's are."""
+class LookupTables(NamedTuple):
+    """A lean `Resolver`'s keyed tables, each answered from a scratch database (`lookup_tables`)."""
+
+    by_qualified: _Memo
+    top_level: _Memo
+    by_name: _Memo
+    children: _Memo
+    containers: _Memo
+
+
+def lookup_tables(db: sqlite3.Connection, files: Iterable[tuple[str, str | None, list[tuple], int]]) -> LookupTables:
+    """A lean `Resolver`'s tables keyed by name, written into `db` (a scratch database) from every file's symbols
+    (`add_symbols`'s arguments) and answered by one indexed query a key, as a patch's are. In memory they took about
+    3 KB a file (the run's one cost that grew with the tree); a memo keeps the answers asked again."""
     db.execute("CREATE TABLE qualified(language TEXT NOT NULL, qualified_name TEXT NOT NULL, symbol_id INTEGER)")
     db.execute("CREATE TABLE top_level(path TEXT NOT NULL, name TEXT NOT NULL, symbol_id INTEGER)")
+    db.execute("CREATE TABLE named(language TEXT NOT NULL, name TEXT NOT NULL, symbol_id INTEGER)")
+    db.execute("CREATE TABLE children(parent INTEGER NOT NULL, name TEXT NOT NULL, symbol_id INTEGER)")
+    db.execute("CREATE TABLE containers(language TEXT NOT NULL, name TEXT NOT NULL, symbol_id INTEGER)")
     for path, language, symbols, first in files:
         lang = language or ""
-        db.executemany("INSERT INTO qualified VALUES (?,?,?)",
-                       [(lang, qualified, sid) for sid, (_, qualified, _, _) in enumerate(symbols, first)])
-        db.executemany("INSERT INTO top_level VALUES (?,?,?)",
-                       [(path, name, sid) for sid, (name, _, _, parent) in enumerate(symbols, first) if parent < 0])
-    db.execute("CREATE INDEX qualified_key ON qualified(language, qualified_name)")
-    db.execute("CREATE INDEX top_level_key ON top_level(path, name)")
-    return (_Memo(db, "SELECT symbol_id FROM qualified WHERE language = ? AND qualified_name = ?"),
-            _Memo(db, "SELECT symbol_id FROM top_level WHERE path = ? AND name = ?"))
+        rows = list(enumerate(symbols, first))
+        db.executemany("INSERT INTO qualified VALUES (?,?,?)", [(lang, qualified, sid) for sid, (_, qualified, _, _)
+                                                                 in rows])
+        db.executemany("INSERT INTO top_level VALUES (?,?,?)", [(path, name, sid) for sid, (name, _, _, parent)
+                                                                 in rows if parent < 0])
+        db.executemany("INSERT INTO children VALUES (?,?,?)", [(first + parent, name, sid) for sid, (name, _, _, parent)
+                                                                in rows if parent >= 0])
+        db.executemany("INSERT INTO named VALUES (?,?,?)", [(lang, name, sid) for sid, (name, _, kind, _) in rows
+                                                             if kind in CALLABLE_TARGETS])
+        db.executemany("INSERT INTO containers VALUES (?,?,?)", [(lang, name, sid) for sid, (name, _, kind, _) in rows
+                                                                  if kind in CONTAINERS])
+    for table, key in (("qualified", "language, qualified_name"), ("top_level", "path, name"),
+                       ("named", "language, name"), ("children", "parent, name"), ("containers", "language, name")):
+        db.execute(f"CREATE INDEX {table}_key ON {table}({key})")
+    return LookupTables(_Memo(db, "SELECT symbol_id FROM qualified WHERE language = ? AND qualified_name = ?"),
+                        _Memo(db, "SELECT symbol_id FROM top_level WHERE path = ? AND name = ?"),
+                        _Memo(db, "SELECT symbol_id FROM named WHERE language = ? AND name = ?"),
+                        _Memo(db, "SELECT symbol_id FROM children WHERE parent = ? AND name = ?"),
+                        _Memo(db, "SELECT symbol_id FROM containers WHERE language = ? AND name = ?"))

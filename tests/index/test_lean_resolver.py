@@ -1,4 +1,5 @@
-"""A full run's lean resolver (file-local and Go-directory tables, import tables on disk) resolves as the whole one."""
+"""A full run's lean resolver (file-local and Go tables in memory, those keyed by name on disk) resolves as the whole
+one."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from cruxgate.reference.index import stored_tables
 from cruxgate.reference.index.extract import FileExtract, extract
 from cruxgate.reference.index.languages import language_of
 from cruxgate.reference.index.resolve import Resolver, registered
-from cruxgate.reference.index.stored_tables import import_tables
+from cruxgate.reference.index.stored_tables import lookup_tables
 
 from .conftest import FIXTURE
 
@@ -23,6 +24,16 @@ GO_PACKAGES = {
     "zgo/pkg/a.go": b"package pkg\n\nfunc Helper() {}\n",
     "zgo/pkg/b.go": b"package pkg\n\nfunc Run() {\n\tHelper()\n}\n",
 }
+
+
+ON_DISK = ("by_qualified", "top_level", "by_name", "children", "containers")
+
+
+def _on_disk(lean: Resolver, records: list[tuple]) -> None:
+    """Give a lean resolver its tables keyed by name, on disk as a full run does."""
+    tables = lookup_tables(sqlite3.connect(":memory:"), records)
+    for table in ON_DISK:
+        setattr(lean, table, getattr(tables, table))
 
 
 def _extracts() -> list[tuple[FileExtract, int]]:
@@ -52,8 +63,9 @@ def test_the_lean_resolver_resolves_every_edge_as_the_whole_one() -> None:
     lean = Resolver(go_directories=go)
     for record in records:
         lean.add_symbols(*record)
-    lean.by_qualified, lean.top_level = import_tables(sqlite3.connect(":memory:"), records)  # type: ignore[assignment]
-    assert lean.by_qualified != {} and not isinstance(lean.top_level, dict)
+    _on_disk(lean, records)
+    assert not any(isinstance(getattr(lean, table), dict) for table in ON_DISK)
+    assert len(lean.kind) == len(lean.parent) == records[-1][3] + len(records[-1][2])
     assert all(directory in go for directory, _ in lean.by_dir_name) and lean.by_dir_name
     resolved = 0
     for (result, first), record in zip(files, records, strict=True):
@@ -70,7 +82,7 @@ def test_the_lean_resolver_resolves_every_edge_as_the_whole_one() -> None:
 
 def test_a_plain_call_resolves_as_the_call_rule_says(monkeypatch: pytest.MonkeyPatch) -> None:
     """`edges` resolves a receiverless call inline; each row is what `_call_target` gives that edge. With the
-    import tables' memo emptied at every key, the lean resolver still resolves as the whole one."""
+    disk tables' memo emptied at every key, the lean resolver still resolves as the whole one."""
     monkeypatch.setattr(stored_tables, "MEMO_KEYS", 1)
     files = _extracts()
     records = [(r.path, r.language, list(map(registered, r.symbols)), first) for r, first in files]
@@ -80,7 +92,7 @@ def test_a_plain_call_resolves_as_the_call_rule_says(monkeypatch: pytest.MonkeyP
     lean = Resolver(go_directories={posixpath.dirname(r.path) for r, _ in files if r.language == "go"})
     for record in records:
         lean.add_symbols(*record)
-    lean.by_qualified, lean.top_level = import_tables(sqlite3.connect(":memory:"), records)  # type: ignore[assignment]
+    _on_disk(lean, records)
     plain = 0
     for (result, first), record in zip(files, records, strict=True):
         rows = whole.edges(result, first)
