@@ -32,7 +32,7 @@ def _whole_fit(tfidf: sp.csr_matrix, dimensions: int) -> tuple[np.ndarray, np.nd
     basis = build._orthonormal(build._product(tfidf, rng.standard_normal((columns, width), dtype=np.float32)))
     for _ in range(build.POWER_ITERATIONS):
         basis = build._orthonormal(build._product(tfidf, build._orthonormal(np.asarray(tfidf.T @ basis))))
-    _, _, vt = np.linalg.svd((tfidf.T @ basis).T, full_matrices=False)
+    vt = build.right_singular_vectors(np.asarray(tfidf.T @ basis).T)
     term_vectors = np.ascontiguousarray(vt[:dimensions].T, dtype=np.float32)
     doc_vectors = build._product(tfidf, term_vectors)
     norms = np.linalg.norm(doc_vectors, axis=1)
@@ -179,3 +179,21 @@ def test_tfidf_in_place_is_the_whole_products_bytes_in_the_counts_own_arrays(
     assert np.array_equal(tfidf.indptr, expected.indptr)
     assert tfidf.indices.tobytes() == expected.indices.tobytes() and tfidf.data.tobytes() == expected.data.tobytes()
     assert np.shares_memory(tfidf.data, counts.data) and np.shares_memory(tfidf.indices, counts.indices)
+
+
+def test_right_singular_vectors_span_the_projection_in_about_one_more_copy_of_it() -> None:
+    rng = np.random.default_rng(13)
+    projection = (rng.standard_normal((40, 30), dtype=np.float32) @ rng.standard_normal((30, 3000), dtype=np.float32))
+    work = projection.T.copy().T  # Fortran-ordered, as the fit's projection (a transposed C array) is
+    build.right_singular_vectors(np.ones((2, 3), dtype=np.float32).T.copy().T)  # scipy.linalg imported first
+    tracemalloc.start()
+    try:
+        vt = build.right_singular_vectors(work)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert vt.dtype == np.float32 and vt.shape == (40, 3000)
+    top = vt[:30]  # the projection's rank: its first 30 right singular vectors span its rows
+    assert np.allclose(top @ top.T, np.eye(30), atol=1e-4)
+    assert np.allclose(projection @ top.T @ top, projection, rtol=1e-3, atol=1e-2 * float(np.abs(projection).max()))
+    assert peak < 2 * projection.nbytes, f"{peak} bytes at once for a {projection.nbytes}-byte projection"
