@@ -265,6 +265,7 @@ class SemanticIndexBuilder:
         self._columns.close()
         self._weights.close()
         self._indptr = array("q", [0])
+        self._terms = Terms()  # and its memory of every raw word met (6 MB at 20k files)
         trim_heap()  # the matrix's temporaries, freed, would otherwise stay resident under the fit
         folder.mkdir()  # the manifest, written last, makes it an index
         # One BLAS thread: the products are small, and OpenBLAS's threads, spinning for cores the indexer's
@@ -280,10 +281,18 @@ class SemanticIndexBuilder:
         manifest = {"format": FORMAT, "rows": rows, "terms": columns, "dimensions": int(term_vectors.shape[1]),
                     "alpha": ALPHA, "test_prior": TEST_PRIOR, "nonzeros": int(csc.nnz), "source": source,
                     "recipe": RECIPE, "fitted_rows": rows, "folded_rows": 0}
-        # The TF-IDF columns are written and let go before the graph is built: the build's peak is then the graph,
-        # not the matrix beside it. The graph reads the row vectors from the file `_lsi` wrote them to.
+        # Everything but the graph (and the sentence vectors) is written and let go before the graph is built: the
+        # build's peak is then the graph alone, not the matrix, the term vectors and the vocabulary beside it. The
+        # graph reads the row vectors from the file `_lsi` wrote them to; the manifest, last, makes it an index.
         write_arrays(folder, csc_arrays(csc))
         del csc
+        (folder / "terms.json").write_text(json.dumps(words), encoding="utf-8")
+        (folder / FILES).write_text(json.dumps(file_table(self._files)), encoding="utf-8")
+        write_arrays(folder, {"idf": idf, "term_vectors": term_vectors, "stable_ids": stable_ids, "priors": priors,
+                              "file_of": np.frombuffer(self._file_of, dtype=np.int32),
+                              "lines": np.frombuffer(self._lines, dtype=np.int32).reshape(-1, 2)})
+        del words, vocabulary, term_vectors
+        self._vocabulary = _Vocabulary()
         trim_heap()  # and the fit's slices under the graph
         built = graph.build(folder, folder / "doc_vectors.npy")
         if built is not None:
@@ -292,12 +301,7 @@ class SemanticIndexBuilder:
         if self._sentence is not None:
             manifest_entry(self._sentence.model).add_to(manifest)
             extra[VECTORS] = self._sentence.vectors()
-        (folder / "terms.json").write_text(json.dumps(words), encoding="utf-8")
-        (folder / FILES).write_text(json.dumps(file_table(self._files)), encoding="utf-8")
-        save_arrays(folder, {"idf": idf, "term_vectors": term_vectors,
-                             "stable_ids": stable_ids, "priors": priors,
-                             "file_of": np.frombuffer(self._file_of, dtype=np.int32),
-                             "lines": np.frombuffer(self._lines, dtype=np.int32).reshape(-1, 2), **extra}, manifest)
+        save_arrays(folder, extra, manifest)
         return manifest
 
 
