@@ -63,7 +63,7 @@ class Resolver:
             kinds.extend([None] * (first_symbol - len(kinds)))
             parents.extend([0] * (first_symbol - len(parents)))
         del kinds[first_symbol:], parents[first_symbol:]
-        if self.go_directories is not None:  # lean: only what is asked of memory is kept (see the class)
+        if self.go_directories is not None:  # lean: kinds, parents, Go's directory tables (see the class)
             self._add_lean(directory, symbols, first_symbol)
             return
         by_qualified, top_level = self.by_qualified, self.top_level

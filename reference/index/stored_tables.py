@@ -122,7 +122,7 @@ class LookupTables(NamedTuple):
 def lookup_tables(db: sqlite3.Connection, files: Iterable[tuple[str, str | None, list[tuple], int]]) -> LookupTables:
     """A lean `Resolver`'s tables keyed by name, written into `db` (a scratch database) from every file's symbols
     (`add_symbols`'s arguments) and answered by one indexed query a key, as a patch's are. In memory they took about
-    3 KB a file (the run's one cost that grew with the tree); a memo keeps the answers asked again."""
+    3 KB a file (the largest part of the run's memory that grew with the tree); a memo keeps the answers asked again."""
     db.execute("CREATE TABLE qualified(language TEXT NOT NULL, qualified_name TEXT NOT NULL, symbol_id INTEGER)")
     db.execute("CREATE TABLE top_level(path TEXT NOT NULL, name TEXT NOT NULL, symbol_id INTEGER)")
     db.execute("CREATE TABLE named(language TEXT NOT NULL, name TEXT NOT NULL, symbol_id INTEGER)")
