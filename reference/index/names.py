@@ -33,4 +33,4 @@ def edge_names(targets: Iterable[str]) -> str:
     text = "\x00".join(listed)
     if text.count("\x00") != max(len(listed) - 1, 0):
         return "\n" + "\n".join(sorted({part for target in listed for part in name_parts(target)})) + "\n"
-    return "\n" + "\n".join(sorted(set(text.replace("::", ".").replace("\x00", ".").split(".")))) + "\n"
+    return "\n" + "\n".join(sorted(set(name_parts(text.replace("\x00", "."))))) + "\n"
