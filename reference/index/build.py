@@ -520,10 +520,8 @@ def _resolver(names: BinaryIO, files: int, scratch: sqlite3.Connection) -> Resol
     names.seek(0)
     for _ in range(files):
         resolver.add_symbols(*_unspill(names))
-    resolver.by_qualified, resolver.top_level = tables.by_qualified, tables.top_level  # type: ignore[assignment]
-    resolver.by_name = tables.by_name  # type: ignore[assignment]
-    resolver.children = tables.children  # type: ignore[assignment]
-    resolver.containers = tables.containers  # type: ignore[assignment]
+    for attribute, table in tables.items():
+        setattr(resolver, attribute, table)
     return resolver
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterable
-from typing import Any, NamedTuple
+from typing import Any
 
 from .resolve import AMBIGUOUS, CALLABLE_TARGETS, CONTAINERS, Resolver
 
@@ -109,43 +109,38 @@ def stored_resolver(db: sqlite3.Connection) -> Resolver:
     return resolver
 
 
-class LookupTables(NamedTuple):
-    """A lean `Resolver`'s keyed tables, each answered from a scratch database (`lookup_tables`)."""
+# A lean `Resolver`'s tables keyed by name: its attribute -> the scratch table and the key's two columns (a row is the
+# key and a symbol id).
+LOOKUPS = {
+    "by_qualified": ("qualified", "language TEXT", "qualified_name TEXT"),
+    "top_level": ("top_level", "path TEXT", "name TEXT"),
+    "by_name": ("named", "language TEXT", "name TEXT"),
+    "children": ("children", "parent INTEGER", "name TEXT"),
+    "containers": ("containers", "language TEXT", "name TEXT"),
+}
 
-    by_qualified: _Memo
-    top_level: _Memo
-    by_name: _Memo
-    children: _Memo
-    containers: _Memo
 
-
-def lookup_tables(db: sqlite3.Connection, files: Iterable[tuple[str, str | None, list[tuple], int]]) -> LookupTables:
-    """A lean `Resolver`'s tables keyed by name, written into `db` (a scratch database) from every file's symbols
-    (`add_symbols`'s arguments) and answered by one indexed query a key, as a patch's are. In memory they took about
-    3 KB a file (the largest part of the run's memory that grew with the tree); a memo keeps the answers asked again."""
-    db.execute("CREATE TABLE qualified(language TEXT NOT NULL, qualified_name TEXT NOT NULL, symbol_id INTEGER)")
-    db.execute("CREATE TABLE top_level(path TEXT NOT NULL, name TEXT NOT NULL, symbol_id INTEGER)")
-    db.execute("CREATE TABLE named(language TEXT NOT NULL, name TEXT NOT NULL, symbol_id INTEGER)")
-    db.execute("CREATE TABLE children(parent INTEGER NOT NULL, name TEXT NOT NULL, symbol_id INTEGER)")
-    db.execute("CREATE TABLE containers(language TEXT NOT NULL, name TEXT NOT NULL, symbol_id INTEGER)")
+def lookup_tables(db: sqlite3.Connection, files: Iterable[tuple[str, str | None, list[tuple], int]],
+                  ) -> dict[str, _Memo]:
+    """A lean `Resolver`'s tables keyed by name (`LOOKUPS`, by attribute), written into `db` (a scratch database) from
+    every file's symbols (`add_symbols`'s arguments) and answered by one indexed query a key, as a patch's are. In
+    memory they took about 3 KB a file (the largest part of the run's memory that grew with the tree); a memo keeps
+    the answers asked again."""
+    for table, first_column, second_column in LOOKUPS.values():
+        db.execute(f"CREATE TABLE {table}({first_column} NOT NULL, {second_column} NOT NULL, symbol_id INTEGER)")
     for path, language, symbols, first in files:
         lang = language or ""
         rows = list(enumerate(symbols, first))
-        db.executemany("INSERT INTO qualified VALUES (?,?,?)", [(lang, qualified, sid) for sid, (_, qualified, _, _)
-                                                                 in rows])
-        db.executemany("INSERT INTO top_level VALUES (?,?,?)", [(path, name, sid) for sid, (name, _, _, parent)
-                                                                 in rows if parent < 0])
-        db.executemany("INSERT INTO children VALUES (?,?,?)", [(first + parent, name, sid) for sid, (name, _, _, parent)
-                                                                in rows if parent >= 0])
-        db.executemany("INSERT INTO named VALUES (?,?,?)", [(lang, name, sid) for sid, (name, _, kind, _) in rows
-                                                             if kind in CALLABLE_TARGETS])
-        db.executemany("INSERT INTO containers VALUES (?,?,?)", [(lang, name, sid) for sid, (name, _, kind, _) in rows
-                                                                  if kind in CONTAINERS])
-    for table, key in (("qualified", "language, qualified_name"), ("top_level", "path, name"),
-                       ("named", "language, name"), ("children", "parent, name"), ("containers", "language, name")):
-        db.execute(f"CREATE INDEX {table}_key ON {table}({key})")
-    return LookupTables(_Memo(db, "SELECT symbol_id FROM qualified WHERE language = ? AND qualified_name = ?"),
-                        _Memo(db, "SELECT symbol_id FROM top_level WHERE path = ? AND name = ?"),
-                        _Memo(db, "SELECT symbol_id FROM named WHERE language = ? AND name = ?"),
-                        _Memo(db, "SELECT symbol_id FROM children WHERE parent = ? AND name = ?"),
-                        _Memo(db, "SELECT symbol_id FROM containers WHERE language = ? AND name = ?"))
+        for attribute, found in (
+                ("by_qualified", [(lang, qualified, sid) for sid, (_, qualified, _, _) in rows]),
+                ("top_level", [(path, name, sid) for sid, (name, _, _, parent) in rows if parent < 0]),
+                ("children", [(first + parent, name, sid) for sid, (name, _, _, parent) in rows if parent >= 0]),
+                ("by_name", [(lang, name, sid) for sid, (name, _, kind, _) in rows if kind in CALLABLE_TARGETS]),
+                ("containers", [(lang, name, sid) for sid, (name, _, kind, _) in rows if kind in CONTAINERS])):
+            db.executemany(f"INSERT INTO {LOOKUPS[attribute][0]} VALUES (?,?,?)", found)
+    tables = {}
+    for attribute, (table, *columns) in LOOKUPS.items():
+        first_key, second_key = (column.split()[0] for column in columns)
+        db.execute(f"CREATE INDEX {table}_key ON {table}({first_key}, {second_key})")
+        tables[attribute] = _Memo(db, f"SELECT symbol_id FROM {table} WHERE {first_key} = ? AND {second_key} = ?")
+    return tables

@@ -26,14 +26,12 @@ GO_PACKAGES = {
 }
 
 
-ON_DISK = ("by_qualified", "top_level", "by_name", "children", "containers")
-
-
-def _on_disk(lean: Resolver, records: list[tuple]) -> None:
-    """Give a lean resolver its tables keyed by name, on disk as a full run does."""
+def _on_disk(lean: Resolver, records: list[tuple]) -> list[str]:
+    """Give a lean resolver its tables keyed by name, on disk as a full run does; their attributes."""
     tables = lookup_tables(sqlite3.connect(":memory:"), records)
-    for table in ON_DISK:
-        setattr(lean, table, getattr(tables, table))
+    for attribute, table in tables.items():
+        setattr(lean, attribute, table)
+    return list(tables)
 
 
 def _extracts() -> list[tuple[FileExtract, int]]:
@@ -63,8 +61,9 @@ def test_the_lean_resolver_resolves_every_edge_as_the_whole_one() -> None:
     lean = Resolver(go_directories=go)
     for record in records:
         lean.add_symbols(*record)
-    _on_disk(lean, records)
-    assert not any(isinstance(getattr(lean, table), dict) for table in ON_DISK)
+    on_disk = _on_disk(lean, records)
+    assert sorted(on_disk) == ["by_name", "by_qualified", "children", "containers", "top_level"]
+    assert not any(isinstance(getattr(lean, table), dict) for table in on_disk)
     assert len(lean.kind) == len(lean.parent) == records[-1][3] + len(records[-1][2])
     assert all(directory in go for directory, _ in lean.by_dir_name) and lean.by_dir_name
     resolved = 0
