@@ -190,3 +190,16 @@ def test_a_graph_built_from_the_vectors_file_a_slice_at_a_time_is_the_graph_of_t
     assert graph.build(sliced, sliced / "doc_vectors.npy", min_rows=1) is not None
     assert (sliced / graph.GRAPH_FILE).read_bytes() == (whole / graph.GRAPH_FILE).read_bytes()
     assert graph.build(sliced, sliced / "doc_vectors.npy") is None  # below MIN_ROWS: no graph, the file unread
+
+
+def test_the_graph_built_without_a_key_table_is_the_file_built_with_one(tmp_path: Path) -> None:
+    from usearch.index import Index
+
+    vectors = np.random.default_rng(11).standard_normal((600, 16)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1)[:, None]
+    assert graph.build(tmp_path, vectors, min_rows=1) is not None
+    keyed = Index(ndim=16, metric="ip", dtype="f16", connectivity=graph.CONNECTIVITY,
+                  expansion_add=graph.EXPANSION_ADD, expansion_search=graph.EXPANSION_SEARCH)
+    keyed.add(np.arange(600, dtype=np.uint64), vectors, threads=1)
+    keyed.save(str(tmp_path / "keyed.usearch"))
+    assert (tmp_path / graph.GRAPH_FILE).read_bytes() == (tmp_path / "keyed.usearch").read_bytes()
