@@ -79,7 +79,9 @@ def main(argv: list[str] | None = None) -> int:
         "timings": f"medians of {args.repeats} full and unchanged index runs, {args.repeats + 1} tree-sitter floor "
                    f"runs (one before and one after each full run), {args.edits} edit runs; "
                    f"{args.rounds} warm calls per tool "
-                   f"(p50 / p95 nearest rank)",
+                   f"(p50 / p95 nearest rank, on the wire as the SLO harness reads them: the request's last byte "
+                   f"written to the answer's last byte read; in brackets the whole call's p95 as the client saw "
+                   f"it, the SDK's check of the answer against the tool's outputSchema included)",
     }
     say(scale_report.tables(rows))
     say(semantic_recall.table(rows))

@@ -26,7 +26,7 @@ from typing import Any
 import scale_floor
 from anyio.from_thread import start_blocking_portal
 
-from cruxgate.conformance.slo.sampling import Figures, timed
+from cruxgate.conformance.slo.sampling import Figures, Sample, timed
 from cruxgate.conformance.target.profile import DEFAULT_TIMEOUTS
 from cruxgate.conformance.target.wire import Connection
 from cruxgate.reference.index import read_state
@@ -66,6 +66,15 @@ class Queries:
 
 
 @dataclass
+class Latency:
+    """A tool's warm calls: on the wire (what the SLO harness judges: the server's part) and whole, as the client
+    saw them (the SDK client's check of each answer against the tool's outputSchema included)."""
+
+    wire: Figures
+    client: Figures
+
+
+@dataclass
 class Result:
     """The figures of one corpus size."""
 
@@ -80,7 +89,7 @@ class Result:
     ctags: list[scale_floor.Timed]
     index_mb: float
     server_rss_mb: float
-    latency: dict[str, Figures] = field(default_factory=dict)
+    latency: dict[str, Latency] = field(default_factory=dict)
 
     def record(self) -> dict[str, Any]:
         """The JSON row of this size (what docs/scale.json keeps and scale_report.table reads)."""
@@ -103,7 +112,9 @@ class Result:
                 "ctags_s": median(self.ctags) if self.ctags else None,
                 "indexer_rss_mb": round(max(r.peak_rss_mb for r in self.full), 1),
                 "index_mb": round(self.index_mb, 1), "server_rss_mb": round(self.server_rss_mb, 1),
-                "latency": {tool: {"p50": round(f.p50, 3), "p95": round(f.p95, 3), "count": f.count}
+                "latency": {tool: {"p50": round(f.wire.p50, 3), "p95": round(f.wire.p95, 3),
+                                   "client_p50": round(f.client.p50, 3), "client_p95": round(f.client.p95, 3),
+                                   "count": f.wire.count}
                             for tool, f in self.latency.items()}}
 
 
@@ -158,7 +169,7 @@ def peak_rss_mb(pid: int) -> float:
     raise RuntimeError(f"no VmHWM for pid {pid}")
 
 
-def serve_and_time(root: Path, plan: Queries, rounds: int, warmup: int) -> tuple[dict[str, Figures], float]:
+def serve_and_time(root: Path, plan: Queries, rounds: int, warmup: int) -> tuple[dict[str, Latency], float]:
     """Start the reference over stdio on `root`, wait for prewarm, time every tool; (figures, server peak RSS MB)."""
     argv = [sys.executable, "-m", "cruxgate", "serve-mcp", "--workspace", str(root)]
     timeouts = {**DEFAULT_TIMEOUTS, "start": 120.0}
@@ -182,23 +193,26 @@ def _wait_ready(connection: Connection, timeout: float) -> None:
         time.sleep(0.05)
 
 
-def _time_tool(connection: Connection, plan: Queries, tool: str, rounds: int, warmup: int) -> Figures:
-    def call(i: int) -> None:
+def _time_tool(connection: Connection, plan: Queries, tool: str, rounds: int, warmup: int) -> Latency:
+    def call(i: int) -> float:
+        connection.wire_clock.begin()
         response = connection.call_tool(tool, plan.arguments(tool, i))
         # A name drawn from the text that no definition and no reference carries (a `def` in a docstring) is
         # answered symbol_not_found by find_references: the same indexed lookups, an answer, not a failure.
         if response.is_error and (response.payload.get("error") or {}).get("code") != MISS:
             raise RuntimeError(f"{tool} {plan.arguments(tool, i)} answered a tool error: {response.payload}")
+        return connection.wire_clock.call_ms()
 
     for i in range(warmup):
         call(i)
-    samples: list[float] = []
+    samples: list[Sample] = []
     gc.disable()  # a collection in the client would time the client, not the server (as sampling.py says)
     try:
-        samples.extend(timed(call, i).total for i in range(rounds))  # the whole call, as the client sees it
+        samples.extend(timed(call, i) for i in range(rounds))
     finally:
         gc.enable()
-    return Figures.of(samples)
+    return Latency(Figures.wire(samples), Figures.client(samples))
+
 
 
 def bracket_range(full: list[IndexRun], floors: list[scale_floor.Timed], attribute: str) -> list[float]:
@@ -256,7 +270,7 @@ def measure(size: int, root: Path, corpus_bytes: int, plan: Queries, repeats: in
     index(root, force=False)  # the served index is the corpus's own again
     figures, server_rss = serve_and_time(root, plan, rounds, warmup)
     say(f"  {size}: served, peak RSS {server_rss:.0f} MB; "
-        + ", ".join(f"{tool} p95 {f.p95:.1f} ms" for tool, f in figures.items()))
+        + ", ".join(f"{tool} p95 {f.wire.p95:.1f} ms ({f.client.p95:.1f} whole)" for tool, f in figures.items()))
     return Result(size=size, files=full[-1].files, bytes=corpus_bytes, symbols=full[-1].symbols, full=full,
                   reindex=again, edits=edits, floors=floors, ctags=tags, index_mb=index_bytes(root) / 1e6,
                   server_rss_mb=server_rss, latency=figures)

@@ -22,7 +22,8 @@ def rows() -> list[dict]:
         return {"size": files, "files": files, "bytes": files * 15_000, "symbols": files * 40, "full_s": full,
                 "reindex_s": full / 20, "edit_s": full / 10, "indexer_rss_mb": 300.0, "index_mb": files / 10,
                 "server_rss_mb": 120.0,
-                "latency": {t: {"p50": p95 / 2, "p95": p95, "count": 200} for t in TOOLS}}
+                "latency": {t: {"p50": p95 / 2, "p95": p95, "client_p50": p95 / 2 + 1, "client_p95": p95 + 2,
+                                "count": 200} for t in TOOLS}}
 
     return [row(1_000, 5.0, 10.0), row(5_000, 25.0, 12.0), row(20_000, 110.0, 15.0)]
 
@@ -43,7 +44,9 @@ def test_table_has_one_row_per_size_with_rates_and_ratios() -> None:
     assert lines[2].startswith("| 1,000 | 15.0 | 40,000 | 5.0 | 200 | 0.25 (5.0%) | 0.50 (10.0%) |")
     older = [{key: value for key, value in row.items() if key != "edit_s"} for row in rows()]
     assert "| 0.25 (5.0%) | - |" in scale_report.table(older)  # a record from before edits were timed
-    assert "| 5.0 / 10.0 |" in lines[2] and lines[4].endswith("| 7.5 / 15.0 |")
+    assert "| 5.0 / 10.0 (12.0) |" in lines[2] and lines[4].endswith("| 7.5 / 15.0 (17.0) |")
+    wire_only = [{**row, "latency": {t: {"p50": 1.0, "p95": 3.0, "count": 9} for t in TOOLS}} for row in rows()]
+    assert scale_report.table(wire_only).splitlines()[2].endswith("| 1.0 / 3.0 |")  # measured before both were kept
 
 
 def test_indexer_table_sets_the_full_run_against_the_floor_and_ctags() -> None:
@@ -178,3 +181,20 @@ def test_the_semantic_comparison_gets_its_own_table_where_measured(tmp_path: Pat
     docs.write_text(f"x\n{scale_report.BEGIN}\n{scale_report.END}\ny\n", encoding="utf-8")
     scale_report.write(measured, {"date": "d"}, docs, tmp_path / "scale.json", tmp_path / "scale.svg")
     assert text in docs.read_text(encoding="utf-8")
+
+
+def test_a_tools_latency_is_kept_on_the_wire_and_as_the_client_saw_the_whole_call() -> None:
+    import scale_floor
+    import scale_run
+
+    from cruxgate.conformance.slo.sampling import Figures, Sample
+
+    samples = [Sample(wire=float(ms), total=float(ms) + 2.5) for ms in range(1, 21)]
+    latency = scale_run.Latency(Figures.wire(samples), Figures.client(samples))
+    runs = [scale_run.IndexRun(2.0, 100.0, 1, 1, cpu_seconds=3.0)]
+    result = scale_run.Result(size=1, files=1, bytes=1, symbols=1, full=runs, reindex=runs, edits=runs,
+                              floors=[scale_floor.Timed(1.0, 1.0)] * 2, ctags=[], index_mb=1.0, server_rss_mb=1.0,
+                              latency={"search_code": latency})
+    figures = result.record()["latency"]["search_code"]
+    assert (figures["p50"], figures["p95"], figures["count"]) == (10.5, 19.0, 20)
+    assert (figures["client_p50"], figures["client_p95"]) == (13.0, 21.5)
