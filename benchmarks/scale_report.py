@@ -65,6 +65,8 @@ def _latency(figures: dict[str, Any]) -> str:
     before both were kept has the whole call only: its figures stand alone)."""
     wire = f"{figures['p50']:.1f} / {figures['p95']:.1f}"
     return wire if figures.get("client_p95") is None else f"{wire} ({figures['client_p95']:.1f})"
+
+
 # The indexer against its floor: wall seconds (which the neighbours of a shared machine move) and CPU seconds
 # (which they move far less) of the full run, of tree-sitter's parse and query alone, and of Universal Ctags.
 # A ratio is of the medians; its range, each full run against the floor runs either side of it (scale_run).

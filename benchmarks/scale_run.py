@@ -214,7 +214,6 @@ def _time_tool(connection: Connection, plan: Queries, tool: str, rounds: int, wa
     return Latency(Figures.wire(samples), Figures.client(samples))
 
 
-
 def bracket_range(full: list[IndexRun], floors: list[scale_floor.Timed], attribute: str) -> list[float]:
     """[lowest, highest] ratio of each full run to the floor runs on either side of it (`bracketed`'s order)."""
     ratios = [getattr(run, attribute) / getattr(floor, attribute)
