@@ -192,7 +192,7 @@ def test_a_graph_built_from_the_vectors_file_a_slice_at_a_time_is_the_graph_of_t
     assert graph.build(sliced, sliced / "doc_vectors.npy") is None  # below MIN_ROWS: no graph, the file unread
 
 
-def test_the_graph_built_without_a_key_table_is_the_file_built_with_one(tmp_path: Path) -> None:
+def test_the_graph_built_and_viewed_without_a_key_table_is_the_one_with_it(tmp_path: Path) -> None:
     from usearch.index import Index
 
     vectors = np.random.default_rng(11).standard_normal((600, 16)).astype(np.float32)
@@ -203,3 +203,8 @@ def test_the_graph_built_without_a_key_table_is_the_file_built_with_one(tmp_path
     keyed.add(np.arange(600, dtype=np.uint64), vectors, threads=1)
     keyed.save(str(tmp_path / "keyed.usearch"))
     assert (tmp_path / graph.GRAPH_FILE).read_bytes() == (tmp_path / "keyed.usearch").read_bytes()
+    opened = graph.Graph.open(tmp_path, 600)  # viewed without the table too: the same neighbours
+    assert opened is not None
+    keyed_view = Index.restore(str(tmp_path / "keyed.usearch"), view=True, expansion_search=graph.EXPANSION_SEARCH)
+    for vector in vectors[:50]:
+        assert opened.nearest(vector, 10).tolist() == [int(k) for k in keyed_view.search(vector, 10).keys]
