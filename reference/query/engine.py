@@ -85,10 +85,15 @@ class QueryEngine:
             fanout = max(limit * SEARCH_FANOUT[0], SEARCH_FANOUT[1])
             if outcome is not None and outcome.budget is not None:
                 fanout = outcome.budget.lexical_fanout
-            hits += self._symbols(q, terms, retrieval.SYMBOL_FIELD_BOOSTS, fanout, language, kinds)
+            lookups = [self._lookup("symbols", terms, retrieval.SYMBOL_FIELD_BOOSTS, fanout, language, kinds)]
             if kinds is None:  # snippets and files carry no role: a role query leaves them out
-                hits += self._snippets(q, terms, limit, language)
-                hits += self._files(q, terms, limit, language)
+                lookups += [self._lookup("snippets", terms, retrieval.SNIPPET_FIELD_BOOSTS, limit, language),
+                            self._lookup("files", terms, retrieval.FILE_FIELD_BOOSTS, limit, language)]
+            found = retrieval.run_together(lookups)
+            hits += self._symbol_hits(q, lookups[0], found[0])
+            if kinds is None:
+                hits += self._snippet_hits(q, lookups[1], found[1])
+                hits += self._file_hits(q, lookups[2], found[2])
         if outcome is not None and outcome.triggered:
             hits = fuse(q, hits, outcome.candidates, outcome.ratio)
         return self._page(q, hits, limit, explain, semantic=outcome.metadata() if outcome else None)
@@ -145,29 +150,35 @@ class QueryEngine:
         rows = self.db.execute(_EXACT_SQL.format(filters=filters), [*params, EXACT_LIMIT])
         return [symbol_id for (symbol_id,) in rows if symbol_id not in known]
 
-    def _rows(self, name: str, terms: list[str], boosts: dict[str, float], limit: int, language: str | None,
-              kinds: frozenset[str] | None, id_field: str, sql: str,
-              symbol_ids: list[int] | None = None) -> list[tuple[float, tuple]]:
-        """(bm25, SQLite row) of the top `limit` docs of index `name`, rows fetched by the docs' id fast field."""
+    def _lookup(self, name: str, terms: list[str], boosts: dict[str, float], limit: int, language: str | None,
+                kinds: frozenset[str] | None = None, symbol_ids: list[int] | None = None) -> retrieval.Lookup | None:
+        """The search of index `name` for `terms` under the filters (None when there is nothing to search for)."""
         index = self.reader.index(name)
         text = retrieval.text_query(index, terms, boosts)
-        if text is None:  # nothing to search for
-            return []
+        if text is None:
+            return None
         query = retrieval.with_filters(text, index.schema, language, kinds, symbol_ids)
-        searcher = self.reader.searcher(name)
-        found = retrieval.search(searcher, query, limit)
-        if not found:
+        return retrieval.Lookup(self.reader.searcher(name), query, limit)
+
+    def _rows(self, lookup: retrieval.Lookup | None, found: retrieval.Found, id_field: str,
+              sql: str) -> list[tuple[float, tuple]]:
+        """(bm25, SQLite row) of each hit `lookup` found, rows fetched by the docs' id fast field."""
+        if lookup is None or not found:
             return []
-        ids = searcher.fast_field_values(id_field, [address for _, address in found])
+        ids = lookup.searcher.fast_field_values(id_field, [address for _, address in found])
         rows = {r[0]: r for r in self.db.execute(sql.format(",".join("?" * len(ids))), ids)}
         # A doc without its SQLite row means an index replaced under us: skip it.
         return [(bm25, rows[i]) for (bm25, _), i in zip(found, ids, strict=True) if i in rows]
 
     def _symbols(self, q: QueryFeatures, terms: list[str], boosts: dict[str, float], fanout: int,
                  language: str | None, kinds: frozenset[str] | None, symbol_ids: list[int] | None = None) -> list[Hit]:
+        """The symbols channel searched alone."""
+        lookup = self._lookup("symbols", terms, boosts, fanout, language, kinds, symbol_ids)
+        return self._symbol_hits(q, lookup, retrieval.run_together([lookup])[0])
+
+    def _symbol_hits(self, q: QueryFeatures, lookup: retrieval.Lookup | None, found: retrieval.Found) -> list[Hit]:
         hits = []
-        for bm25, r in self._rows("symbols", terms, boosts, fanout, language, kinds, "symbol_id", _SYMBOL_SQL,
-                                  symbol_ids):
+        for bm25, r in self._rows(lookup, found, "symbol_id", _SYMBOL_SQL):
             signals = raw_signals(q, "symbol", r[4], r[5], r[6], r[2])
             hits.append(Hit(result_type="symbol", result_id=f"symbol:{r[0]}", path=r[2], line_start=r[7],
                             line_end=r[8], score=bm25 + sum(signals), bm25_score=bm25, signals=signals,
@@ -176,16 +187,13 @@ class QueryEngine:
                             visibility=r[10]))
         return hits
 
-    def _snippets(self, q: QueryFeatures, terms: list[str], limit: int, language: str | None) -> list[Hit]:
-        index = self.reader.index("snippets")
-        text = retrieval.text_query(index, terms, retrieval.SNIPPET_FIELD_BOOSTS)
-        if text is None:  # nothing to search for
+    def _snippet_hits(self, q: QueryFeatures, lookup: retrieval.Lookup | None, found: retrieval.Found) -> list[Hit]:
+        if lookup is None:
             return []
-        query = retrieval.with_filters(text, index.schema, language)
-        searcher = self.reader.searcher("snippets")
         hits = []
-        for bm25, address in retrieval.search(searcher, query, limit):
-            doc = searcher.doc(address)
+        for bm25, address in found:
+            # The writer stores every one of these fields on every snippet doc.
+            doc: Any = lookup.searcher.doc(address)
             path = doc.get_first("path")
             start, end = doc.get_first("line_start"), doc.get_first("line_end")
             signals = raw_signals(q, "snippet", None, None, None, path)
@@ -194,10 +202,9 @@ class QueryEngine:
                             signals=signals, language=doc.get_first("language"), snippet=doc.get_first("content")))
         return hits
 
-    def _files(self, q: QueryFeatures, terms: list[str], limit: int, language: str | None) -> list[Hit]:
+    def _file_hits(self, q: QueryFeatures, lookup: retrieval.Lookup | None, found: retrieval.Found) -> list[Hit]:
         hits = []
-        for bm25, r in self._rows("files", terms, retrieval.FILE_FIELD_BOOSTS, limit, language, None, "file_id",
-                                  _FILE_SQL):
+        for bm25, r in self._rows(lookup, found, "file_id", _FILE_SQL):
             signals = raw_signals(q, "file", None, None, None, r[1])
             hits.append(Hit(result_type="file", result_id=f"file:{r[1]}", path=r[1], line_start=1,
                             line_end=max(r[3] or 1, 1), score=bm25 + sum(signals), bm25_score=bm25,

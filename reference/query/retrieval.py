@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
 import tantivy
 
@@ -56,6 +58,32 @@ def with_filters(query: tantivy.Query, schema: tantivy.Schema, language: str | N
     return query if len(clauses) == 1 else tantivy.Query.boolean_query(clauses)
 
 
-def search(searcher: tantivy.Searcher, query: tantivy.Query, limit: int) -> list[tuple[float, tantivy.DocAddress]]:
-    """Top `limit` (bm25, address) pairs, best first."""
-    return searcher.search(query, limit=limit, count=False).hits
+Found = list[tuple[float, tantivy.DocAddress]]
+
+# Tantivy scores a query's postings outside the GIL, so one search_code's channel searches can run
+# side by side: on 2 cores, two at a time. The threads start on first use.
+_SEARCHES = ThreadPoolExecutor(max_workers=2, thread_name_prefix="cruxgate-search")
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """One channel's search: a query over one index's searcher and how many hits it keeps."""
+
+    searcher: tantivy.Searcher
+    query: tantivy.Query
+    limit: int
+
+    def run(self) -> Found:
+        """Top `limit` (bm25, address) pairs, best first."""
+        return self.searcher.search(self.query, limit=self.limit, count=False).hits
+
+
+def run_together(lookups: Sequence[Lookup | None]) -> list[Found]:
+    """Each lookup's hits (none for None), the first searched on this thread while the others run beside it."""
+    pending = [(i, _SEARCHES.submit(lookup.run)) for i, lookup in enumerate(lookups) if lookup is not None and i]
+    found: list[Found] = [[] for _ in lookups]
+    if lookups and lookups[0] is not None:
+        found[0] = lookups[0].run()
+    for i, future in pending:
+        found[i] = future.result()
+    return found

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
 
 import pytest
 import tantivy
@@ -10,6 +13,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from cruxgate.reference.index import IndexReader
+from cruxgate.reference.query import retrieval
 from cruxgate.reference.query.engine import QueryEngine
 from cruxgate.reference.query.retrieval import query_terms
 
@@ -76,6 +80,39 @@ def test_same_query_same_answer(polyglot: QueryEngine, polyglot_workspace: Path)
     first = answer(polyglot)
     assert answer(polyglot) == first
     assert answer(QueryEngine(IndexReader.open(polyglot_workspace))) == first
+
+
+class _MeetingSearcher:
+    """A searcher whose search returns only once the other channel's search has started too."""
+
+    def __init__(self, meeting: threading.Barrier, hits: list) -> None:
+        self.meeting, self.hits = meeting, hits
+
+    def search(self, query, limit, count):
+        self.meeting.wait()  # raises BrokenBarrierError when the other search never starts beside this one
+        return SimpleNamespace(hits=self.hits[:limit])
+
+
+def test_channel_searches_run_side_by_side() -> None:
+    meeting = threading.Barrier(2, timeout=5)
+
+    def meeting_lookup(hits: list, limit: int) -> retrieval.Lookup:
+        searcher = cast(tantivy.Searcher, _MeetingSearcher(meeting, hits))
+        return retrieval.Lookup(searcher, tantivy.Query.all_query(), limit)
+
+    lookups = [meeting_lookup([(2.0, "a"), (1.0, "b")], 1), None, meeting_lookup([(3.0, "c")], 5)]
+    assert retrieval.run_together(lookups) == [[(2.0, "a")], [], [(3.0, "c")]]
+
+
+def test_channels_searched_together_find_what_each_finds_alone(polyglot: QueryEngine) -> None:
+    terms = query_terms("handler serve token")
+    lookups = [polyglot._lookup(name, terms, boosts, 20, None) for name, boosts in (
+        ("symbols", retrieval.SYMBOL_FIELD_BOOSTS), ("snippets", retrieval.SNIPPET_FIELD_BOOSTS),
+        ("files", retrieval.FILE_FIELD_BOOSTS))]
+    alone = [lookup.run() for lookup in lookups if lookup is not None]
+    assert len(alone) == 3 and all(alone)
+    assert [[(bm25, (a.segment_ord, a.doc)) for bm25, a in found] for found in retrieval.run_together(lookups)] == \
+        [[(bm25, (a.segment_ord, a.doc)) for bm25, a in found] for found in alone]
 
 
 def test_ties_are_broken_by_the_documented_key(polyglot: QueryEngine) -> None:
