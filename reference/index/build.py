@@ -503,8 +503,9 @@ def _scratch_database(folder: Path) -> Iterator[sqlite3.Connection]:
 
 
 def _resolver(names: BinaryIO, files: int, scratch: sqlite3.Connection) -> Resolver:
-    """The resolver's tables of every file's symbols, from the names `_write` spilled: lean (`Resolver`), its tables
-    keyed by name in `scratch`, the file-local table made as each file's edges resolve (`_resolved_edges`)."""
+    """The resolver's tables of every file's symbols, from the names `_write` spilled: kinds, parents and Go's
+    directories in memory (`Resolver`), the tables keyed by name in `scratch`, the file-local table made as each
+    file's edges resolve (`_resolved_edges`)."""
     go: set[str] = set()
 
     def records() -> Iterator[tuple[str, str | None, list[tuple], int]]:
@@ -519,7 +520,8 @@ def _resolver(names: BinaryIO, files: int, scratch: sqlite3.Connection) -> Resol
     resolver = Resolver(go_directories=go)
     names.seek(0)
     for _ in range(files):
-        resolver.add_symbols(*_unspill(names))
+        path, _, symbols, first = _unspill(names)
+        resolver.add_symbols(path, symbols, first)
     for attribute, table in tables.items():
         setattr(resolver, attribute, table)
     return resolver

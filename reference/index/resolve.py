@@ -28,21 +28,22 @@ registered = itemgetter(*map(Symbol._fields.index, ("name", "qualified_name", "k
 class Resolver:
     """Symbol tables of every file of a generation; resolves each file's edges to rows.
 
-    A full run's resolver is lean (`go_directories` given): it holds only what it is asked, for a full run's tables
-    grow with the tree. `by_file_name` is only asked about the file whose edges resolve, so it holds that file's
-    names alone (`enter`); `by_dir_name` (Go's packages) only about the directory of a Go file, so it holds the
-    directories that hold one. The tables keyed by name across the tree (`by_qualified`, `top_level`, `by_name`,
-    `children`, `containers`) would grow with it: `add_symbols` leaves them out, the caller gives them as tables on
-    disk (`stored_tables.lookup_tables`). What it keeps is each symbol's kind and parent, 9 bytes a symbol.
+    It holds only what resolving asks of it, for a tree's tables grow with the tree. `by_file_name` is only asked
+    about the file whose edges resolve, so it holds that file's names alone (`enter`); `by_dir_name` (Go's packages)
+    only about the directory of a Go file, so it holds the directories in `go_directories`. The tables keyed by name
+    across the tree (`by_qualified`, `top_level`, `by_name`, `children`, `containers`) come from the caller: a full
+    run's on disk (`stored_tables.lookup_tables`), a patch's from the generation's database
+    (`stored_tables.stored_resolver`). What it keeps itself is each symbol's kind and parent, 9 bytes a symbol.
     """
 
-    def __init__(self, go_directories: Collection[str] | None = None) -> None:
-        # Each table: key -> the symbol id it names, or AMBIGUOUS.
+    def __init__(self, go_directories: Collection[str] = ()) -> None:
+        # Each table: key -> the symbol id it names, or AMBIGUOUS. Those keyed by name stay empty until the caller
+        # gives them.
         self.by_qualified: dict[tuple[str, str], int] = {}
         self.by_name: dict[tuple[str, str], int] = {}     # callable/type targets
         self.by_file_name: dict[tuple[str, str], int] = {}
         self.by_dir_name: dict[tuple[str, str], int] = {}
-        self.go_directories = go_directories
+        self.go_directories = frozenset(go_directories)
         self.top_level: dict[tuple[str, str], int] = {}   # (path, name), parentless
         self.children: dict[tuple[int, str], int] = {}
         self.containers: dict[tuple[str, str], int] = {}
@@ -52,58 +53,17 @@ class Resolver:
         self.parent = array("q", [0])
         self.paths: set[str] = set()
 
-    def add_symbols(self, path: str, language: str | None, symbols: Iterable[tuple[str, str, str, int]],
-                    first_symbol: int) -> None:
-        """Register one file's symbols given as `registered` tuples (ids first_symbol, first_symbol + 1, ...)."""
+    def add_symbols(self, path: str, symbols: Iterable[tuple[str, str, str, int]], first_symbol: int) -> None:
+        """Register one file's symbols given as `registered` tuples (ids first_symbol, first_symbol + 1, ...): their
+        kinds and parents and, in a Go file's directory, `by_dir_name`."""
         self.paths.add(path)
-        lang = language or ""
         directory = posixpath.dirname(path)
         kinds, parents = self.kind, self.parent
         if len(kinds) < first_symbol:  # ids not registered here (never, as build.py numbers them)
             kinds.extend([None] * (first_symbol - len(kinds)))
             parents.extend([0] * (first_symbol - len(parents)))
         del kinds[first_symbol:], parents[first_symbol:]
-        if self.go_directories is not None:  # lean: kinds, parents, Go's directory tables (see the class)
-            self._add_lean(directory, symbols, first_symbol)
-            return
-        by_qualified, top_level = self.by_qualified, self.top_level
-        children, containers = self.children, self.containers
-        by_name, by_file_name, by_dir_name = self.by_name, self.by_file_name, self.by_dir_name
-        # `table.setdefault(key, sid) != sid`: the key already named another symbol.
-        for sid, (name, qualified, kind, parent_index) in enumerate(symbols, first_symbol):
-            parent = None if parent_index < 0 else first_symbol + parent_index
-            kinds.append(intern(kind))
-            parents.append(parent or 0)
-            key = (lang, qualified)
-            if by_qualified.setdefault(key, sid) != sid:
-                by_qualified[key] = AMBIGUOUS
-            if parent is None:
-                key = (path, name)
-                if top_level.setdefault(key, sid) != sid:
-                    top_level[key] = AMBIGUOUS
-            else:
-                child = (parent, name)
-                if children.setdefault(child, sid) != sid:
-                    children[child] = AMBIGUOUS
-            if kind in CALLABLE_TARGETS:
-                key = (lang, name)
-                if by_name.setdefault(key, sid) != sid:
-                    by_name[key] = AMBIGUOUS
-                key = (path, name)
-                if by_file_name.setdefault(key, sid) != sid:
-                    by_file_name[key] = AMBIGUOUS
-                key = (directory, name)
-                if by_dir_name.setdefault(key, sid) != sid:
-                    by_dir_name[key] = AMBIGUOUS
-            if kind in CONTAINERS:
-                key = (lang, name)
-                if containers.setdefault(key, sid) != sid:
-                    containers[key] = AMBIGUOUS
-
-    def _add_lean(self, directory: str, symbols: Iterable[tuple[str, str, str, int]], first_symbol: int) -> None:
-        """`add_symbols` for a lean resolver: kinds, parents and, in a Go file's directory, `by_dir_name`."""
-        kinds, parents = self.kind, self.parent
-        by_dir_name = self.by_dir_name if directory in (self.go_directories or ()) else None
+        by_dir_name = self.by_dir_name if directory in self.go_directories else None
         for sid, (name, _, kind, parent_index) in enumerate(symbols, first_symbol):
             kinds.append(intern(kind))
             parents.append(0 if parent_index < 0 else first_symbol + parent_index)
@@ -113,7 +73,7 @@ class Resolver:
                     by_dir_name[key] = AMBIGUOUS
 
     def enter(self, path: str, symbols: Iterable[tuple[str, str, str, int]], first_symbol: int) -> None:
-        """A lean resolver's `by_file_name`: the one file's (`add_symbols`'s arguments) whose edges resolve next."""
+        """`by_file_name` of the one file (`add_symbols`'s arguments) whose edges resolve next."""
         table: dict[tuple[str, str], int] = {}
         for sid, (name, _, kind, _) in enumerate(symbols, first_symbol):
             if kind in CALLABLE_TARGETS and table.setdefault((path, name), sid) != sid:

@@ -1,10 +1,10 @@
-"""The resolver's symbol tables answered from a generation's database, for a patch that resolves a few files.
+"""The resolver's tables keyed by name, answered from SQLite: a full run's from a scratch database it writes from
+every file's symbols (`lookup_tables`), a patch's from the generation's own database (`stored_resolver`).
 
-`Resolver` builds its tables from every file's symbols, which a full run has in hand; a patch has the
-symbols only in SQLite, and resolving a few files' edges needs a few keys of each table. Each table here
-answers `get(key)` exactly as `Resolver`'s dict would (the one symbol id of the key, AMBIGUOUS when the key
-names more than one symbol, None when none) with one indexed query, so a file's edges resolve to what a full
-run over the same tree resolves them to.
+Held in memory these tables grow with the tree, and a patch has the symbols only in SQLite; resolving a file's
+edges needs a few keys of each table. Each table answers `get(key)` as a dict of key -> symbol id would (the one
+symbol id of the key, AMBIGUOUS when the key names more than one symbol, None when none) with one indexed query,
+so a patch's edges resolve to what a full run over the same tree resolves them to.
 """
 
 from __future__ import annotations
@@ -109,8 +109,8 @@ def stored_resolver(db: sqlite3.Connection) -> Resolver:
     return resolver
 
 
-# A lean `Resolver`'s tables keyed by name: its attribute -> the scratch table and the key's two columns (a row is the
-# key and a symbol id).
+# A full run's `Resolver` tables keyed by name: its attribute -> the scratch table and the key's two columns (a row
+# is the key and a symbol id).
 LOOKUPS = {
     "by_qualified": ("qualified", "language TEXT", "qualified_name TEXT"),
     "top_level": ("top_level", "path TEXT", "name TEXT"),
@@ -122,10 +122,10 @@ LOOKUPS = {
 
 def lookup_tables(db: sqlite3.Connection, files: Iterable[tuple[str, str | None, list[tuple], int]],
                   ) -> dict[str, _Memo]:
-    """A lean `Resolver`'s tables keyed by name (`LOOKUPS`, by attribute), written into `db` (a scratch database) from
-    every file's symbols (`add_symbols`'s arguments) and answered by one indexed query a key, as a patch's are. In
-    memory they took about 3 KB a file (the largest part of the run's memory that grew with the tree); a memo keeps
-    the answers asked again."""
+    """A full run's `Resolver` tables keyed by name (`LOOKUPS`, by attribute), written into `db` (a scratch database)
+    from every file's (path, language, `registered` symbols, first symbol id) and answered by one indexed query a
+    key, as a patch's are. In memory they took about 3 KB a file (the largest part of the run's memory that grew with
+    the tree); a memo keeps the answers asked again."""
     for table, first_column, second_column in LOOKUPS.values():
         db.execute(f"CREATE TABLE {table}({first_column} NOT NULL, {second_column} NOT NULL, symbol_id INTEGER)")
     for path, language, symbols, first in files:

@@ -1,0 +1,131 @@
+"""A full run's resolver (kinds, parents and Go's directories in memory, the tables keyed by name in a scratch
+database) and a patch's (every table read from the generation's database) resolve every edge alike, and as the
+full run stored it."""
+
+from __future__ import annotations
+
+import posixpath
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+
+from cruxgate.reference.index import IndexReader, index_workspace, stored_tables
+from cruxgate.reference.index.extract import FileExtract, extract
+from cruxgate.reference.index.languages import language_of
+from cruxgate.reference.index.resolve import Resolver, registered
+from cruxgate.reference.index.stored_tables import lookup_tables, stored_resolver
+
+from .conftest import copy_fixture
+
+# Edges only the tables' rules resolve right. Go: `Helper` is defined in two packages, so only the package's
+# directory resolves a call of it; from a third package the call is ambiguous (it resolves to nothing). Python:
+# `helper` names a function in one module and a variable in another; a call can only mean the function. TypeScript:
+# `run` names a top-level function and a method; an import of it can only mean the function.
+EXTRA_FILES = {
+    "zgo/caller/d.go": b"package caller\n\nfunc Use() {\n\tHelper()\n}\n",
+    "zgo/other/c.go": b"package other\n\nfunc Helper() {}\n",
+    "zgo/pkg/a.go": b"package pkg\n\nfunc Helper() {}\n",
+    "zgo/pkg/b.go": b"package pkg\n\nfunc Run() {\n\tHelper()\n}\n",
+    "zpy/values.py": b"helper = 1\n",
+    "zpy/funcs.py": b"def helper():\n    return 2\n",
+    "zpy/use.py": b"def main():\n    return helper()\n",
+    "zts/funcs.ts": b"export function run() {}\n\nexport class Box {\n  run() {}\n}\n",
+    "zts/use.ts": b"import { run } from './funcs';\n\nexport function main() {\n  run();\n}\n",
+}
+_STORED_EDGES = ("SELECT from_symbol_id, from_path, line, edge_type, to_symbol_id, to_name FROM symbol_edges "
+                 "WHERE from_path = ?")
+
+
+@dataclass
+class Generation:
+    """The polyglot fixture and EXTRA_FILES indexed: its database and every file extracted again, numbered as the
+    run numbered its symbols, in that order."""
+
+    db: sqlite3.Connection
+    files: list[tuple[FileExtract, int]]
+
+    def records(self) -> list[tuple[str, str | None, list[tuple], int]]:
+        """Every file's (path, language, `registered` symbols, first symbol id), as a full run spills them."""
+        return [(r.path, r.language, list(map(registered, r.symbols)), first) for r, first in self.files]
+
+    def full_runs(self) -> Iterator[tuple[FileExtract, int, Resolver]]:
+        """Each file with a full run's resolver entered at it."""
+        records = self.records()
+        resolver = Resolver(go_directories={posixpath.dirname(r.path) for r, _ in self.files if r.language == "go"})
+        for path, _, symbols, first in records:
+            resolver.add_symbols(path, symbols, first)
+        for attribute, table in lookup_tables(sqlite3.connect(":memory:"), records).items():
+            setattr(resolver, attribute, table)
+        for (result, first), (_, _, symbols, _) in zip(self.files, records, strict=True):
+            resolver.enter(result.path, symbols, first)
+            yield result, first, resolver
+
+
+@pytest.fixture(scope="module")
+def generation(tmp_path_factory: pytest.TempPathFactory) -> Generation:
+    workspace = copy_fixture(tmp_path_factory.mktemp("resolver") / "ws")
+    for path, data in EXTRA_FILES.items():
+        (workspace / path).parent.mkdir(parents=True, exist_ok=True)
+        (workspace / path).write_bytes(data)
+    index_workspace(workspace)
+    db = IndexReader.open(workspace).db
+    firsts = dict(db.execute("SELECT path, MIN(symbol_id) FROM symbols GROUP BY path"))
+    after = db.execute("SELECT MAX(symbol_id) FROM symbols").fetchone()[0] + 1  # a file without symbols
+    files = []
+    for (path,) in db.execute("SELECT path FROM files"):
+        lang = language_of(path)
+        if lang is not None:
+            files.append((FileExtract.loads(extract(path, (workspace / path).read_bytes(), *lang).dumps()),
+                          firsts.get(path, after)))
+    files.sort(key=lambda file: (file[1], file[0].path))
+    for result, first in files:  # the premise: the run numbered each file's symbols from `first`, in this order
+        ids = db.execute("SELECT symbol_id, name FROM symbols WHERE path = ? ORDER BY symbol_id", (result.path,))
+        assert list(ids) == [(sid, symbol[0]) for sid, symbol in enumerate(map(registered, result.symbols), first)]
+    return Generation(db, files)
+
+
+def test_a_full_runs_resolver_resolves_every_edge_as_a_patchs_and_as_stored(generation: Generation) -> None:
+    assert {r.language for r, _ in generation.files} >= {"go", "python", "rust", "typescript"}
+    patch = stored_resolver(generation.db)
+    resolved = 0
+    for result, first, full in generation.full_runs():
+        assert {path for path, _ in full.by_file_name} <= {result.path}  # that file's names alone
+        assert all(directory in full.go_directories for directory, _ in full.by_dir_name)
+        rows = full.edges(result, first)
+        assert rows == patch.edges(result, first), result.path
+        assert sorted(rows, key=repr) == sorted(generation.db.execute(_STORED_EDGES, (result.path,)), key=repr)
+        resolved += sum(row[4] is not None for row in rows)
+    assert resolved > 10  # the comparison covers resolved edges, not only misses
+    assert not any(isinstance(getattr(full, table), dict) for table in stored_tables.LOOKUPS)
+    assert len(full.kind) == len(full.parent) == max(first + len(r.symbols) for r, first in generation.files)
+    firsts = {r.path: (r, first) for r, first in generation.files}
+    helper = firsts["zgo/pkg/a.go"][1]
+    assert [row[4] for row in patch.edges(*firsts["zgo/pkg/b.go"])] == [helper]  # the package's directory alone
+    assert [(row[4], row[5]) for row in patch.edges(*firsts["zgo/caller/d.go"])] == [(None, "Helper")]  # ambiguous
+    function = firsts["zpy/funcs.py"][1]
+    assert [row[4] for row in patch.edges(*firsts["zpy/use.py"])] == [function]  # never the variable
+    run = firsts["zts/funcs.ts"][1]
+    assert [row[4] for row in patch.edges(*firsts["zts/use.ts"])] == [run, run]  # the import and the call
+
+
+def test_a_plain_call_resolves_as_the_call_rule_says(generation: Generation, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`edges` resolves a receiverless call inline; each row is what `_call_target` gives that edge. With the
+    scratch tables' memo emptied at every key, a full run's resolver still resolves as a patch's."""
+    monkeypatch.setattr(stored_tables, "MEMO_KEYS", 1)
+    patch = stored_resolver(generation.db)
+    plain = 0
+    for result, first, full in generation.full_runs():
+        rows = patch.edges(result, first)
+        assert full.edges(result, first) == rows, result.path
+        bound = {binding: (row[4], row[5]) for edge, row in zip(result.edges, rows, strict=True)
+                 if edge[2] == "import" and (binding := edge[5])}
+        for (source_index, _, edge_type, to_name, hint, _), row in zip(result.edges, rows, strict=True):
+            if edge_type == "import":
+                continue
+            source = None if source_index < 0 else first + source_index
+            target, renamed = patch._call_target(result, hint[1], hint[2], source, bound)
+            assert row[4:] == (target, renamed if target is None and renamed else to_name), (result.path, hint)
+            plain += hint[2] is None and hint[1] not in bound
+    assert plain > 10
