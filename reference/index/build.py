@@ -90,7 +90,8 @@ class IndexSummary:
     skipped_files: int
     seconds: float
     manifest: dict
-    problems: tuple[str, ...] = ()  # one line per file that was skipped as unreadable or did not parse cleanly
+    # One line per file that was skipped as unreadable or did not parse cleanly, and per ignore-file pattern skipped.
+    problems: tuple[str, ...] = ()
 
     def line(self) -> str:
         """A one-line human summary."""
@@ -365,7 +366,7 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
                         reused_files=totals.reused, parse_error_files=totals.errors,
                         skipped_files=totals.skipped + report.skipped,
                         seconds=time.perf_counter() - started, manifest=manifest,
-                        problems=tuple(sorted(report.problems + totals.problems)))
+                        problems=tuple(sorted(report.problems + report.notes + totals.problems)))
 
 
 @dataclass

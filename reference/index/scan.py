@@ -1,4 +1,5 @@
-"""Workspace scanning: the files worth indexing, never leaving the workspace, never following a link."""
+"""Workspace scanning: the files worth indexing (the ignore files respected), never leaving the workspace, never
+following a link."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
+from .ignore import Ignores
 from .reading import MAX_FILE_BYTES, refusal, signature_text, utf8_text
 from .state import STATE_DIR
 
@@ -38,6 +40,7 @@ class ScanReport:
     files: list[Candidate]
     skipped_large: int = 0
     problems: list[str] = field(default_factory=list)  # "<path>: not indexed, <reason>", in path order
+    notes: list[str] = field(default_factory=list)  # what an ignore file holds that was not read (no file skipped)
 
     @property
     def skipped(self) -> int:
@@ -56,17 +59,21 @@ def _printable(rel: str) -> str:
 
 
 def scan(workspace: Path) -> ScanReport:
-    """Every regular file under `workspace`, sorted by path; skips SKIP_DIRS, large files, links and special files."""
+    """Every regular file under `workspace`, sorted by path; skips SKIP_DIRS, what the ignore files leave out
+    (`ignore.py`), large files, links and special files."""
     report = ScanReport(files=[])
     problems: list[tuple[str, str]] = []
-    _scan_dir(os.path.realpath(workspace), "", report, problems)
+    _scan_dir(os.path.realpath(workspace), "", report, problems, None)
+    report.notes.sort()
     report.files.sort(key=lambda c: c.path)
     report.problems = [f"{_printable(rel)}: not indexed, {reason}" for rel, reason in sorted(problems)]
     return report
 
 
-def _scan_dir(directory: str, prefix: str, report: ScanReport, problems: list[tuple[str, str]]) -> None:
-    """One directory's files into `report`, then its subdirectories', each path `prefix` + name.
+def _scan_dir(directory: str, prefix: str, report: ScanReport, problems: list[tuple[str, str]],
+              outer: Ignores | None) -> None:
+    """One directory's files into `report`, then its subdirectories', each path `prefix` + name; `outer`: the ignore
+    rules of the directory above (None at the root).
 
     As `os.walk` without following links sorts entries: a link to a directory counts as a directory (and is
     not entered), any other link as a file (refused by its lstat). A directory that cannot be listed is left out.
@@ -76,6 +83,12 @@ def _scan_dir(directory: str, prefix: str, report: ScanReport, problems: list[tu
             entries = list(listing)
     except OSError:
         return
+    names = {entry.name for entry in entries}
+    if outer is None:
+        ignores = Ignores.of_root(directory, names, report.notes)
+    else:
+        ignores = outer.enter(directory, prefix, names, report.notes)
+    ignored = ignores.ignored if ignores.rules else None
     files = report.files
     for entry in entries:
         name = entry.name
@@ -85,12 +98,14 @@ def _scan_dir(directory: str, prefix: str, report: ScanReport, problems: list[tu
         except OSError:
             is_dir = False
         if is_dir:
-            if name in SKIP_DIRS or entry.is_symlink():
+            if name in SKIP_DIRS or entry.is_symlink() or (ignored is not None and ignored(rel, True)):
                 continue
             if not utf8_text(name):
                 problems.append((rel, NOT_UTF8))
                 continue
-            _scan_dir(entry.path, rel + "/", report, problems)
+            _scan_dir(entry.path, rel + "/", report, problems, ignores)
+            continue
+        if ignored is not None and ignored(rel, False):
             continue
         if not utf8_text(name):
             problems.append((rel, NOT_UTF8))

@@ -1,0 +1,95 @@
+"""The ignore files: what `.gitignore`, `.git/info/exclude` and `.cruxgateignore` leave out of the scan, by git's
+rules, and what an index run does when they change."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cruxgate.reference.index import IndexReader, index_workspace
+from cruxgate.reference.index.scan import scan
+
+# Each case: a description, the tree (path -> text; ignore files included) and the paths the scan keeps.
+CASES = [
+    ("a pattern with no slash matches at any depth",
+     {".gitignore": "*.log\n", "a.py": "", "x.log": "", "sub/y.log": ""},
+     {".gitignore", "a.py"}),
+    ("a pattern ending in a slash matches directories only",
+     {".gitignore": "out/\n", "out/z.py": "", "sub/out": "", "sub/out2/a.py": ""},
+     {".gitignore", "sub/out", "sub/out2/a.py"}),
+    ("a leading slash anchors a pattern to its file's directory",
+     {".gitignore": "/top.py\n", "top.py": "", "sub/top.py": ""},
+     {".gitignore", "sub/top.py"}),
+    ("the last matching pattern decides: a negation re-includes",
+     {".gitignore": "*.py\n!keep.py\n", "a.py": "", "keep.py": "", "sub/keep.py": ""},
+     {".gitignore", "keep.py", "sub/keep.py"}),
+    ("a nested file's patterns are relative to its directory and apply under it alone",
+     {"sub/.gitignore": "/local.py\ngen/\n", "sub/local.py": "", "sub/gen/a.py": "", "local.py": "",
+      "other/gen/b.py": "", "sub/deep/local.py": ""},
+     {"sub/.gitignore", "local.py", "other/gen/b.py", "sub/deep/local.py"}),
+    ("a deeper file decides after its parents",
+     {".gitignore": "*.md\n", "sub/.gitignore": "!README.md\n", "README.md": "", "sub/README.md": ""},
+     {".gitignore", "sub/.gitignore", "sub/README.md"}),
+    ("nothing under a directory left out comes back",
+     {".gitignore": "logs/\n!logs/keep.py\n", "logs/keep.py": "", "a.py": ""},
+     {".gitignore", "a.py"}),
+    (".git/info/exclude applies, below the workspace's .gitignore",
+     {".git/info/exclude": "secret.py\nlocal.cfg\n", ".gitignore": "!local.cfg\n", "secret.py": "", "local.cfg": "",
+      "a.py": ""},
+     {".gitignore", "local.cfg", "a.py"}),
+    (".cruxgateignore decides after .gitignore in its directory",
+     {".gitignore": "*.pb.go\n", ".cruxgateignore": "!api.pb.go\nfixtures/\n", "api.pb.go": "", "x.pb.go": "",
+      "fixtures/f.py": "", "a.go": ""},
+     {".gitignore", ".cruxgateignore", "api.pb.go", "a.go"}),
+    ("a file of comments and blank lines leaves nothing out",
+     {".gitignore": "# nothing\n\n   \n", "a.py": ""},
+     {".gitignore", "a.py"}),
+    ("a pattern git cannot read is skipped; the file's others apply",
+     {".gitignore": "!\n*.tmp\n", "a.tmp": "", "a.py": ""},
+     {".gitignore", "a.py"}),
+]
+
+
+def write_tree(root: Path, tree: dict[str, str]) -> None:
+    for path, text in tree.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text, encoding="utf-8")
+
+
+@pytest.mark.parametrize(("tree", "kept"), [case[1:] for case in CASES], ids=[case[0] for case in CASES])
+def test_the_scan_keeps_what_the_ignore_files_leave_in(tmp_path: Path, tree: dict[str, str], kept: set[str]) -> None:
+    write_tree(tmp_path, tree)
+    assert {candidate.path for candidate in scan(tmp_path).files} == kept
+
+
+def test_a_skipped_pattern_is_named_in_a_warning_and_skips_no_file(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"sub/.gitignore": "*.tmp\n!\n", "sub/a.tmp": "", "a.py": ""})
+    summary = index_workspace(tmp_path)
+    assert summary.problems == ("sub/.gitignore:2: pattern '!' skipped, git cannot read it",)
+    assert (summary.file_count, summary.skipped_files) == (2, 0)
+
+
+def indexed(workspace: Path) -> set[str]:
+    reader = IndexReader.open(workspace)
+    try:
+        return {path for (path,) in reader.db.execute("SELECT path FROM files")}
+    finally:
+        reader.close()
+
+
+def test_an_edited_ignore_file_takes_files_out_of_the_index_and_back(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"app/main.py": "def main():\n    return 1\n", "gen/api.py": "def api():\n    return 2\n"})
+    index_workspace(tmp_path)
+    assert indexed(tmp_path) == {"app/main.py", "gen/api.py"}
+    (tmp_path / ".gitignore").write_text("gen/\n", encoding="utf-8")
+    index_workspace(tmp_path)
+    assert indexed(tmp_path) == {".gitignore", "app/main.py"}
+    reader = IndexReader.open(tmp_path)
+    try:
+        assert reader.db.execute("SELECT COUNT(*) FROM symbols WHERE name = 'api'").fetchone() == (0,)
+    finally:
+        reader.close()
+    (tmp_path / ".gitignore").write_text("# gen/ is indexed again\n", encoding="utf-8")
+    index_workspace(tmp_path)
+    assert indexed(tmp_path) == {".gitignore", "app/main.py", "gen/api.py"}
