@@ -45,6 +45,15 @@ def workspace(tmp_path: Path) -> Path:
     return copy_fixture(tmp_path / "ws")
 
 
+def indexed_paths(workspace: Path) -> set[str]:
+    """The paths of the files the workspace's live generation holds."""
+    reader = IndexReader.open(workspace)
+    try:
+        return {path for (path,) in reader.db.execute("SELECT path FROM files")}
+    finally:
+        reader.close()
+
+
 def symbol_rows(db: sqlite3.Connection, path: str) -> list[tuple]:
     """(qualified_name, kind, line_start, line_end, parent qualified_name) of a file's symbols, in line order."""
     return db.execute(

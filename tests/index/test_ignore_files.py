@@ -10,6 +10,8 @@ import pytest
 from cruxgate.reference.index import IndexReader, index_workspace
 from cruxgate.reference.index.scan import scan
 
+from .conftest import indexed_paths
+
 # Each case: a description, the tree (path -> text; ignore files included) and the paths the scan keeps.
 CASES = [
     ("a pattern with no slash matches at any depth",
@@ -70,21 +72,13 @@ def test_a_skipped_pattern_is_named_in_a_warning_and_skips_no_file(tmp_path: Pat
     assert (summary.file_count, summary.skipped_files) == (2, 0)
 
 
-def indexed(workspace: Path) -> set[str]:
-    reader = IndexReader.open(workspace)
-    try:
-        return {path for (path,) in reader.db.execute("SELECT path FROM files")}
-    finally:
-        reader.close()
-
-
 def test_an_edited_ignore_file_takes_files_out_of_the_index_and_back(tmp_path: Path) -> None:
     write_tree(tmp_path, {"app/main.py": "def main():\n    return 1\n", "gen/api.py": "def api():\n    return 2\n"})
     index_workspace(tmp_path)
-    assert indexed(tmp_path) == {"app/main.py", "gen/api.py"}
+    assert indexed_paths(tmp_path) == {"app/main.py", "gen/api.py"}
     (tmp_path / ".gitignore").write_text("gen/\n", encoding="utf-8")
     index_workspace(tmp_path)
-    assert indexed(tmp_path) == {".gitignore", "app/main.py"}
+    assert indexed_paths(tmp_path) == {".gitignore", "app/main.py"}
     reader = IndexReader.open(tmp_path)
     try:
         assert reader.db.execute("SELECT COUNT(*) FROM symbols WHERE name = 'api'").fetchone() == (0,)
@@ -92,4 +86,4 @@ def test_an_edited_ignore_file_takes_files_out_of_the_index_and_back(tmp_path: P
         reader.close()
     (tmp_path / ".gitignore").write_text("# gen/ is indexed again\n", encoding="utf-8")
     index_workspace(tmp_path)
-    assert indexed(tmp_path) == {".gitignore", "app/main.py", "gen/api.py"}
+    assert indexed_paths(tmp_path) == {".gitignore", "app/main.py", "gen/api.py"}

@@ -10,13 +10,7 @@ import pytest
 from cruxgate.reference.index import IndexReader, index_workspace
 from cruxgate.reference.index.scan import MAX_FILE_BYTES, scan
 
-
-def indexed_paths(workspace: Path) -> set[str]:
-    reader = IndexReader.open(workspace)
-    try:
-        return {p for (p,) in reader.db.execute("SELECT path FROM files")}
-    finally:
-        reader.close()
+from .conftest import indexed_paths
 
 
 def test_skips_state_vcs_dependency_and_build_dirs(tmp_path: Path) -> None:
