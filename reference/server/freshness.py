@@ -1,4 +1,5 @@
-"""Cheap staleness check of the index against the workspace: git HEAD, else file/dir mtimes (no reads)."""
+"""Cheap staleness check of the index against the workspace: git HEAD, else the mtimes of what the index reads
+(no file is read but the ignore files)."""
 
 from __future__ import annotations
 
@@ -9,29 +10,46 @@ from pathlib import Path
 from typing import Any
 
 from cruxgate.reference.index.git import git_head
-
-from .paths import PRIVATE_DIRS
+from cruxgate.reference.index.ignore import Ignores
+from cruxgate.reference.index.scan import SKIP_DIRS
 
 
 def newer_than(root: Path, mtime_ns: int) -> bool:
-    """True as soon as a file or directory under `root` was modified after `mtime_ns` (stat only)."""
-    stack = [str(root)]
+    """True as soon as a file or directory under `root` that the index reads was modified after `mtime_ns` (stat only).
+
+    What the scan leaves out (the skipped directories, what the ignore files leave out) is not walked: a build
+    writing into an ignored `out/` or an install into `node_modules` changes nothing the index holds.
+    """
+    notes: list[str] = []  # an ignore pattern that cannot be read is the index run's to report, not this walk's
+    stack: list[tuple[str, str, Ignores | None]] = [(str(root), "", None)]
     while stack:
+        directory, prefix, outer = stack.pop()
         try:
-            with os.scandir(stack.pop()) as entries:
-                for entry in entries:
-                    if entry.name in PRIVATE_DIRS:
-                        continue
-                    try:
-                        info = entry.stat(follow_symlinks=False)
-                    except OSError:
-                        continue
-                    if info.st_mtime_ns > mtime_ns:
-                        return True
-                    if entry.is_dir(follow_symlinks=False):
-                        stack.append(entry.path)
+            with os.scandir(directory) as listing:
+                entries = list(listing)
         except OSError:
             continue
+        names = {entry.name for entry in entries}
+        if outer is None:
+            ignores = Ignores.of_root(directory, names, notes)
+        else:
+            ignores = outer.enter(directory, prefix, names, notes)
+        ignored = ignores.ignored if ignores.rules else None
+        for entry in entries:
+            rel = prefix + entry.name
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+                if is_dir and (entry.name in SKIP_DIRS or (ignored is not None and ignored(rel, True))):
+                    continue
+                if not is_dir and ignored is not None and ignored(rel, False):
+                    continue
+                info = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if info.st_mtime_ns > mtime_ns:
+                return True
+            if is_dir:
+                stack.append((entry.path, rel + "/", ignores))
     return False
 
 

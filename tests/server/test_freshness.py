@@ -45,6 +45,27 @@ def test_state_dir_changes_do_not_count(tmp_path: Path) -> None:
     assert not is_stale(tmp_path, manifest, mtime)
 
 
+# A plain workspace, by what the index reads of it: each path's change after the manifest counts or not.
+LEFT_OUT = ("out/bundle.js", "out", "node_modules/x/index.js", "node_modules/x", "node_modules", "src/run.log")
+READ = ("src/a.py", "src", ".gitignore", "src/build")  # `build` a file: only directories of that name are skipped
+
+
+@pytest.mark.parametrize(("path", "counts"), [(p, False) for p in LEFT_OUT] + [(p, True) for p in READ])
+def test_only_what_the_index_reads_counts(tmp_path: Path, path: str, counts: bool) -> None:
+    for file, text in ((".gitignore", "out/\n*.log\n"), ("src/a.py", "x = 1\n"), ("src/build", ""),
+                       ("src/run.log", ""), ("out/bundle.js", ""), ("node_modules/x/index.js", "")):
+        (tmp_path / file).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / file).write_text(text)
+    manifest, mtime = manifest_at(tmp_path, None)
+    for walked in sorted(tmp_path.rglob("*"), reverse=True):  # deepest first: setting a file's mtime keeps its dir's
+        if ".cruxgate" not in walked.parts:
+            os.utime(walked, ns=(1, 1))
+    os.utime(tmp_path, ns=(1, 1))
+    assert not is_stale(tmp_path, manifest, mtime)
+    bump(tmp_path / path, mtime)
+    assert is_stale(tmp_path, manifest, mtime) is counts
+
+
 def git(root: Path, *args: str) -> None:
     subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root, check=True,
                    capture_output=True)
