@@ -33,6 +33,12 @@ class Ignores:
     rules: tuple[tuple[str, GitIgnoreSpec], ...] = ()
 
     @classmethod
+    def of(cls, outer: Ignores | None, directory: str, prefix: str, names: set[str], notes: list[str]) -> Ignores:
+        """The rules in force in `directory` on a walk down from the workspace root: the root's when `outer` is None,
+        else those of the directory above (`outer`) and `directory`'s own files (see `enter`)."""
+        return cls.of_root(directory, names, notes) if outer is None else outer.enter(directory, prefix, names, notes)
+
+    @classmethod
     def of_root(cls, root: str, names: set[str], notes: list[str]) -> Ignores:
         """The rules of the workspace root `root` (absolute), whose entries are `names`; what cannot be read is told
         in `notes`."""

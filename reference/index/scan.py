@@ -13,7 +13,7 @@ from .ignore import Ignores
 from .reading import MAX_FILE_BYTES, refusal, signature_text, utf8_text
 from .state import STATE_DIR
 
-__all__ = ["BINARY_PROBE", "MAX_FILE_BYTES", "SKIP_DIRS", "Candidate", "ScanReport", "is_binary", "scan"]
+__all__ = ["BINARY_PROBE", "MAX_FILE_BYTES", "SKIP_DIRS", "Candidate", "ScanReport", "is_binary", "left_out", "scan"]
 
 # Directories that hold VCS data, dependencies, build output or caches.
 SKIP_DIRS = frozenset({
@@ -46,6 +46,12 @@ class ScanReport:
     def skipped(self) -> int:
         """Every file left out."""
         return self.skipped_large + len(self.problems)
+
+
+def left_out(ignores: Ignores, name: str, path: str, is_dir: bool) -> bool:
+    """Whether the index leaves the entry `name` (workspace path `path`) out by its name alone: a skipped directory,
+    or what the ignore files in force (`ignores`) leave out. The scan and the server's staleness walk both ask."""
+    return (is_dir and name in SKIP_DIRS) or (bool(ignores.rules) and ignores.ignored(path, is_dir))
 
 
 def is_binary(head: bytes) -> bool:
@@ -83,12 +89,7 @@ def _scan_dir(directory: str, prefix: str, report: ScanReport, problems: list[tu
             entries = list(listing)
     except OSError:
         return
-    names = {entry.name for entry in entries}
-    if outer is None:
-        ignores = Ignores.of_root(directory, names, report.notes)
-    else:
-        ignores = outer.enter(directory, prefix, names, report.notes)
-    ignored = ignores.ignored if ignores.rules else None
+    ignores = Ignores.of(outer, directory, prefix, {entry.name for entry in entries}, report.notes)
     files = report.files
     for entry in entries:
         name = entry.name
@@ -98,14 +99,14 @@ def _scan_dir(directory: str, prefix: str, report: ScanReport, problems: list[tu
         except OSError:
             is_dir = False
         if is_dir:
-            if name in SKIP_DIRS or entry.is_symlink() or (ignored is not None and ignored(rel, True)):
+            if entry.is_symlink() or left_out(ignores, name, rel, True):
                 continue
             if not utf8_text(name):
                 problems.append((rel, NOT_UTF8))
                 continue
             _scan_dir(entry.path, rel + "/", report, problems, ignores)
             continue
-        if ignored is not None and ignored(rel, False):
+        if left_out(ignores, name, rel, False):
             continue
         if not utf8_text(name):
             problems.append((rel, NOT_UTF8))

@@ -11,7 +11,7 @@ from typing import Any
 
 from cruxgate.reference.index.git import git_head
 from cruxgate.reference.index.ignore import Ignores
-from cruxgate.reference.index.scan import SKIP_DIRS
+from cruxgate.reference.index.scan import left_out
 
 
 def newer_than(root: Path, mtime_ns: int) -> bool:
@@ -29,19 +29,12 @@ def newer_than(root: Path, mtime_ns: int) -> bool:
                 entries = list(listing)
         except OSError:
             continue
-        names = {entry.name for entry in entries}
-        if outer is None:
-            ignores = Ignores.of_root(directory, names, notes)
-        else:
-            ignores = outer.enter(directory, prefix, names, notes)
-        ignored = ignores.ignored if ignores.rules else None
+        ignores = Ignores.of(outer, directory, prefix, {entry.name for entry in entries}, notes)
         for entry in entries:
             rel = prefix + entry.name
             try:
                 is_dir = entry.is_dir(follow_symlinks=False)
-                if is_dir and (entry.name in SKIP_DIRS or (ignored is not None and ignored(rel, True))):
-                    continue
-                if not is_dir and ignored is not None and ignored(rel, False):
+                if left_out(ignores, entry.name, rel, is_dir):
                     continue
                 info = entry.stat(follow_symlinks=False)
             except OSError:
