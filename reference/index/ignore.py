@@ -16,41 +16,46 @@ from dataclasses import dataclass
 
 from pathspec import GitIgnoreSpec
 
+from .reading import Refused, read_file
+
 # Read in every directory, in this order: a tool-specific file can re-include what git ignores, or leave out
 # what git tracks (generated code, vendored trees under another name).
 IGNORE_FILES = (".gitignore", ".cruxgateignore")
 # The repository's own list of ignored paths beside `.git`'s other data (never committed).
-GIT_EXCLUDE = os.path.join(".git", "info", "exclude")
+GIT_EXCLUDE = ".git/info/exclude"
 # An ignore file larger than this is a data file named like one: not read.
 MAX_IGNORE_BYTES = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
 class Ignores:
-    """The rules in force in one directory: (the directory's prefix, its patterns) of each ignore file read on the
-    way down, outermost first."""
+    """The rules in force in one directory of the resolved workspace `root`: (the directory's prefix, its patterns)
+    of each ignore file read on the way down, outermost first."""
 
+    root: str
     rules: tuple[tuple[str, GitIgnoreSpec], ...] = ()
 
     @classmethod
     def of(cls, outer: Ignores | None, directory: str, prefix: str, names: set[str], notes: list[str]) -> Ignores:
         """The rules in force in `directory` on a walk down from the workspace root: the root's when `outer` is None,
         else those of the directory above (`outer`) and `directory`'s own files (see `enter`)."""
-        return cls.of_root(directory, names, notes) if outer is None else outer.enter(directory, prefix, names, notes)
+        return cls.of_root(directory, names, notes) if outer is None else outer.enter(prefix, names, notes)
 
     @classmethod
     def of_root(cls, root: str, names: set[str], notes: list[str]) -> Ignores:
-        """The rules of the workspace root `root` (absolute), whose entries are `names`; what cannot be read is told
+        """The rules of the workspace root `root` (resolved), whose entries are `names`; what cannot be read is told
         in `notes`."""
-        exclude = _spec(root, GIT_EXCLUDE, notes) if ".git" in names else None
-        return cls(() if exclude is None else (("", exclude),)).enter(root, "", names, notes)
+        exclude = None
+        if ".git" in names and os.path.lexists(os.path.join(root, GIT_EXCLUDE)):  # a repository may have none
+            exclude = _spec(root, GIT_EXCLUDE, notes)
+        return cls(root, () if exclude is None else (("", exclude),)).enter("", names, notes)
 
-    def enter(self, directory: str, prefix: str, names: set[str], notes: list[str]) -> Ignores:
-        """The rules in force in `directory` (absolute; `prefix`: its workspace path and a `/`, or "" for the root),
-        whose entries are `names`; what cannot be read is told in `notes`."""
+    def enter(self, prefix: str, names: set[str], notes: list[str]) -> Ignores:
+        """The rules in force in the directory `prefix` (its workspace path and a `/`, or "" for the root), whose
+        entries are `names`; what cannot be read is told in `notes`."""
         found = [spec for name in IGNORE_FILES if name in names
-                 if (spec := _spec(directory, name, notes, prefix)) is not None]
-        return Ignores((*self.rules, *((prefix, spec) for spec in found))) if found else self
+                 if (spec := _spec(self.root, prefix + name, notes)) is not None]
+        return Ignores(self.root, (*self.rules, *((prefix, spec) for spec in found))) if found else self
 
     def ignored(self, path: str, is_dir: bool) -> bool:
         """Whether the workspace path `path` (a directory: `is_dir`) is left out."""
@@ -63,19 +68,18 @@ class Ignores:
         return bool(verdict)
 
 
-def _spec(directory: str, name: str, notes: list[str], prefix: str = "") -> GitIgnoreSpec | None:
-    """The patterns of the ignore file `name` in `directory` (`prefix`: the directory's workspace path); None when it
-    is missing, unreadable, too large or has none.
+def _spec(root: str, path: str, notes: list[str]) -> GitIgnoreSpec | None:
+    """The patterns of the ignore file at the workspace path `path` under the resolved workspace `root`; None when
+    it has none or may not be read.
 
-    A pattern git would not read either is skipped and told in `notes`; the file's other patterns still apply."""
-    shown = prefix + name.replace(os.sep, "/")
+    It is read as every workspace file is (`reading.read_file`): a link is not followed (as git does not follow a
+    linked `.gitignore`), a FIFO never blocks the walk, nothing outside the workspace is read; such a file, or one
+    too large, is told in `notes`. A pattern git would not read either is skipped and told in `notes`; the file's
+    other patterns still apply."""
     try:
-        with open(os.path.join(directory, name), "rb") as handle:
-            data = handle.read(MAX_IGNORE_BYTES + 1)
-    except OSError:
-        return None
-    if len(data) > MAX_IGNORE_BYTES:
-        notes.append(f"{shown}: not read as an ignore file, larger than {MAX_IGNORE_BYTES:,} bytes")
+        data = read_file(root, path, MAX_IGNORE_BYTES).data
+    except Refused as err:
+        notes.append(f"{path}: not read as an ignore file, {err.reason}")
         return None
     lines = data.decode("utf-8", "replace").splitlines()
     try:
@@ -86,7 +90,7 @@ def _spec(directory: str, name: str, notes: list[str], prefix: str = "") -> GitI
             try:
                 GitIgnoreSpec.from_lines([line])
             except ValueError:
-                notes.append(f"{shown}:{number}: pattern {line!r} skipped, git cannot read it")
+                notes.append(f"{path}:{number}: pattern {line!r} skipped, git cannot read it")
             else:
                 kept.append(line)
         spec = GitIgnoreSpec.from_lines(kept)

@@ -21,7 +21,8 @@ def newer_than(root: Path, mtime_ns: int) -> bool:
     writing into an ignored `out/` or an install into `node_modules` changes nothing the index holds.
     """
     notes: list[str] = []  # an ignore pattern that cannot be read is the index run's to report, not this walk's
-    stack: list[tuple[str, str, Ignores | None]] = [(str(root), "", None)]
+    # Resolved, as the ignore files' reads check that what they open lies inside it.
+    stack: list[tuple[str, str, Ignores | None]] = [(os.path.realpath(root), "", None)]
     while stack:
         directory, prefix, outer = stack.pop()
         try:

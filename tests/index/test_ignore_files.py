@@ -3,14 +3,21 @@ rules, and what an index run does when they change."""
 
 from __future__ import annotations
 
+import os
+import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
 from cruxgate.reference.index import IndexReader, index_workspace
 from cruxgate.reference.index.scan import scan
+from cruxgate.reference.server.freshness import newer_than
 
 from .conftest import indexed_paths
+
+T = TypeVar("T")
 
 # Each case: a description, the tree (path -> text; ignore files included) and the paths the scan keeps.
 CASES = [
@@ -63,6 +70,33 @@ def write_tree(root: Path, tree: dict[str, str]) -> None:
 def test_the_scan_keeps_what_the_ignore_files_leave_in(tmp_path: Path, tree: dict[str, str], kept: set[str]) -> None:
     write_tree(tmp_path, tree)
     assert {candidate.path for candidate in scan(tmp_path).files} == kept
+
+
+def test_an_ignore_file_that_is_a_fifo_or_a_link_is_not_read_and_blocks_nothing(tmp_path: Path) -> None:
+    """Read as every workspace file is: a FIFO never blocks the scan or the staleness walk, a link (to patterns
+    outside the workspace here) is not followed, as git does not follow a linked `.gitignore`."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "patterns").write_text("*.py\n", encoding="utf-8")
+    workspace = tmp_path / "ws"
+    write_tree(workspace, {"a.py": "", "sub/b.py": ""})
+    os.mkfifo(workspace / ".gitignore")
+    (workspace / "sub" / ".cruxgateignore").symlink_to(outside / "patterns")
+    report = within_seconds(lambda: scan(workspace))
+    assert {candidate.path for candidate in report.files} == {"a.py", "sub/b.py"}
+    assert report.notes == [".gitignore: not read as an ignore file, not a regular file (FIFO)",
+                            "sub/.cruxgateignore: not read as an ignore file, a symbolic link (links are not followed)"]
+    assert within_seconds(lambda: newer_than(workspace, 1 << 62)) is False
+
+
+def within_seconds(call: Callable[[], T], seconds: float = 30) -> T:
+    """`call()`'s result; fails when it has not returned within `seconds` (its thread, blocked, is left behind)."""
+    done: list[T] = []
+    worker = threading.Thread(target=lambda: done.append(call()), daemon=True)
+    worker.start()
+    worker.join(seconds)
+    assert done, f"blocked for {seconds} s"
+    return done[0]
 
 
 def test_a_skipped_pattern_is_named_in_a_warning_and_skips_no_file(tmp_path: Path) -> None:
