@@ -18,7 +18,8 @@ def newer_than(root: Path, mtime_ns: int) -> bool:
     """True as soon as a file or directory under `root` that the index reads was modified after `mtime_ns` (stat only).
 
     What the scan leaves out (the skipped directories, what the ignore files leave out) is not walked: a build
-    writing into an ignored `out/` or an install into `node_modules` changes nothing the index holds.
+    writing into an ignored `out/` or an install into `node_modules` changes nothing the index holds. The ignore
+    files above a workspace that lies inside a repository count too (one created or edited since).
     """
     notes: list[str] = []  # an ignore pattern that cannot be read is the index run's to report, not this walk's
     # Resolved, as the ignore files' reads check that what they open lies inside it.
@@ -31,6 +32,8 @@ def newer_than(root: Path, mtime_ns: int) -> bool:
         except OSError:
             continue
         ignores = Ignores.of(outer, directory, prefix, {entry.name for entry in entries}, notes)
+        if outer is None and any(_modified_after(path, mtime_ns) for path in ignores.above):
+            return True  # an ignore file of the repository the workspace lies in: what it leaves out may differ
         for entry in entries:
             rel = prefix + entry.name
             try:
@@ -45,6 +48,14 @@ def newer_than(root: Path, mtime_ns: int) -> bool:
             if is_dir:
                 stack.append((entry.path, rel + "/", ignores))
     return False
+
+
+def _modified_after(path: str, mtime_ns: int) -> bool:
+    """The file at `path` exists and was modified after `mtime_ns`."""
+    try:
+        return os.lstat(path).st_mtime_ns > mtime_ns
+    except OSError:
+        return False
 
 
 def head_moved(workspace: Path, manifest: dict[str, Any]) -> bool | None:

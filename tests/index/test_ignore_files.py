@@ -60,6 +60,37 @@ CASES = [
 ]
 
 
+# Each case: a description, a tree holding the workspace `ws/api` (`.git/HEAD` makes a repository's top) and the
+# workspace's paths the scan keeps: a workspace inside a repository is read as git reads it.
+REPO = {".git/HEAD": "ref: refs/heads/main\n"}
+ABOVE = [
+    ("the repository's .gitignore applies, its patterns relative to the repository's top",
+     {**REPO, ".gitignore": "*.gen.py\n/ws/api/local/\n/api/\n", "ws/api/a.py": "", "ws/api/b.gen.py": "",
+      "ws/api/local/x.py": "", "ws/api/api/y.py": ""},
+     {"a.py", "api/y.py"}),
+    ("the ignore files of a directory between the top and the workspace apply",
+     {**REPO, "ws/.gitignore": "api/tmp/\n", "ws/.cruxgateignore": "*.md\n", "ws/api/tmp/y.py": "",
+      "ws/api/README.md": "", "ws/api/a.py": ""},
+     {"a.py"}),
+    ("the repository's .git/info/exclude applies",
+     {**REPO, ".git/info/exclude": "secret.py\n", "ws/api/secret.py": "", "ws/api/a.py": ""},
+     {"a.py"}),
+    ("the workspace's own files decide after the repository's",
+     {**REPO, ".gitignore": "*.log\n", "ws/api/.gitignore": "!keep.log\n", "ws/api/keep.log": "",
+      "ws/api/x.log": ""},
+     {".gitignore", "keep.log"}),
+    ("patterns that leave the workspace itself out are not applied to it",
+     {**REPO, ".gitignore": "*.py\n/ws/api/\n", "ws/api/a.py": ""},
+     {"a.py"}),
+    ("with no repository above, the ignore files above the workspace are not read",
+     {".gitignore": "*.py\n", "ws/api/a.py": ""},
+     {"a.py"}),
+    ("a workspace that is a repository's top reads nothing above it",
+     {**REPO, ".gitignore": "*.py\n", "ws/api/.git/HEAD": "ref: refs/heads/main\n", "ws/api/a.py": ""},
+     {"a.py"}),
+]
+
+
 def write_tree(root: Path, tree: dict[str, str]) -> None:
     for path, text in tree.items():
         (root / path).parent.mkdir(parents=True, exist_ok=True)
@@ -70,6 +101,36 @@ def write_tree(root: Path, tree: dict[str, str]) -> None:
 def test_the_scan_keeps_what_the_ignore_files_leave_in(tmp_path: Path, tree: dict[str, str], kept: set[str]) -> None:
     write_tree(tmp_path, tree)
     assert {candidate.path for candidate in scan(tmp_path).files} == kept
+
+
+@pytest.mark.parametrize(("tree", "kept"), [case[1:] for case in ABOVE], ids=[case[0] for case in ABOVE])
+def test_a_workspace_inside_a_repository_keeps_what_git_leaves_in(tmp_path: Path, tree: dict[str, str],
+                                                                  kept: set[str]) -> None:
+    write_tree(tmp_path, tree)
+    assert {candidate.path for candidate in scan(tmp_path / "ws" / "api").files} == kept
+
+
+def test_ignore_files_above_the_workspace_are_named_by_their_path_from_it(tmp_path: Path) -> None:
+    write_tree(tmp_path, {**REPO, "ws/.gitignore": "*.tmp\n!\n", "ws/api/a.tmp": "", "ws/api/a.py": ""})
+    (tmp_path / ".cruxgateignore").symlink_to(tmp_path / "ws" / ".gitignore")
+    report = scan(tmp_path / "ws" / "api")
+    assert [candidate.path for candidate in report.files] == ["a.py"]
+    assert report.notes == [
+        "../../.cruxgateignore: not read as an ignore file, a symbolic link (links are not followed)",
+        "../.gitignore:2: pattern '!' skipped, git cannot read it"]
+    write_tree(tmp_path, {".gitignore": "ws/\n"})
+    assert scan(tmp_path / "ws" / "api").notes[-1] == (
+        "the ignore files of the repository at ../.. leave this workspace out: their patterns are not applied to it")
+
+
+def test_a_directory_above_the_workspace_whose_name_is_not_utf8_is_matched_as_its_patterns_are_read(
+        tmp_path: Path) -> None:
+    """Its bytes that are not UTF-8 read as U+FFFD on both sides, as the ignore file's own bytes are."""
+    workspace = tmp_path / os.fsdecode(b"svc-\xff") / "api"
+    write_tree(tmp_path, {**REPO, os.path.join(os.fsdecode(b"svc-\xff"), "api", "a.py"): "",
+                          os.path.join(os.fsdecode(b"svc-\xff"), "api", "gen", "g.py"): ""})
+    (tmp_path / ".gitignore").write_bytes(b"/svc-\xff/api/gen/\n")
+    assert [candidate.path for candidate in scan(workspace).files] == ["a.py"]
 
 
 def test_an_ignore_file_that_is_a_fifo_or_a_link_is_not_read_and_blocks_nothing(tmp_path: Path) -> None:

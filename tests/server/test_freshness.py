@@ -66,6 +66,27 @@ def test_only_what_the_index_reads_counts(tmp_path: Path, path: str, counts: boo
     assert is_stale(tmp_path, manifest, mtime) is counts
 
 
+# A workspace inside a repository (`repo/ws`): the ignore files above it count, created or edited; nothing else does.
+ABOVE = (("repo/.gitignore", True), ("repo/.cruxgateignore", True), ("repo/.git/info/exclude", True),
+         ("repo/notes.txt", False), ("repo/other/.gitignore", False))
+
+
+@pytest.mark.parametrize(("path", "counts"), ABOVE)
+def test_ignore_files_above_a_workspace_inside_a_repository_count(tmp_path: Path, path: str, counts: bool) -> None:
+    workspace = tmp_path / "repo" / "ws"
+    for file in ("repo/.git/info/exclude", "repo/notes.txt", "repo/ws/a.py"):
+        (tmp_path / file).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / file).write_text("")
+    manifest, mtime = manifest_at(workspace, None)
+    os.utime(workspace / "a.py", ns=(1, 1))
+    os.utime(workspace, ns=(1, 1))
+    assert not is_stale(workspace, manifest, mtime)
+    (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / path).write_text("# a comment\n")
+    bump(tmp_path / path, mtime)
+    assert is_stale(workspace, manifest, mtime) is counts
+
+
 def git(root: Path, *args: str) -> None:
     subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root, check=True,
                    capture_output=True)
