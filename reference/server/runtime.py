@@ -62,7 +62,7 @@ class Runtime:
         self._snapshot: Snapshot | None = None
         self._engine: QueryEngine | None = None
         self._engine_key: tuple[Any, ...] | None = None
-        self._is_stale = StalenessCheck()
+        self._is_stale = StalenessCheck(renew=True)
         self._damaged: dict[tuple[Any, ...], str] = {}  # snapshot key -> damage found in that generation
         self.jobs = JobRunner(self.workspace, index or self._index, after=self._after_job)
         self.on_index_changed: list[Any] = []  # callbacks (prewarm) after a completed job

@@ -210,3 +210,85 @@ def test_read_small_text_reads_whole_files_and_raises_oserror(tmp_path: Path) ->
     for hostile, why in (("fifo", "FIFO"), ("latin1", "not UTF-8"), ("link", "symbolic link")):
         with pytest.raises(OSError, match=why):
             read_small_text(str(tmp_path / hostile))
+
+
+class Walks:
+    """A stand-in for `tree_changed` on a large tree: each walk costs `cost` seconds and notes the thread it ran on."""
+
+    def __init__(self, cost: float = 0.02) -> None:
+        self.cost, self.stale, self.threads = cost, False, []
+
+    def __call__(self, workspace: Path, mtime: int) -> bool:
+        import threading
+        import time as _time
+        self.threads.append(threading.current_thread().name)
+        _time.sleep(self.cost)
+        return self.stale
+
+    def on(self, name: str) -> int:
+        return sum(thread == name for thread in self.threads)
+
+
+def test_a_server_in_use_renews_a_costly_walk_so_a_call_after_a_pause_does_not_walk(tmp_path: Path,
+                                                                                    monkeypatch) -> None:
+    """An agent calls every few seconds: each call walked the whole tree (130 ms at 20k files) once the memo's
+    window (20x the walk's cost) had ended; a thread now walks again before it ends."""
+    import threading
+    import time as _time
+
+    from cruxgate.reference.server import freshness
+
+    walks = Walks()
+    monkeypatch.setattr(freshness, "tree_changed", walks)
+    monkeypatch.setattr(freshness, "RENEW_MARGIN", 5.0)  # 80 ms of slack for a loaded machine's scheduling
+    check = freshness.StalenessCheck(renew=True)
+    caller = threading.current_thread().name
+    assert check(tmp_path, {}, 0, "k") is False and walks.on(caller) == 1
+    lapses = 0
+    until = _time.monotonic() + walks.cost * freshness.CACHE_FACTOR * 3  # three windows pass without a call
+    while _time.monotonic() < until:
+        memo = check._memo
+        lapses += memo is None or memo[2] <= _time.monotonic()  # a call now would walk
+        _time.sleep(0.002)
+    assert lapses == 0
+    assert check(tmp_path, {}, 0, "k") is False
+    assert walks.on(caller) == 1 and walks.on("cruxgate-freshness") >= 2  # renewed meanwhile, not by the call
+    walks.stale = True
+    _time.sleep(walks.cost * freshness.CACHE_FACTOR * 2)
+    assert check(tmp_path, {}, 0, "k") is True  # a renewal that finds an edit drops the memo: the call walks
+    assert walks.on(caller) == 2
+
+
+def test_renewal_stops_once_calls_stop(tmp_path: Path, monkeypatch) -> None:
+    import time as _time
+
+    from cruxgate.reference.server import freshness
+
+    walks = Walks()
+    monkeypatch.setattr(freshness, "tree_changed", walks)
+    monkeypatch.setattr(freshness, "RENEW_WHILE_USED_SECONDS", walks.cost * freshness.CACHE_FACTOR * 2)
+    check = freshness.StalenessCheck(renew=True)
+    check(tmp_path, {}, 0, "k")
+    _time.sleep(walks.cost * freshness.CACHE_FACTOR * 5)
+    walked = len(walks.threads)
+    _time.sleep(walks.cost * freshness.CACHE_FACTOR * 3)
+    assert len(walks.threads) == walked and 2 <= walked <= 5  # a few renewals, then none: no call came
+    assert not check._renewing
+
+
+def test_renewal_stops_for_another_generation(tmp_path: Path, monkeypatch) -> None:
+    import time as _time
+
+    from cruxgate.reference.server import freshness
+
+    walks = Walks()
+    monkeypatch.setattr(freshness, "tree_changed", walks)
+    check = freshness.StalenessCheck(renew=True)
+    check(tmp_path, {}, 0, "gen-1")
+    walks.cost = 0.0  # the new generation's tree walks cheaply: its calls walk themselves, nothing is renewed
+    check(tmp_path, {}, 0, "gen-2")
+    assert check._memo is None
+    _time.sleep(0.02 * freshness.CACHE_FACTOR * 2)
+    walked = len(walks.threads)
+    _time.sleep(0.02 * freshness.CACHE_FACTOR * 2)
+    assert not check._renewing and len(walks.threads) == walked
