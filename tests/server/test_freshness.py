@@ -216,7 +216,8 @@ class Walks:
     """A stand-in for `tree_changed` on a large tree: each walk costs `cost` seconds and notes the thread it ran on."""
 
     def __init__(self, cost: float = 0.02) -> None:
-        self.cost, self.stale, self.threads = cost, False, []
+        self.cost, self.stale = cost, False
+        self.threads: list[str] = []
 
     def __call__(self, workspace: Path, mtime: int) -> bool:
         import threading
