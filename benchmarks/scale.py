@@ -2,7 +2,8 @@
 
 Set-up first (pip installs the pinned packages into the cache, corpora are copied), then, with nothing
 downloaded, for each size: full index runs, unchanged re-index runs, re-index runs after a one-line edit of
-one file, index size, and the warm latency of four tools over stdio. Writes docs/scale.json, docs/scale.svg
+one file, index size; then the warm latency of four tools over stdio, every size served at once and their calls
+alternating. Writes docs/scale.json, docs/scale.svg
 and the table between the markers in docs/benchmarks.md. Not a test: `pytest` and CI's smoke run never
 collect it.
 """
@@ -43,6 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--edits", type=int, default=3, help="one-file edit re-index runs per size (median)")
     parser.add_argument("--rounds", type=int, default=200, help="timed calls per tool per size")
     parser.add_argument("--warmup", type=int, default=20, help="untimed calls per tool first")
+    parser.add_argument("--pauses", type=int, default=20,
+                        help="search_code calls per size each after --pause seconds without a call (0: none)")
+    parser.add_argument("--pause", type=float, default=1.0, help="seconds without a call before each of those")
     parser.add_argument("--queries", type=int, default=100, help="distinct queries drawn from the smallest corpus")
     parser.add_argument("--cache", type=Path, default=user_cache_root() / "benchmarks" / "scale",
                         help="where the packages and corpora are kept (default: the benchmarks' user cache)")
@@ -63,8 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     for corpus in corpora:
         say(f"measuring {corpus.size} files ({corpus.bytes / 1e6:.1f} MB)")
-        results.append(scale_run.measure(corpus.size, corpus.root, corpus.bytes, plan, args.repeats, args.edits,
-                                         args.rounds, args.warmup, say))
+        results.append(scale_run.measure(corpus.size, corpus.root, corpus.bytes, plan, args.repeats, args.edits, say))
+    scale_run.serve_all(results, [corpus.root for corpus in corpora], plan, args.rounds, args.warmup, say,
+                        args.pauses, args.pause)
     rows = [r.record() for r in results]
     questions = [q["query"] for q in semantic_recall.load_queries()]
     for row, corpus in zip(rows, corpora, strict=True):
@@ -78,7 +83,9 @@ def main(argv: list[str] | None = None) -> int:
         "load average (1 min) before / after": f"{load_before[0]:.2f} / {os.getloadavg()[0]:.2f}",
         "timings": f"medians of {args.repeats} full and unchanged index runs, {args.repeats + 1} tree-sitter floor "
                    f"runs (one before and one after each full run), {args.edits} edit runs; "
-                   f"{args.rounds} warm calls per tool "
+                   f"{args.rounds} warm calls per tool, every size's server up at once and their calls "
+                   f"alternating, then {args.pauses} search_code calls per size each after {args.pause:g} s "
+                   f"without a call "
                    f"(p50 / p95 nearest rank, on the wire as the SLO harness reads them: the request's last byte "
                    f"written to the answer's last byte read; in brackets the whole call's p95 as the client saw "
                    f"it, the SDK's check of the answer against the tool's outputSchema included)",

@@ -57,7 +57,13 @@ COLUMNS: list[Column] = [
     ("index MB", lambda r: f"{r['index_mb']:.0f}"),
     ("server peak RSS MB", lambda r: f"{r['server_rss_mb']:.0f}"),
     *((f"{tool} p50 / p95 ms (whole call p95)", lambda r, t=tool: _latency(r["latency"][t])) for tool in TOOLS),
+    ("search_code p50 / p95 ms after a pause", lambda r: _after_pause(r.get("search_code_after_pause"))),
 ]
+
+
+def _after_pause(figures: dict[str, Any] | None) -> str:
+    """search_code's wire p50 / p95 over calls made each after a pause ("-" for a row measured without them)."""
+    return "-" if figures is None else f"{figures['p50']:.1f} / {figures['p95']:.1f}"
 
 
 def _latency(figures: dict[str, Any]) -> str:

@@ -6,7 +6,10 @@ includes the interpreter's start, its CPU time (from wait4) that of its pool wor
 RSS that of its largest process, the main one or a pool worker. The floor (`scale_floor.py`) and ctags
 run the same way, alternated with the full runs: a floor run before the first full run and after each, so
 every full run sits between two floor runs (`bracketed`). The server is the bundled reference over stdio, driven
-by the conformance runner's own connection; its peak RSS is read from /proc after the timed calls.
+by the conformance runner's own connection; its peak RSS is read from /proc after the timed calls. Every size's
+server is up at once and their calls alternate (`serve_and_time`), so a slower spell of the machine falls on every
+size alike instead of on the size measured while it lasted: the growth from the smallest to the largest corpus is
+what the latency targets judge.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -88,8 +92,10 @@ class Result:
     floors: list[scale_floor.Timed]
     ctags: list[scale_floor.Timed]
     index_mb: float
-    server_rss_mb: float
+    server_rss_mb: float = float("nan")  # and what follows: filled in by `serve_all`, every size together
     latency: dict[str, Latency] = field(default_factory=dict)
+    after_pause: Latency | None = None
+    pause_s: float = 0.0
 
     def record(self) -> dict[str, Any]:
         """The JSON row of this size (what docs/scale.json keeps and scale_report.table reads)."""
@@ -115,7 +121,11 @@ class Result:
                 "latency": {tool: {"p50": round(f.wire.p50, 3), "p95": round(f.wire.p95, 3),
                                    "client_p50": round(f.client.p50, 3), "client_p95": round(f.client.p95, 3),
                                    "count": f.wire.count}
-                            for tool, f in self.latency.items()}}
+                            for tool, f in self.latency.items()},
+                **({"search_code_after_pause": {"pause_s": self.pause_s, "p50": round(self.after_pause.wire.p50, 3),
+                                                "p95": round(self.after_pause.wire.p95, 3),
+                                                "count": self.after_pause.wire.count}}
+                   if self.after_pause is not None else {})}
 
 
 def index(root: Path, force: bool) -> IndexRun:
@@ -169,20 +179,41 @@ def peak_rss_mb(pid: int) -> float:
     raise RuntimeError(f"no VmHWM for pid {pid}")
 
 
-def serve_and_time(root: Path, plan: Queries, rounds: int, warmup: int) -> tuple[dict[str, Latency], float]:
-    """Start the reference over stdio on `root`, wait for prewarm, time every tool; (figures, server peak RSS MB)."""
-    argv = [sys.executable, "-m", "cruxgate", "serve-mcp", "--workspace", str(root)]
+@dataclass(frozen=True)
+class Served:
+    """One size's server: its tools' warm latencies, its peak RSS, and search_code's after pauses (None: not
+    measured)."""
+
+    latency: dict[str, Latency]
+    rss_mb: float
+    after_pause: Latency | None
+
+
+def serve_and_time(roots: list[Path], plan: Queries, rounds: int, warmup: int, pauses: int = 0,
+                   pause_s: float = 1.0) -> list[Served]:
+    """Start the reference over stdio on every root at once, wait for each one's prewarm, time every tool with the
+    roots' calls alternating (`_time_tool`), then `pauses` search_code calls per root each after `pause_s` seconds
+    without a call (`_time_after_pauses`)."""
     timeouts = {**DEFAULT_TIMEOUTS, "start": 120.0}
     with start_blocking_portal() as portal:
-        connection = Connection(portal, "stdio", argv=argv, timeouts=timeouts).open()
+        connections: list[Connection] = []
         try:
-            _wait_ready(connection, timeouts["start"])
-            figures = {tool: _time_tool(connection, plan, tool, rounds, warmup) for tool in TOOLS}
-            pid = _server_pid(root)
-            rss = peak_rss_mb(pid) if pid is not None else float("nan")
+            for root in roots:
+                argv = [sys.executable, "-m", "cruxgate", "serve-mcp", "--workspace", str(root)]
+                connections.append(Connection(portal, "stdio", argv=argv, timeouts=timeouts).open())
+            for connection in connections:
+                _wait_ready(connection, timeouts["start"])
+            by_tool = {tool: _time_tool(connections, plan, tool, rounds, warmup) for tool in TOOLS}
+            paused = _time_after_pauses(connections, plan, pauses, pause_s) if pauses else [None] * len(roots)
+            served = []
+            for n, root in enumerate(roots):
+                pid = _server_pid(root)
+                served.append(Served({tool: by_tool[tool][n] for tool in TOOLS},
+                                     peak_rss_mb(pid) if pid is not None else float("nan"), paused[n]))
         finally:
-            connection.close()
-    return figures, rss
+            for connection in connections:
+                connection.close()
+    return served
 
 
 def _wait_ready(connection: Connection, timeout: float) -> None:
@@ -193,25 +224,55 @@ def _wait_ready(connection: Connection, timeout: float) -> None:
         time.sleep(0.05)
 
 
-def _time_tool(connection: Connection, plan: Queries, tool: str, rounds: int, warmup: int) -> Latency:
-    def call(i: int) -> float:
-        connection.wire_clock.begin()
-        response = connection.call_tool(tool, plan.arguments(tool, i))
-        # A name drawn from the text that no definition and no reference carries (a `def` in a docstring) is
-        # answered symbol_not_found by find_references: the same indexed lookups, an answer, not a failure.
-        if response.is_error and (response.payload.get("error") or {}).get("code") != MISS:
-            raise RuntimeError(f"{tool} {plan.arguments(tool, i)} answered a tool error: {response.payload}")
-        return connection.wire_clock.call_ms()
+def _call(connection: Connection, plan: Queries, tool: str, i: int) -> float:
+    """Call `i` of `tool` on `connection`; its time on the wire, ms."""
+    connection.wire_clock.begin()
+    response = connection.call_tool(tool, plan.arguments(tool, i))
+    # A name drawn from the text that no definition and no reference carries (a `def` in a docstring) is
+    # answered symbol_not_found by find_references: the same indexed lookups, an answer, not a failure.
+    if response.is_error and (response.payload.get("error") or {}).get("code") != MISS:
+        raise RuntimeError(f"{tool} {plan.arguments(tool, i)} answered a tool error: {response.payload}")
+    return connection.wire_clock.call_ms()
 
+
+# Calls a server answers back to back before the next size's turn: a block is about 50 ms, fine enough that a slow
+# spell of the machine falls on every size; one call at a time instead left each server idle between its calls, and
+# what a server does on a timer (a memo's window) then differed from a stream of calls (the calls after a pause have
+# their own series).
+BLOCK = 10
+
+
+def _time_tool(connections: list[Connection], plan: Queries, tool: str, rounds: int, warmup: int) -> list[Latency]:
+    """`rounds` timed calls of `tool` on each connection, after `warmup` untimed ones, in blocks of BLOCK calls: each
+    block goes to every connection in turn, starting one further along each time (no connection always follows the
+    same one)."""
     for i in range(warmup):
-        call(i)
-    samples: list[Sample] = []
+        for connection in connections:
+            _call(connection, plan, tool, i)
+    samples: list[list[Sample]] = [[] for _ in connections]
+    count = len(connections)
     gc.disable()  # a collection in the client would time the client, not the server (as sampling.py says)
     try:
-        samples.extend(timed(call, i) for i in range(rounds))
+        for block, first in enumerate(range(0, rounds, BLOCK)):
+            for turn in range(count):
+                n = (block + turn) % count
+                samples[n].extend(timed(partial(_call, connections[n], plan, tool), i)
+                                  for i in range(first, min(first + BLOCK, rounds)))
     finally:
         gc.enable()
-    return Latency(Figures.wire(samples), Figures.client(samples))
+    return [Latency(Figures.wire(series), Figures.client(series)) for series in samples]
+
+
+def _time_after_pauses(connections: list[Connection], plan: Queries, pauses: int, pause_s: float,
+                       sleep: Callable[[float], None] = time.sleep) -> list[Latency]:
+    """`pauses` search_code calls on each connection in turn, each after `pause_s` seconds without any call: an
+    agent's pace (it thinks between calls), where what a server defers or lets lapse while idle shows."""
+    samples: list[list[Sample]] = [[] for _ in connections]
+    for i in range(pauses):
+        for n, connection in enumerate(connections):
+            sleep(pause_s)
+            samples[n].append(timed(partial(_call, connection, plan, "search_code"), i))
+    return [Latency(Figures.wire(series), Figures.client(series)) for series in samples]
 
 
 def bracket_range(full: list[IndexRun], floors: list[scale_floor.Timed], attribute: str) -> list[float]:
@@ -245,10 +306,11 @@ def bracketed(root: Path, repeats: int, say: Callable[[str], None], size: int
     return full, floors, tags
 
 
-def measure(size: int, root: Path, corpus_bytes: int, plan: Queries, repeats: int, edit_repeats: int, rounds: int,
-            warmup: int, say: Callable[[str], None]) -> Result:
-    """Every figure of one corpus: `repeats` full runs between `repeats + 1` tree-sitter floor runs (`bracketed`),
-    as many unchanged runs, `edit_repeats` one-file edit runs (medians), then the warm latencies."""
+def measure(size: int, root: Path, corpus_bytes: int, plan: Queries, repeats: int, edit_repeats: int,
+            say: Callable[[str], None]) -> Result:
+    """The index figures of one corpus: `repeats` full runs between `repeats + 1` tree-sitter floor runs
+    (`bracketed`), as many unchanged runs, `edit_repeats` one-file edit runs (medians); the latencies come after
+    every size is indexed (`serve_all`)."""
     full, floors, tags = bracketed(root, repeats, say, size)
     again = []
     for i in range(repeats):
@@ -267,9 +329,22 @@ def measure(size: int, root: Path, corpus_bytes: int, plan: Queries, repeats: in
     finally:
         edited.write_bytes(original)
     index(root, force=False)  # the served index is the corpus's own again
-    figures, server_rss = serve_and_time(root, plan, rounds, warmup)
-    say(f"  {size}: served, peak RSS {server_rss:.0f} MB; "
-        + ", ".join(f"{tool} p95 {f.wire.p95:.1f} ms ({f.client.p95:.1f} whole)" for tool, f in figures.items()))
     return Result(size=size, files=full[-1].files, bytes=corpus_bytes, symbols=full[-1].symbols, full=full,
-                  reindex=again, edits=edits, floors=floors, ctags=tags, index_mb=index_bytes(root) / 1e6,
-                  server_rss_mb=server_rss, latency=figures)
+                  reindex=again, edits=edits, floors=floors, ctags=tags, index_mb=index_bytes(root) / 1e6)
+
+
+def serve_all(results: list[Result], roots: list[Path], plan: Queries, rounds: int, warmup: int,
+              say: Callable[[str], None], pauses: int = 0, pause_s: float = 1.0) -> None:
+    """The warm latencies, search_code's after pauses and the server peak RSS of every size (`serve_and_time`),
+    into `results`."""
+    say(f"serving {', '.join(str(r.size) for r in results)} files at once, their calls alternating"
+        + (f"; then {pauses} search_code calls each after {pause_s:g} s without a call" if pauses else ""))
+    for result, served in zip(results, serve_and_time(roots, plan, rounds, warmup, pauses, pause_s), strict=True):
+        result.latency, result.server_rss_mb = served.latency, served.rss_mb
+        result.after_pause, result.pause_s = served.after_pause, pause_s
+        after = served.after_pause
+        say(f"  {result.size}: served, peak RSS {served.rss_mb:.0f} MB; "
+            + ", ".join(f"{tool} p95 {f.wire.p95:.1f} ms ({f.client.p95:.1f} whole)"
+                        for tool, f in served.latency.items())
+            + (f"; search_code after pauses p50 / p95 {after.wire.p50:.1f} / {after.wire.p95:.1f} ms"
+               if after is not None else ""))

@@ -44,9 +44,9 @@ def test_table_has_one_row_per_size_with_rates_and_ratios() -> None:
     assert lines[2].startswith("| 1,000 | 15.0 | 40,000 | 5.0 | 200 | 0.25 (5.0%) | 0.50 (10.0%) |")
     older = [{key: value for key, value in row.items() if key != "edit_s"} for row in rows()]
     assert "| 0.25 (5.0%) | - |" in scale_report.table(older)  # a record from before edits were timed
-    assert "| 5.0 / 10.0 (12.0) |" in lines[2] and lines[4].endswith("| 7.5 / 15.0 (17.0) |")
+    assert "| 5.0 / 10.0 (12.0) |" in lines[2] and lines[4].endswith("| 7.5 / 15.0 (17.0) | - |")
     wire_only = [{**row, "latency": {t: {"p50": 1.0, "p95": 3.0, "count": 9} for t in TOOLS}} for row in rows()]
-    assert scale_report.table(wire_only).splitlines()[2].endswith("| 1.0 / 3.0 |")  # measured before both were kept
+    assert scale_report.table(wire_only).splitlines()[2].endswith("| 1.0 / 3.0 | - |")  # measured before both were kept
 
 
 def test_indexer_table_sets_the_full_run_against_the_floor_and_ctags() -> None:
@@ -198,3 +198,79 @@ def test_a_tools_latency_is_kept_on_the_wire_and_as_the_client_saw_the_whole_cal
     figures = result.record()["latency"]["search_code"]
     assert (figures["p50"], figures["p95"], figures["count"]) == (10.5, 19.0, 20)
     assert (figures["client_p50"], figures["client_p95"]) == (13.0, 21.5)
+
+
+def test_every_sizes_calls_alternate_in_blocks_starting_one_size_further_along(monkeypatch) -> None:
+    """So a slower spell of the machine falls on every size alike, not on the size measured while it lasted."""
+    from types import SimpleNamespace
+
+    import scale_run
+
+    calls: list[tuple[str, str]] = []
+
+    class Served:
+        def __init__(self, name: str) -> None:
+            self.name, self.wire_clock = name, self
+
+        def begin(self) -> None:
+            pass
+
+        def call_ms(self) -> float:
+            return float(len(calls))
+
+        def call_tool(self, tool: str, arguments: dict) -> SimpleNamespace:
+            calls.append((self.name, arguments["query"]))
+            return SimpleNamespace(is_error=False, payload={})
+
+    monkeypatch.setattr(scale_run, "BLOCK", 2)
+    plan = scale_run.Queries(names=["n"], searches=[f"q{i}" for i in range(4)], paths=["p"])
+    served: list = [Served("1k"), Served("5k"), Served("20k")]  # stand-ins for a Connection's two calls
+    latencies = scale_run._time_tool(served, plan, "search_code", 3, 1)
+    assert calls == [("1k", "q0"), ("5k", "q0"), ("20k", "q0"),  # warm-up, untimed
+                     ("1k", "q0"), ("1k", "q1"), ("5k", "q0"), ("5k", "q1"), ("20k", "q0"), ("20k", "q1"),
+                     ("5k", "q2"), ("20k", "q2"), ("1k", "q2")]
+    # Each size's figures are of its own calls: the fake's wire time is the number of calls made by then (1k's
+    # calls are the 4th, 5th and 12th).
+    assert [(latency.wire.p50, latency.wire.p95, latency.wire.count) for latency in latencies] == [
+        (5.0, 12.0, 3), (7.0, 10.0, 3), (9.0, 11.0, 3)]
+
+
+def test_calls_after_a_pause_each_follow_one_and_are_reported_beside_the_warm_ones() -> None:
+    """An agent thinks between its calls: what a server lets lapse while idle shows only in such calls."""
+    from types import SimpleNamespace
+
+    import scale_floor
+    import scale_report
+    import scale_run
+
+    events: list[str] = []
+
+    class Served:
+        def __init__(self, name: str) -> None:
+            self.name, self.wire_clock = name, self
+
+        def begin(self) -> None:
+            pass
+
+        def call_ms(self) -> float:
+            return 100.0 if self.name == "20k" else 5.0
+
+        def call_tool(self, tool: str, arguments: dict) -> SimpleNamespace:
+            events.append(f"{self.name} {tool}")
+            return SimpleNamespace(is_error=False, payload={})
+
+    plan = scale_run.Queries(names=["n"], searches=["q"], paths=["p"])
+    served: list = [Served("1k"), Served("20k")]  # stand-ins for a Connection's two calls
+    paused = scale_run._time_after_pauses(served, plan, 2, 1.5, sleep=lambda s: events.append(f"pause {s}"))
+    assert events == ["pause 1.5", "1k search_code", "pause 1.5", "20k search_code"] * 2
+    assert [(latency.wire.p95, latency.wire.count) for latency in paused] == [(5.0, 2), (100.0, 2)]
+    runs = [scale_run.IndexRun(2.0, 100.0, 1, 1, cpu_seconds=3.0)]
+    result = scale_run.Result(size=1, files=1, bytes=1, symbols=1, full=runs, reindex=runs, edits=runs,
+                              floors=[scale_floor.Timed(1.0, 1.0)] * 2, ctags=[], index_mb=1.0, server_rss_mb=1.0,
+                              latency=dict.fromkeys(scale_run.TOOLS, paused[0]), after_pause=paused[1],
+                              pause_s=1.5)
+    row = result.record()
+    assert row["search_code_after_pause"] == {"pause_s": 1.5, "p50": 100.0, "p95": 100.0, "count": 2}
+    assert scale_report.table([row]).splitlines()[2].endswith("| 100.0 / 100.0 |")
+    del row["search_code_after_pause"]  # a row measured before calls after a pause were
+    assert scale_report.table([row]).splitlines()[2].endswith("| - |")
