@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import scale_corpus
@@ -200,35 +202,37 @@ def test_a_tools_latency_is_kept_on_the_wire_and_as_the_client_saw_the_whole_cal
     assert (figures["client_p50"], figures["client_p95"]) == (13.0, 21.5)
 
 
+class FakeServer:
+    """A stand-in for a Connection's two calls (`call_tool`, `wire_clock`): each call is noted in `log` as (name,
+    tool, query); its wire time is `wire_ms(log)` when the call is made."""
+
+    def __init__(self, name: str, log: list[tuple[str, str, str]], wire_ms: Callable[[list], float]) -> None:
+        self.name, self.log, self.wire_ms, self.wire_clock = name, log, wire_ms, self
+
+    def begin(self) -> None:
+        pass
+
+    def call_ms(self) -> float:
+        return self.wire_ms(self.log)
+
+    def call_tool(self, tool: str, arguments: dict) -> SimpleNamespace:
+        self.log.append((self.name, tool, arguments.get("query", "")))
+        return SimpleNamespace(is_error=False, payload={})
+
+
 def test_every_sizes_calls_alternate_in_blocks_starting_one_size_further_along(monkeypatch) -> None:
     """So a slower spell of the machine falls on every size alike, not on the size measured while it lasted."""
-    from types import SimpleNamespace
-
     import scale_run
 
-    calls: list[tuple[str, str]] = []
-
-    class Served:
-        def __init__(self, name: str) -> None:
-            self.name, self.wire_clock = name, self
-
-        def begin(self) -> None:
-            pass
-
-        def call_ms(self) -> float:
-            return float(len(calls))
-
-        def call_tool(self, tool: str, arguments: dict) -> SimpleNamespace:
-            calls.append((self.name, arguments["query"]))
-            return SimpleNamespace(is_error=False, payload={})
-
+    calls: list[tuple[str, str, str]] = []
     monkeypatch.setattr(scale_run, "BLOCK", 2)
     plan = scale_run.Queries(names=["n"], searches=[f"q{i}" for i in range(4)], paths=["p"])
-    served: list = [Served("1k"), Served("5k"), Served("20k")]  # stand-ins for a Connection's two calls
+    served: list = [FakeServer(name, calls, len) for name in ("1k", "5k", "20k")]
     latencies = scale_run._time_tool(served, plan, "search_code", 3, 1)
-    assert calls == [("1k", "q0"), ("5k", "q0"), ("20k", "q0"),  # warm-up, untimed
-                     ("1k", "q0"), ("1k", "q1"), ("5k", "q0"), ("5k", "q1"), ("20k", "q0"), ("20k", "q1"),
-                     ("5k", "q2"), ("20k", "q2"), ("1k", "q2")]
+    assert [(name, query) for name, _, query in calls] == [
+        ("1k", "q0"), ("5k", "q0"), ("20k", "q0"),  # warm-up, untimed
+        ("1k", "q0"), ("1k", "q1"), ("5k", "q0"), ("5k", "q1"), ("20k", "q0"), ("20k", "q1"),
+        ("5k", "q2"), ("20k", "q2"), ("1k", "q2")]
     # Each size's figures are of its own calls: the fake's wire time is the number of calls made by then (1k's
     # calls are the 4th, 5th and 12th).
     assert [(latency.wire.p50, latency.wire.p95, latency.wire.count) for latency in latencies] == [
@@ -237,32 +241,15 @@ def test_every_sizes_calls_alternate_in_blocks_starting_one_size_further_along(m
 
 def test_calls_after_a_pause_each_follow_one_and_are_reported_beside_the_warm_ones() -> None:
     """An agent thinks between its calls: what a server lets lapse while idle shows only in such calls."""
-    from types import SimpleNamespace
-
     import scale_floor
     import scale_report
     import scale_run
 
-    events: list[str] = []
-
-    class Served:
-        def __init__(self, name: str) -> None:
-            self.name, self.wire_clock = name, self
-
-        def begin(self) -> None:
-            pass
-
-        def call_ms(self) -> float:
-            return 100.0 if self.name == "20k" else 5.0
-
-        def call_tool(self, tool: str, arguments: dict) -> SimpleNamespace:
-            events.append(f"{self.name} {tool}")
-            return SimpleNamespace(is_error=False, payload={})
-
+    events: list = []
     plan = scale_run.Queries(names=["n"], searches=["q"], paths=["p"])
-    served: list = [Served("1k"), Served("20k")]  # stand-ins for a Connection's two calls
+    served: list = [FakeServer("1k", events, lambda log: 5.0), FakeServer("20k", events, lambda log: 100.0)]
     paused = scale_run._time_after_pauses(served, plan, 2, 1.5, sleep=lambda s: events.append(f"pause {s}"))
-    assert events == ["pause 1.5", "1k search_code", "pause 1.5", "20k search_code"] * 2
+    assert events == ["pause 1.5", ("1k", "search_code", "q"), "pause 1.5", ("20k", "search_code", "q")] * 2
     assert [(latency.wire.p95, latency.wire.count) for latency in paused] == [(5.0, 2), (100.0, 2)]
     runs = [scale_run.IndexRun(2.0, 100.0, 1, 1, cpu_seconds=3.0)]
     result = scale_run.Result(size=1, files=1, bytes=1, symbols=1, full=runs, reindex=runs, edits=runs,
