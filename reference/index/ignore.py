@@ -50,9 +50,7 @@ class Ignores:
         """The rules of the workspace root `root` (resolved), whose entries are `names`; what cannot be read is told
         in `notes`."""
         if ".git" in names:  # the workspace is a repository's top
-            exclude = None
-            if os.path.lexists(os.path.join(root, GIT_EXCLUDE)):  # a repository may have none
-                exclude = _spec(root, GIT_EXCLUDE, notes)
+            exclude = _spec_if_present(root, GIT_EXCLUDE, notes)
             return cls(root, () if exclude is None else (("", "", exclude),)).enter("", names, notes)
         top = repository_above(root)
         if top is None:
@@ -114,11 +112,9 @@ def _rules_above(top: str, root: str, notes: list[str]) -> tuple[tuple[tuple[str
         directory = os.path.join(top, *steps[:depth])
         for name in (GIT_EXCLUDE, *IGNORE_FILES) if depth == 0 else IGNORE_FILES:
             above.append(os.path.join(directory, name))
-            if os.path.lexists(above[-1]):
-                label = os.path.join(os.path.relpath(directory, root), name)
-                spec = _spec(directory, name, notes, label)
-                if spec is not None:
-                    found.append((depth, spec))
+            spec = _spec_if_present(directory, name, notes, os.path.join(os.path.relpath(directory, root), name))
+            if spec is not None:
+                found.append((depth, spec))
     for depth in range(1, len(steps) + 1):
         on_the_way = [("", "/".join(names[at:depth - 1]) + "/" if at < depth - 1 else "", spec)
                       for at, spec in found if at < depth]
@@ -127,6 +123,12 @@ def _rules_above(top: str, root: str, notes: list[str]) -> tuple[tuple[tuple[str
                          "out: their patterns are not applied to it")
             return (), tuple(above)
     return tuple(("", "/".join(names[at:]) + "/", spec) for at, spec in found), tuple(above)
+
+
+def _spec_if_present(root: str, path: str, notes: list[str], label: str | None = None) -> GitIgnoreSpec | None:
+    """`_spec` of a file that may well not exist (an exclude file, one above the workspace): an absent one is no
+    note."""
+    return _spec(root, path, notes, label) if os.path.lexists(os.path.join(root, path)) else None
 
 
 def _spec(root: str, path: str, notes: list[str], label: str | None = None) -> GitIgnoreSpec | None:
