@@ -8,6 +8,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -123,7 +124,6 @@ class StalenessCheck:
         self._cost = 0.0  # the memo's walk's cost, seconds
         self._used = -math.inf  # the clock at the last call
         self._renewing = False  # a renewal thread runs
-        self._waited = 0.0  # seconds the renewal's walk has waited for calls (`_after_calls`)
 
     def __call__(self, workspace: Path, manifest: dict[str, Any], manifest_mtime_ns: int, key: Any,
                  exact: bool = False) -> bool:
@@ -142,17 +142,17 @@ class StalenessCheck:
                 self._memo = None  # another generation's: its renewal ends
             memo = self._memo
             self._used = now
-        if not exact and memo is not None and memo[0] == key and now < memo[2]:
+        if not exact and memo is not None and now < memo[2]:  # a memo left is of this `key`
             return memo[1]
         return self._walk(workspace, manifest_mtime_ns, key, now)
 
     def _walk(self, workspace: Path, manifest_mtime_ns: int, key: Any, now: float, renewal: bool = False) -> bool:
         """Walk the tree (`tree_changed`) and keep its answer as the memo of `key` when it is fresh and was costly; a
         renewal's answer replaces only a memo of the same `key` (a call may have moved on to a new generation)."""
+        waited = [0.0]  # what a renewal waited for calls: not the walk's cost
         started = time.perf_counter()
-        stale = (tree_changed(workspace, manifest_mtime_ns, self._after_calls) if renewal
-                 else tree_changed(workspace, manifest_mtime_ns))
-        cost = time.perf_counter() - started - (self._waited if renewal else 0.0)
+        stale = tree_changed(workspace, manifest_mtime_ns, partial(self._after_calls, waited) if renewal else None)
+        cost = time.perf_counter() - started - waited[0]
         start_renewing = False
         with self._lock:
             if renewal and (self._memo is None or self._memo[0] != key):
@@ -169,15 +169,15 @@ class StalenessCheck:
                              name="cruxgate-freshness", daemon=True).start()
         return stale
 
-    def _after_calls(self) -> None:
-        """Wait until no call came for QUIET_SECONDS (the time waited is added to `_waited`, not to the walk's cost)."""
+    def _after_calls(self, waited: list[float]) -> None:
+        """Wait until no call came for QUIET_SECONDS, adding the seconds waited to `waited[0]`."""
         while True:
             quiet = self._clock() - self._used
             if quiet >= QUIET_SECONDS:
                 return
             started = time.perf_counter()
             time.sleep(QUIET_SECONDS - quiet)
-            self._waited += time.perf_counter() - started
+            waited[0] += time.perf_counter() - started
 
     def _keep_renewed(self, workspace: Path, manifest_mtime_ns: int, key: Any) -> None:
         """Walk again shortly before the memo of `key` ends, for as long as calls come; stop when the memo is dropped
@@ -193,7 +193,6 @@ class StalenessCheck:
                 if wait > 0:
                     time.sleep(wait)
                     continue
-                self._waited = 0.0
                 self._walk(workspace, manifest_mtime_ns, key, now, renewal=True)
         finally:
             with self._lock:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -118,7 +119,7 @@ def test_costly_fresh_walks_are_reused_briefly(tmp_path: Path, monkeypatch) -> N
 
     calls: list[int] = []
 
-    def slow_walk(workspace: Path, mtime: int) -> bool:
+    def slow_walk(workspace: Path, mtime: int, between: Callable[[], None] | None = None) -> bool:
         calls.append(1)
         import time as _time
         _time.sleep(0.01)  # a large tree: the walk costs more than CACHE_ABOVE_SECONDS
@@ -156,7 +157,7 @@ def test_a_stale_walk_drops_the_memo(tmp_path: Path, monkeypatch) -> None:
 
     changed = [False]
 
-    def slow_walk(workspace: Path, mtime: int) -> bool:
+    def slow_walk(workspace: Path, mtime: int, between: Callable[[], None] | None = None) -> bool:
         import time as _time
         _time.sleep(0.01)
         return changed[0]
@@ -236,8 +237,32 @@ class Walks:
         return sum(thread == name for thread in self.threads)
 
 
-def test_a_server_in_use_renews_a_costly_walk_so_a_call_after_a_pause_does_not_walk(tmp_path: Path,
-                                                                                    monkeypatch) -> None:
+@pytest.fixture
+def renewing(monkeypatch) -> Iterator[Callable[[], Any]]:
+    """Makes `StalenessCheck(renew=True)`s whose renewal threads end with the test (they outlive it otherwise, and
+    would walk through the next test's stand-in for `tree_changed`); torn down before `monkeypatch` undoes it."""
+    import time as _time
+
+    from cruxgate.reference.server import freshness
+
+    made: list[freshness.StalenessCheck] = []
+
+    def make() -> freshness.StalenessCheck:
+        made.append(freshness.StalenessCheck(renew=True))
+        return made[-1]
+
+    yield make
+    for check in made:
+        with check._lock:
+            check._memo = None  # the thread returns at its next look, before walking again
+    deadline = _time.monotonic() + 10
+    while any(check._renewing for check in made) and _time.monotonic() < deadline:
+        _time.sleep(0.01)
+    assert not any(check._renewing for check in made), "a renewal thread outlived its test"
+
+
+def test_a_server_in_use_renews_a_costly_walk_so_a_call_after_a_pause_does_not_walk(tmp_path: Path, monkeypatch,
+                                                                                    renewing) -> None:
     """An agent calls every few seconds: each call walked the whole tree (130 ms at 20k files) once the memo's
     window (20x the walk's cost) had ended; a thread now walks again before it ends."""
     import threading
@@ -248,7 +273,7 @@ def test_a_server_in_use_renews_a_costly_walk_so_a_call_after_a_pause_does_not_w
     walks = Walks()
     monkeypatch.setattr(freshness, "tree_changed", walks)
     monkeypatch.setattr(freshness, "RENEW_MARGIN", 5.0)  # 80 ms of slack for a loaded machine's scheduling
-    check = freshness.StalenessCheck(renew=True)
+    check = renewing()
     caller = threading.current_thread().name
     assert check(tmp_path, {}, 0, "k") is False and walks.on(caller) == 1
     lapses = 0
@@ -266,7 +291,7 @@ def test_a_server_in_use_renews_a_costly_walk_so_a_call_after_a_pause_does_not_w
     assert walks.on(caller) == 2
 
 
-def test_renewal_stops_once_calls_stop(tmp_path: Path, monkeypatch) -> None:
+def test_renewal_stops_once_calls_stop(tmp_path: Path, monkeypatch, renewing) -> None:
     import time as _time
 
     from cruxgate.reference.server import freshness
@@ -274,7 +299,7 @@ def test_renewal_stops_once_calls_stop(tmp_path: Path, monkeypatch) -> None:
     walks = Walks()
     monkeypatch.setattr(freshness, "tree_changed", walks)
     monkeypatch.setattr(freshness, "RENEW_WHILE_USED_SECONDS", walks.cost * freshness.CACHE_FACTOR * 2)
-    check = freshness.StalenessCheck(renew=True)
+    check = renewing()
     check(tmp_path, {}, 0, "k")
     _time.sleep(walks.cost * freshness.CACHE_FACTOR * 5)
     walked = len(walks.threads)
@@ -283,14 +308,14 @@ def test_renewal_stops_once_calls_stop(tmp_path: Path, monkeypatch) -> None:
     assert not check._renewing
 
 
-def test_renewal_stops_for_another_generation(tmp_path: Path, monkeypatch) -> None:
+def test_renewal_stops_for_another_generation(tmp_path: Path, monkeypatch, renewing) -> None:
     import time as _time
 
     from cruxgate.reference.server import freshness
 
     walks = Walks()
     monkeypatch.setattr(freshness, "tree_changed", walks)
-    check = freshness.StalenessCheck(renew=True)
+    check = renewing()
     check(tmp_path, {}, 0, "gen-1")
     walks.cost = 0.0  # the new generation's tree walks cheaply: its calls walk themselves, nothing is renewed
     check(tmp_path, {}, 0, "gen-2")
@@ -301,7 +326,7 @@ def test_renewal_stops_for_another_generation(tmp_path: Path, monkeypatch) -> No
     assert not check._renewing and len(walks.threads) == walked
 
 
-def test_a_renewal_walks_only_while_no_call_comes(tmp_path: Path, monkeypatch) -> None:
+def test_a_renewal_walks_only_while_no_call_comes(tmp_path: Path, monkeypatch, renewing) -> None:
     """Walked beside calls, it competed with them for the interpreter (one call in twelve slower at 20k files)."""
     import time as _time
 
@@ -309,7 +334,7 @@ def test_a_renewal_walks_only_while_no_call_comes(tmp_path: Path, monkeypatch) -
 
     walks = Walks()
     monkeypatch.setattr(freshness, "tree_changed", walks)
-    check = freshness.StalenessCheck(renew=True)
+    check = renewing()
     calls: list[float] = []
     until = _time.monotonic() + walks.cost * freshness.CACHE_FACTOR * 3
     while _time.monotonic() < until:  # a burst of calls, 10 ms apart, for three windows
@@ -321,3 +346,20 @@ def test_a_renewal_walks_only_while_no_call_comes(tmp_path: Path, monkeypatch) -
     for step in walks.steps:
         last_call = max((call for call in calls if call <= step), default=-1.0)
         assert step - last_call >= freshness.QUIET_SECONDS * 0.9  # (the clocks' reads are not atomic with the call)
+
+
+def test_a_renewal_that_waited_for_calls_keeps_its_walks_own_window(tmp_path: Path, monkeypatch) -> None:
+    """A memo's window is 20x its walk's cost; the time a renewal waited for calls to pause is no part of it."""
+    import time as _time
+
+    from cruxgate.reference.server import freshness
+
+    walks = Walks()
+    monkeypatch.setattr(freshness, "tree_changed", walks)
+    check = freshness.StalenessCheck()
+    check(tmp_path, {}, 0, "k")  # a call: its walk was costly, so memoized
+    now = check._used = _time.monotonic()  # and another call just now
+    assert check._walk(tmp_path, 0, "k", now, renewal=True) is False  # waits QUIET_SECONDS, then walks
+    assert walks.steps[0] - now >= freshness.QUIET_SECONDS * 0.9
+    assert check._memo is not None
+    assert check._memo[2] - now < (walks.cost + freshness.QUIET_SECONDS / 2) * freshness.CACHE_FACTOR
