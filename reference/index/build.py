@@ -37,6 +37,7 @@ from .git import git_head
 from .heap import trim_heap as _trim_heap
 from .incremental import Patch, PatchDatabase, PatchUnavailable, link_indices, worth_patching
 from .languages import language_of
+from .packages import MODULE_LAYOUT, Layout, changed_modules
 from .reading import Refused, read_file, settled, signature_text
 from .resolve import Resolver, registered
 from .rowlog import SPARE_LIST, Chain, ancestors, chain_to, make_spares, spare_files, spares
@@ -110,13 +111,21 @@ def _signature_text(st: os.stat_result) -> str | None:
     return signature_text(st) if settled(st) else None
 
 
-def _work(task: tuple[str, str, str | None]) -> tuple:
+Task = tuple[str, str, str | None, str | None]  # (workspace, path, the live generation's hash, module in the layout)
+
+
+def _task(root: Path, layout: Layout, path: str, old_hash: str | None) -> Task:
+    """What a worker needs to read and extract `path`."""
+    return (str(root), path, old_hash, layout.module(path))
+
+
+def _work(task: Task) -> tuple:
     """Read, hash and (when the content changed) extract one file. Runs in a pool worker.
 
     ("error", path, reason), or, with the signature to remember the file's hash by last:
     ("binary", path, signature), ("same", path, hash, signature), ("parsed", path, extract, signature).
     """
-    root, path, old_hash = task
+    root, path, old_hash, module = task
     try:
         read = read_file(root, path)
     except Refused as refused:
@@ -130,7 +139,7 @@ def _work(task: tuple[str, str, str | None]) -> tuple:
     lang = language_of(path)
     try:
         language, grammar = lang or (None, None)
-        result = extract(path, data, language, grammar, digest=digest)
+        result = extract(path, data, language, grammar, digest=digest, module=module)
     except Exception:  # noqa: BLE001 - a file the extractor chokes on is indexed as text and counted
         result = extract(path, data, None, None, digest=digest)
         result.language = lang[0] if lang else None
@@ -146,10 +155,10 @@ IN_FLIGHT = 256
 class _Window:
     """Hands tasks to the pool only while fewer than `size` results wait to be taken."""
 
-    def __init__(self, tasks: list[tuple[str, str, str | None]], size: int) -> None:
+    def __init__(self, tasks: list[Task], size: int) -> None:
         self.tasks, self.room, self.open = tasks, threading.Semaphore(size), True
 
-    def feed(self) -> Iterator[tuple[str, str, str | None]]:
+    def feed(self) -> Iterator[Task]:
         """The tasks, each once there is room for its result (read by the pool's task thread)."""
         for task in self.tasks:
             self.room.acquire()
@@ -170,7 +179,7 @@ class _Window:
 
 
 @contextmanager
-def _extraction(tasks: list[tuple[str, str, str | None]], workers: int) -> Iterator[Iterator[tuple]]:
+def _extraction(tasks: list[Task], workers: int) -> Iterator[Iterator[tuple]]:
     """The workers' results in task order; the pool (if any) is forked on entry and stopped on exit."""
     if workers <= 1 or len(tasks) < POOL_THRESHOLD:
         yield map(_work, tasks)
@@ -273,8 +282,12 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     report = scan(root)
     old = _previous_hashes(previous)
     sealed = None
-    if previous is not None and (live.manifest or {}).get("tool_version") == TOOL_VERSION:
+    # A generation whose modules were counted by another rule (an older release's) is not patched: a full run
+    # extracts again every file whose stored module differs.
+    if previous is not None and {key: (live.manifest or {}).get(key) for key in ("tool_version", "module_layout")} \
+            == {"tool_version": TOOL_VERSION, "module_layout": MODULE_LAYOUT}:
         sealed = sealed_files(previous)
+    layout = Layout(candidate.path for candidate in report.files)
     gens = _generations(state)
     number = (gens[-1][0] + 1) if gens else 1
     name = f"{GENERATION_PREFIX}{number}"  # past every generation there is, a leftover's too: names are never reused
@@ -292,6 +305,8 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     try:
         known = store.signatures() if sealed else None
         tree = _classify(root, report.files, old, known, progress) if known is not None else None
+        if tree is not None:
+            tree.with_modules_of(layout)
         remembered = tree.remembered if tree is not None else []
         totals = None
         if _sentence_of(previous) != (sentence.identity if sentence is not None else None):
@@ -303,13 +318,13 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
                     _move_spares(previous, generation)  # the same rows: the patches after this run take them
             elif tree.readable and worth_patching(len(tree.changed) + len(tree.deleted), len(report.files)):
                 totals = _patch(root, previous, tree, old, generation, store, chain, _counts(live.manifest),
-                                sentence)
+                                layout, sentence)
         _collect_base(chain, collector)
         if totals is None:
             collector.join()  # no thread under way when the full run forks its pool
             shutil.rmtree(generation)  # a link or patch that stopped half-way leaves files behind
             generation.mkdir()
-            totals = _build(root, previous, report, old, generation, store, progress, workers, sentence)
+            totals = _build(root, previous, report, old, generation, store, layout, progress, workers, sentence)
             remembered = totals.remembered
         cursor = totals.cursor or _cursor(totals.hashes)
         manifest = {
@@ -323,6 +338,7 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
             "unresolved_edge_count": totals.unresolved_edge_count,
             "indexed_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "tool_version": TOOL_VERSION,
+            "module_layout": MODULE_LAYOUT,
             "ref": LIVE_REF,
         }
         if not totals.linked:
@@ -390,13 +406,13 @@ class _Totals:
 
 
 def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str, str], generation: Path,
-           store: ExtractStore, progress: Progress | None, workers: int, sentence: SentenceModel | None = None,
-           ) -> _Totals:
+           store: ExtractStore, layout: Layout, progress: Progress | None, workers: int,
+           sentence: SentenceModel | None = None) -> _Totals:
     """Extract (or reuse) every file and write the database and indices of `generation`."""
     # Here, not at the top: numpy and scipy take a second to import, which an unchanged re-index never needs.
     from .semantic.build import SemanticIndexBuilder
 
-    tasks = [(str(root), c.path, old.get(c.path)) for c in report.files]
+    tasks = [_task(root, layout, c.path, old.get(c.path)) for c in report.files]
     writer: GenerationWriter | None = None
     # Each file's edges wait on disk for the symbols of every other file (a target may come later in the tree), and
     # the symbols' names wait there too: the resolver's tables are made after the semantic index is written, so
@@ -566,6 +582,15 @@ class _Tree:
         """Exactly the files and contents the live generation indexed."""
         return self.readable and not self.changed and len(self.hashes) == len(old)
 
+    def with_modules_of(self, layout: Layout) -> None:
+        """Count as changed, too, the files whose module `layout` (the tree's now) counts otherwise than the live
+        generation's layout did: a package or crate marker came or went around them."""
+        changed = set(self.changed)
+        moved = changed_modules(Layout(self.old), layout,
+                                (path for path, _ in self.hashes if path in self.old and path not in changed))
+        if moved:
+            self.changed = sorted({*self.changed, *moved})
+
 
 def _classify(root: Path, files: list[Candidate], old: dict[str, str], known: dict[str, tuple[str, str | None]],
               progress: Progress | None) -> _Tree:
@@ -606,7 +631,7 @@ def _classify(root: Path, files: list[Candidate], old: dict[str, str], known: di
 
 
 def _patch(root: Path, previous: Path, tree: _Tree, old: dict[str, str], generation: Path,
-           store: ExtractStore, chain: Chain | None, counts: _Counts | None,
+           store: ExtractStore, chain: Chain | None, counts: _Counts | None, layout: Layout,
            sentence: SentenceModel | None = None) -> _Totals | None:
     """The live generation patched for the changed files (`incremental.py`); None when a full run must do it."""
     # The semantic fold's modules (numpy: a quarter of a one-file patch's time) import in a thread while the
@@ -615,18 +640,18 @@ def _patch(root: Path, previous: Path, tree: _Tree, old: dict[str, str], generat
                                name="import-fold", daemon=True)
     preload.start()
     try:
-        return _patched(root, previous, tree, old, generation, store, chain, counts, sentence)
+        return _patched(root, previous, tree, old, generation, store, chain, counts, layout, sentence)
     finally:
         preload.join()  # no import under way when a full run forks its pool
 
 
 def _patched(root: Path, previous: Path, tree: _Tree, old: dict[str, str], generation: Path,
-             store: ExtractStore, chain: Chain | None, counts: _Counts | None,
+             store: ExtractStore, chain: Chain | None, counts: _Counts | None, layout: Layout,
              sentence: SentenceModel | None = None) -> _Totals | None:
     results: list[FileExtract] = []
     blobs: list[bytes] = []
     for path in tree.changed:
-        item = _work((str(root), path, None))
+        item = _work(_task(root, layout, path, None))
         if item[0] != "parsed":
             return None  # turned binary or unreadable since it was hashed: a full run sorts it out
         results.append(FileExtract.loads(item[2]))
@@ -720,11 +745,16 @@ def _write(root: Path, store: ExtractStore, tasks: list, results: Iterator[tuple
         if progress is not None:
             progress(done, len(tasks))
         kind, path = item[0], item[1]
+        result = None
         if kind == "same":
             blob = store.get(path, item[2])
-            if blob is None:  # the previous generation lost it: parse now
-                item = _work((str(root), path, None))
-                kind = item[0]
+            result = None if blob is None else FileExtract.loads(blob)
+            # The previous generation lost it, or it was extracted for another module (a package or crate marker
+            # came or went around it): parse now.
+            if result is None or result.module != tasks[done - 1][3]:
+                _, _, _, module = tasks[done - 1]
+                item = _work((str(root), path, None, module))
+                kind, result = item[0], None
         if kind in ("binary", "error"):
             skipped += 1
             if kind == "error":
@@ -735,7 +765,8 @@ def _write(root: Path, store: ExtractStore, tasks: list, results: Iterator[tuple
         if kind == "parsed":
             blob = item[2]
         assert blob is not None  # "same" read its blob from the cache or was parsed again above
-        result = FileExtract.loads(blob)
+        if result is None:
+            result = FileExtract.loads(blob)
         if kind == "parsed":
             parsed += 1
         else:

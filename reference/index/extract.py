@@ -373,8 +373,9 @@ def _partition(matches: list[tuple[int, dict]], calls_from: int,
 
 
 def extract(path: str, data: bytes, language: str | None, grammar_name: str | None,
-            digest: str | None = None) -> FileExtract:
-    """Extract one file (`digest`: its content_hash when the caller has it); parse errors are counted."""
+            digest: str | None = None, module: str | None = None) -> FileExtract:
+    """Extract one file (`digest`: its content_hash when the caller has it; `module`: its module path in the tree's
+    layout, `packages.Layout`, else the one its path alone gives); parse errors are counted."""
     text_lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
     result = FileExtract(path=path, language=language, size=len(data), content_hash=digest or content_hash(data),
                          line_count=text_lines)
@@ -389,7 +390,7 @@ def extract(path: str, data: bytes, language: str | None, grammar_name: str | No
         if root.has_error:
             result.parse_errors = max(1, len(QueryCursor(g.errors).captures(root).get("error", [])))
         rules = LANGUAGES[language]
-        result.module = rules.module_of(path)
+        result.module = rules.module_of(path) if module is None else module
         defs_m, calls_m, imports_m = _partition(QueryCursor(g.query).matches(root), g.calls_from, g.imports_from)
         defs = _definitions(rules, src, defs_m)
         result.symbols = _symbols(rules, path, result.module, src, defs)

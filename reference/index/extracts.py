@@ -1,7 +1,8 @@
 """The workspace's store of file extractions, `.cruxgate/extracts.db`: a run parses only what it has not seen.
 
 Keyed by (path, content hash) for one `tool_version` (another release's extractions are dropped): the
-extraction of a file depends on its path (qualified names) and its bytes, nothing else. It lives beside
+extraction of a file depends on its path and its bytes, and on its module (`packages.Layout`), which the run checks
+before reusing one (the extraction holds it). It lives beside
 the generations, not inside one, so that a run that patches the live generation for a few edited files
 neither copies every other file's extraction (most of what a generation's database held) nor loses them.
 Only the index run reads and writes it, under the state directory's lock; any failure to read it is a

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from cruxgate.reference.index import build as build_module
 from cruxgate.reference.index import index_workspace
-from cruxgate.reference.index.build import _Window
+from cruxgate.reference.index.build import Task, _Window
 from cruxgate.reference.index.store import GenerationWriter
 
 from .conftest import copy_fixture
@@ -27,7 +27,7 @@ def _eventually(condition, seconds: float = 10.0) -> bool:
 
 
 def test_tasks_are_handed_out_only_while_results_have_room() -> None:
-    tasks: list[tuple[str, str, str | None]] = [("root", f"f{i}.py", None) for i in range(10)]
+    tasks: list[Task] = [("root", f"f{i}.py", None, None) for i in range(10)]
     window = _Window(tasks, 3)
     fed: list[tuple] = []
 
@@ -75,7 +75,7 @@ WINDOW = build_module.CHUNK_SIZE  # IN_FLIGHT patched to 1: room for one chunk
 FAILS_ON = f"f{WINDOW:02d}.py"  # the first file of the pool's second chunk
 
 
-def _work_failing_on_one_file(task: tuple[str, str, str | None]) -> tuple:
+def _work_failing_on_one_file(task: Task) -> tuple:
     """The pool's work, failing on FAILS_ON (runs in a forked worker, so it is found by its module's name)."""
     if task[1] == FAILS_ON:
         raise Boom(f"{task[1]}: the worker failed")
@@ -87,12 +87,12 @@ class CountingWindow(_Window):
 
     last: CountingWindow | None = None
 
-    def __init__(self, tasks: list[tuple[str, str, str | None]], size: int) -> None:
+    def __init__(self, tasks: list[Task], size: int) -> None:
         super().__init__(tasks, size)
         self.size, self.fed, self.took = size, 0, 0
         CountingWindow.last = self
 
-    def feed(self) -> Iterator[tuple[str, str, str | None]]:
+    def feed(self) -> Iterator[Task]:
         for task in super().feed():
             self.fed += 1
             yield task

@@ -100,8 +100,27 @@ STEPS: list[tuple[str, list[Edit]]] = [
     ("delete a TypeScript file", [delete("src/ui/Thermometer.tsx")]),
     ("delete the added file", [delete("src/auth/extra.py")]),
 ]
+# A package or crate marker that comes or goes moves the modules of the files around it (their qualified names, the
+# imports that resolve into them): a patch parses those files again too.
+LAYOUT_STEPS: list[tuple[str, list[Edit]]] = [
+    ("a tool outside any package imports another module of its folder", [
+        write("tools/deploy/app/run.py", "def deploy() -> int:\n    return 1\n"),
+        write("tools/deploy/main.py", "from app.run import deploy\n\n\ndef main() -> int:\n    return deploy()\n")]),
+    ("its folder becomes a package: its module is counted from above the package, and the import resolves", [
+        write("tools/deploy/app/__init__.py", "")]),
+    ("a Rust crate's files before its manifest", [
+        write("crates/util/src/lib.rs", "pub mod text;\npub mod cli;\n"),
+        write("crates/util/src/text.rs", "pub fn shout(s: &str) -> String {\n    s.to_uppercase()\n}\n"),
+        write("crates/util/src/cli.rs", "use crate::text::shout;\n\npub fn run() -> String {\n    shout(\"x\")\n}\n")]),
+    ("its manifest comes: its modules are counted from the crate", [
+        write("crates/util/Cargo.toml", "[package]\nname = \"util\"\n")]),
+    ("the package marker goes", [delete("tools/deploy/app/__init__.py")]),
+]
+# Files a step's edits parse beside their own: those whose module a package or crate marker moved.
+MOVED = {"its folder becomes a package: its module is counted from above the package, and the import resolves": 1,
+         "its manifest comes: its modules are counted from the crate": 3, "the package marker goes": 1}
 QUERIES = ["validate_token", "helper_fn", "Helper", "refresh_token", "parse config", "retry", "AuthHandler",
-           "Thermometer", "run"]
+           "Thermometer", "run", "deploy", "shout"]
 
 
 def _stable(db: sqlite3.Connection) -> dict[int, str]:
@@ -237,11 +256,12 @@ def taken_database(workspace: Path) -> Iterator[Callable[[], str | None]]:
             os.close(fd)
 
 
-def test_a_patched_generation_answers_as_a_full_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, steps: list[tuple[str, list[Edit]]]) -> None:
+    """Edit the fixture's copy step by step, patch it after each, and compare it with a full run of the same tree."""
     workspace = copy_fixture(tmp_path / "patched")
     index_workspace(workspace)
     full_builds = built(monkeypatch)
-    for step, (title, edits) in enumerate(STEPS):
+    for step, (title, edits) in enumerate(steps):
         for edit in edits:
             edit(workspace)
         with taken_database(workspace) as taken:
@@ -259,7 +279,7 @@ def test_a_patched_generation_answers_as_a_full_run(tmp_path: Path, monkeypatch:
         for key in ("file_count", "symbol_count", "edge_count", "unresolved_edge_count", "parse_error_files"):
             assert getattr(summary, key) == getattr(full, key), (title, key)
         assert summary.manifest["cursor"] == full.manifest["cursor"]
-        assert summary.parsed_files <= len(edits)  # only what the step touched
+        assert summary.parsed_files <= len(edits) + MOVED.get(title, 0)  # only what the step touched or moved
         patched, rebuilt = snapshot(workspace), snapshot(fresh)
         patched_answers, rebuilt_answers = patched.pop("answers"), rebuilt.pop("answers")
         for part in rebuilt:
@@ -269,3 +289,12 @@ def test_a_patched_generation_answers_as_a_full_run(tmp_path: Path, monkeypatch:
             if question.startswith("search "):
                 got, answer = got[:3], answer[:3]
             assert got == answer, f"step {step} ({title}): {question} differs"
+
+
+def test_a_patched_generation_answers_as_a_full_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _replay(tmp_path, monkeypatch, STEPS)
+
+
+def test_a_patch_follows_the_modules_a_package_or_crate_marker_moves(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    _replay(tmp_path, monkeypatch, LAYOUT_STEPS)

@@ -32,13 +32,15 @@ _CLOSING_QUOTE = re.compile(r"(?:\"\"\"|\'\'\'|\"|')$")
 
 
 def module_of(path: str) -> str:
-    """Dotted module path of a Python file: `src/auth/tokens.py` -> `auth.tokens`."""
-    parts = path.split("/")
-    if len(parts) > 1 and parts[0] == "src":
-        parts = parts[1:]
-    last = parts[-1].rsplit(".", 1)[0]
-    parts = parts[:-1] + ([] if last == "__init__" else [last])
-    return ".".join(parts)
+    """Dotted module path of a Python file outside any package: `src/auth/tokens.py` -> `auth.tokens`."""
+    return dotted(path.removeprefix("src/"))
+
+
+def dotted(rel: str) -> str:
+    """`app/models/user.py` -> `app.models.user`; a package's `__init__.py` is the package."""
+    parts = rel.split("/")
+    stem = parts[-1].rsplit(".", 1)[0]
+    return ".".join(parts[:-1] + ([] if stem == "__init__" else [stem]))
 
 
 def visibility(name: str, node: Node, kind: str) -> str:

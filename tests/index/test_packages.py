@@ -1,0 +1,130 @@
+"""Module paths count from where each language's imports start: above a Python package chain, at a Rust crate."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from cruxgate.reference.index import build as build_module
+from cruxgate.reference.index import index_workspace, read_state
+from cruxgate.reference.index.packages import Layout, changed_modules
+from cruxgate.reference.index.state import DATABASE
+
+# (description, the tree's files, path, module)
+CASES = [
+    ("a package at the top counts from the top",
+     ["app/__init__.py", "app/models/__init__.py"], "app/models/user.py", "app.models.user"),
+    ("a package inside a monorepo counts from above its chain",
+     ["services/api/app/__init__.py", "services/api/app/models/__init__.py"],
+     "services/api/app/models/user.py", "app.models.user"),
+    ("a package's __init__ is the package",
+     ["services/api/app/__init__.py"], "services/api/app/__init__.py", "app"),
+    ("a gap in the chain starts a new chain below it",
+     ["a/__init__.py", "a/b/c/__init__.py"], "a/b/c/d.py", "c.d"),
+    ("a file outside any package counts from the top, a leading src/ dropped",
+     ["src/auth/__init__.py"], "src/net/retry.py", "net.retry"),
+    ("a file in a src/ layout package counts from src/",
+     ["src/auth/__init__.py"], "src/auth/tokens.py", "auth.tokens"),
+    ("a package marker of another folder changes nothing",
+     ["other/__init__.py"], "tools/run.py", "tools.run"),
+    ("a crate's file counts from its src/",
+     ["crates/util/Cargo.toml"], "crates/util/src/text/case.rs", "text::case"),
+    ("a crate's lib.rs is the crate root",
+     ["crates/util/Cargo.toml"], "crates/util/src/lib.rs", ""),
+    ("a crate's mod.rs names its folder",
+     ["crates/util/Cargo.toml"], "crates/util/src/text/mod.rs", "text"),
+    ("the nearest manifest decides, not a workspace manifest above it",
+     ["Cargo.toml", "crates/util/Cargo.toml"], "crates/util/src/text.rs", "text"),
+    ("a crate's file outside src/ keeps its folder",
+     ["crates/util/Cargo.toml"], "crates/util/tests/smoke.rs", "tests::smoke"),
+    ("a Rust file without a manifest counts from the top",
+     [], "crates/util/src/text.rs", "crates::util::src::text"),
+    ("a language without module paths has none",
+     ["web/__init__.py", "web/Cargo.toml"], "web/app.ts", ""),
+    ("a file indexed as text has none", ["docs/__init__.py"], "docs/readme.md", ""),
+]
+
+
+@pytest.mark.parametrize(("files", "path", "module"), [case[1:] for case in CASES], ids=[case[0] for case in CASES])
+def test_module_of_a_file_in_its_tree(files: list[str], path: str, module: str) -> None:
+    assert Layout([*files, path]).module(path) == module
+
+
+def test_changed_modules_names_the_files_a_marker_moved() -> None:
+    files = ["tools/app/run.py", "tools/main.py", "crates/u/src/a.rs", "README.md"]
+    before = Layout(files)
+    assert changed_modules(before, Layout(files), files) == []
+    after = Layout([*files, "tools/app/__init__.py", "crates/u/Cargo.toml"])
+    assert changed_modules(before, after, files) == ["tools/app/run.py", "crates/u/src/a.rs"]
+
+
+MONOREPO = {
+    "services/api/app/__init__.py": "",
+    "services/api/app/tokens.py": "def issue() -> str:\n    return 'x'\n",
+    "services/api/app/views.py": "from app.tokens import issue\nfrom .tokens import issue as again\n\n\n"
+                                 "def login() -> str:\n    return issue() + again()\n",
+    "libs/util/Cargo.toml": "[package]\nname = \"util\"\n",
+    "libs/util/src/lib.rs": "pub mod text;\npub mod cli;\n",
+    "libs/util/src/text.rs": "pub fn shout(s: &str) -> String {\n    s.to_uppercase()\n}\n",
+    "libs/util/src/cli.rs": "use crate::text::shout;\n\npub fn run() -> String {\n    shout(\"x\")\n}\n",
+}
+
+
+def _tree(root: Path) -> Path:
+    for path, text in MONOREPO.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text, encoding="utf-8")
+    return root
+
+
+def _resolved(root: Path) -> tuple[dict[str, str], list[tuple]]:
+    """Each symbol's qualified name by its name, and every edge with the qualified name of its target (None:
+    unresolved)."""
+    generation = read_state(root).generation
+    assert generation is not None
+    db = sqlite3.connect(generation / DATABASE)
+    names = dict(db.execute("SELECT name, qualified_name FROM symbols"))
+    edges = sorted(db.execute("SELECT e.from_path, e.line, e.edge_type, e.to_name, s.qualified_name "
+                              "FROM symbol_edges e LEFT JOIN symbols s ON s.symbol_id = e.to_symbol_id"))
+    return names, edges
+
+
+def test_imports_of_a_monorepo_resolve(tmp_path: Path) -> None:
+    root = _tree(tmp_path / "mono")
+    index_workspace(root)
+    names, edges = _resolved(root)
+    assert (names["issue"], names["login"], names["shout"], names["run"]) == (
+        "app.tokens.issue", "app.views.login", "text::shout", "cli::run")
+    assert [e for e in edges if e[0] == "services/api/app/views.py"] == [
+        ("services/api/app/views.py", 1, "import", "app.tokens.issue", "app.tokens.issue"),
+        ("services/api/app/views.py", 2, "import", "app.tokens.issue", "app.tokens.issue"),
+        ("services/api/app/views.py", 6, "call", "again", "app.tokens.issue"),  # the alias is the name called
+        ("services/api/app/views.py", 6, "call", "issue", "app.tokens.issue")]
+    assert ("libs/util/src/cli.rs", 1, "import", "crate::text::shout", "text::shout") in edges
+    assert ("libs/util/src/cli.rs", 4, "call", "shout", "text::shout") in edges
+
+
+def test_a_generation_of_another_module_rule_is_extracted_again(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """An index an older release wrote (modules from the path alone) is neither patched nor reused as it is."""
+    root = _tree(tmp_path / "mono")
+    for i in range(20):  # a tree where one edited file is a patch's to make (at most a tenth of it)
+        (root / f"notes/{i}.md").parent.mkdir(exist_ok=True)
+        (root / f"notes/{i}.md").write_text(f"note {i}\n", encoding="utf-8")
+    with monkeypatch.context() as older:
+        older.setattr(build_module, "MODULE_LAYOUT", "path-only")
+        older.setattr(Layout, "module", lambda self, path: "")
+        index_workspace(root)
+    assert _resolved(root)[0]["issue"] == "issue"
+    (root / "notes/0.md").write_text("edited\n", encoding="utf-8")  # a patch's edit, were the rule the same
+    summary = index_workspace(root)
+    # The edited note, and all but the two files whose module is "" by either rule: the crate's manifest (text) and
+    # its lib.rs (the root).
+    assert (summary.parsed_files, summary.reused_files) == (len(MONOREPO) - 2 + 1, 2 + 19)
+    fresh = _tree(tmp_path / "fresh")
+    shutil.copytree(root / "notes", fresh / "notes")
+    index_workspace(fresh)
+    assert _resolved(root) == _resolved(fresh)
