@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
@@ -112,6 +112,14 @@ def _signature_text(st: os.stat_result) -> str | None:
 
 
 Task = tuple[str, str, str | None, str | None]  # (workspace, path, the live generation's hash, module in the layout)
+
+
+def _text(root: Path, path: str) -> str | None:
+    """A workspace file's text, read as the indexer reads every file (None when it cannot be read as UTF-8)."""
+    try:
+        return read_file(str(root), path).data.decode("utf-8")
+    except (OSError, UnicodeDecodeError):  # Refused is an OSError
+        return None
 
 
 def _task(root: Path, layout: Layout, path: str, old_hash: str | None) -> Task:
@@ -287,7 +295,7 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     if previous is not None and {key: (live.manifest or {}).get(key) for key in ("tool_version", "module_layout")} \
             == {"tool_version": TOOL_VERSION, "module_layout": MODULE_LAYOUT}:
         sealed = sealed_files(previous)
-    layout = Layout(candidate.path for candidate in report.files)
+    layout = Layout((candidate.path for candidate in report.files), read=partial(_text, root))
     gens = _generations(state)
     number = (gens[-1][0] + 1) if gens else 1
     name = f"{GENERATION_PREFIX}{number}"  # past every generation there is, a leftover's too: names are never reused
@@ -586,8 +594,9 @@ class _Tree:
         """Count as changed, too, the files whose module `layout` (the tree's now) counts otherwise than the live
         generation's layout did: a package or crate marker came or went around them."""
         changed = set(self.changed)
-        moved = changed_modules(Layout(self.old), layout,
-                                (path for path, _ in self.hashes if path in self.old and path not in changed))
+        moved = changed_modules(Layout(self.old, names=layout.crates), layout,
+                                (path for path, _ in self.hashes if path in self.old and path not in changed),
+                                edited=self.changed)
         if moved:
             self.changed = sorted({*self.changed, *moved})
 

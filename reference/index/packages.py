@@ -3,39 +3,47 @@
 A repository rarely keeps its code at its top: a monorepo holds `services/api/app/` beside `libs/core/src/`, and a
 file's module is what its language's imports call it (`app.main`, `core::config`), not its path from the top
 (`services.api.app.main`). Import targets are resolved against qualified names, so a module path counted from the
-wrong directory left nearly every import of such a tree unresolved. The layout is read from the tree's file list:
-a file's module depends on which package and crate markers exist around it, so adding or removing one changes the
+wrong directory left nearly every import of such a tree unresolved. The layout is read from the tree's file list and
+its crates' manifests (a crate's name begins its files' module paths, as `use other_crate::...` names them): a file's
+module depends on which package and crate markers exist around it, so adding, removing or editing one changes the
 modules of other files (`changed_modules`).
 """
 
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable
+import tomllib
+from collections.abc import Callable, Iterable
 
 from .languages import LANGUAGES, language_of, python
 
 # The rule above, named in each generation's manifest: a generation whose modules another rule counted is not
 # patched (its unchanged files would keep their old modules).
-MODULE_LAYOUT = "packages-1"
+MODULE_LAYOUT = "packages-2"
 PYTHON_PACKAGE = "__init__.py"
 RUST_CRATE = "Cargo.toml"
 
 
 class Layout:
-    """The package and crate directories of one tree (posix paths relative to the workspace, "" for its top)."""
+    """The package and crate directories of one tree (posix paths relative to the workspace, "" for its top), and
+    each crate's name.
 
-    def __init__(self, paths: Iterable[str]) -> None:
+    `read(path)` gives a manifest's text (None when it cannot be read); `names` gives the crates' names instead
+    (another layout's, to compare which files markers moved without reading anything twice).
+    """
+
+    def __init__(self, paths: Iterable[str], read: Callable[[str], str | None] | None = None,
+                 names: dict[str, str | None] | None = None) -> None:
         packages: set[str] = set()
-        crates: set[str] = set()
+        crates: dict[str, str | None] = {}
         for path in paths:
             directory, _, name = path.rpartition("/")
             if name == PYTHON_PACKAGE:
                 packages.add(directory)
             elif name == RUST_CRATE:
-                crates.add(directory)
+                crates[directory] = names.get(directory) if names is not None else crate_name(read, path)
         self.packages = frozenset(packages)
-        self.crates = frozenset(crates)
+        self.crates = crates
 
     def module(self, path: str) -> str:
         """The module prefix of `path`'s qualified names ("" when its language has none, or it has no language)."""
@@ -52,8 +60,10 @@ class Layout:
                 return python.dotted(rel)
         elif language == "rust":
             crate = self._crate_of(posixpath.dirname(path))
-            if crate:
-                return rules.module_of(path[len(crate) + 1:])
+            if crate is not None:
+                module = rules.module_of(path[len(crate) + 1:] if crate else path)
+                name = self.crates[crate]
+                return "::".join(part for part in (name, module) if part)
         return rules.module_of(path)
 
     def _top_package(self, directory: str) -> str | None:
@@ -77,8 +87,29 @@ class Layout:
             directory = posixpath.dirname(directory)
 
 
-def changed_modules(before: Layout, after: Layout, paths: Iterable[str]) -> list[str]:
-    """The `paths` whose module differs between two layouts of a tree."""
-    if before.packages == after.packages and before.crates == after.crates:
+def crate_name(read: Callable[[str], str | None] | None, manifest: str) -> str | None:
+    """The name `use` gives the crate of a `Cargo.toml` (its library's, else its package's, `-` read as `_`); None for
+    a manifest that names no crate (a workspace's alone) or cannot be read."""
+    text = read(manifest) if read is not None else None
+    if text is None:
+        return None
+    try:
+        found = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None
+    for table in ("lib", "package"):
+        entry = found.get(table)
+        name = entry.get("name") if isinstance(entry, dict) else None
+        if isinstance(name, str) and name.replace("-", "_").isidentifier():
+            return name.replace("-", "_")
+    return None
+
+
+def changed_modules(before: Layout, after: Layout, paths: Iterable[str], edited: Iterable[str] = ()) -> list[str]:
+    """The `paths` whose module differs between two layouts of a tree, and those inside the crate of an `edited`
+    manifest (its name may have changed)."""
+    crates = [posixpath.dirname(path) for path in edited if posixpath.basename(path) == RUST_CRATE]
+    if before.packages == after.packages and before.crates == after.crates and not crates:
         return []
-    return [path for path in paths if before.module(path) != after.module(path)]
+    return [path for path in paths if before.module(path) != after.module(path)
+            or any(not crate or path.startswith(crate + "/") for crate in crates)]

@@ -89,7 +89,11 @@ class Resolver:
             return _unique(self.by_qualified.get((lang, target)))
         if lang == "rust":
             _, target = hint
-            return _unique(self.by_qualified.get((lang, _rust_absolute(result.module, target))))
+            for name in _rust_absolute(result.module, target):
+                found = self.by_qualified.get((lang, name))
+                if found is not None:
+                    return _unique(found)
+            return None
         if lang in ("typescript", "javascript") and len(hint) == 3:
             _, source, name = hint
             if not name or name == "default" or not source.startswith("."):
@@ -180,14 +184,22 @@ def _unique(found: int | None) -> int | None:
     return None if found is None or found == AMBIGUOUS else found
 
 
-def _rust_absolute(module: str, path: str) -> str:
-    """`crate::a::b`, `self::b`, `super::b` -> the absolute module path used in qualified names."""
+def _rust_absolute(module: str, path: str) -> tuple[str, ...]:
+    """`crate::a::b`, `self::b`, `super::b`, `a::b` -> the qualified names it may mean, the likelier first.
+
+    A crate with a manifest begins its modules with its name (`packages.Layout`): `crate::a::b` in `util::x` is
+    `util::a::b`. A crate without one (a tree whose top is the crate) has no such name: `crate::a::b` is `a::b`, and
+    so is a path written from the crate's top (`a::b`, as the 2015 edition wrote it).
+    """
     parts = path.split("::")
-    if parts[0] == "crate":
-        return "::".join(parts[1:])
     current = module.split("::") if module else []
-    while parts and parts[0] in ("self", "super"):
-        if parts[0] == "super" and current:
-            current = current[:-1]
-        parts = parts[1:]
-    return "::".join(current + parts) if path.startswith(("self::", "super::")) else path
+    if parts[0] == "crate":
+        rest = "::".join(parts[1:])
+        return (f"{current[0]}::{rest}", rest) if current else (rest,)
+    if path.startswith(("self::", "super::")):
+        while parts and parts[0] in ("self", "super"):
+            if parts[0] == "super" and current:
+                current = current[:-1]
+            parts = parts[1:]
+        return ("::".join(current + parts),)
+    return (path, f"{current[0]}::{path}") if current else (path,)

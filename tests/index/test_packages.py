@@ -53,12 +53,36 @@ def test_module_of_a_file_in_its_tree(files: list[str], path: str, module: str) 
     assert Layout([*files, path]).module(path) == module
 
 
+# (description, crates/util/Cargo.toml's text or None when unreadable, the module of crates/util/src/text.rs)
+CRATE_NAMES = [
+    ("the package's name begins the module path, - read as _",
+     '[package]\nname = "my-util"\nversion = "0.1.0"\n', "my_util::text"),
+    ("the library's name wins over the package's",
+     '[package]\nname = "my-util"\n\n[lib]\nname = "util_core"\n', "util_core::text"),
+    ("a workspace's manifest names no crate", '[workspace]\nmembers = ["a"]\n', "text"),
+    ("a manifest that is not TOML names no crate", "[package\nname = ", "text"),
+    ("a name that is no identifier is not used", '[package]\nname = "9lives"\n', "text"),
+    ("an unreadable manifest names no crate", None, "text"),
+]
+
+
+@pytest.mark.parametrize(("manifest", "module"), [case[1:] for case in CRATE_NAMES],
+                         ids=[case[0] for case in CRATE_NAMES])
+def test_a_crate_is_named_by_its_manifest(manifest: str | None, module: str) -> None:
+    files = {"crates/util/Cargo.toml": manifest}
+    layout = Layout([*files, "crates/util/src/text.rs", "crates/util/src/lib.rs"], read=files.get)
+    assert layout.module("crates/util/src/text.rs") == module
+    assert layout.module("crates/util/src/lib.rs") == module.removesuffix("text").removesuffix("::")
+
+
 def test_changed_modules_names_the_files_a_marker_moved() -> None:
     files = ["tools/app/run.py", "tools/main.py", "crates/u/src/a.rs", "README.md"]
     before = Layout(files)
     assert changed_modules(before, Layout(files), files) == []
     after = Layout([*files, "tools/app/__init__.py", "crates/u/Cargo.toml"])
     assert changed_modules(before, after, files) == ["tools/app/run.py", "crates/u/src/a.rs"]
+    # A manifest edited in place may have renamed its crate: every file inside it is named again.
+    assert changed_modules(after, after, files, edited=["crates/u/Cargo.toml"]) == ["crates/u/src/a.rs"]
 
 
 MONOREPO = {
@@ -70,6 +94,8 @@ MONOREPO = {
     "libs/util/src/lib.rs": "pub mod text;\npub mod cli;\n",
     "libs/util/src/text.rs": "pub fn shout(s: &str) -> String {\n    s.to_uppercase()\n}\n",
     "libs/util/src/cli.rs": "use crate::text::shout;\n\npub fn run() -> String {\n    shout(\"x\")\n}\n",
+    "apps/cli/Cargo.toml": "[package]\nname = \"cli-main\"\n",
+    "apps/cli/src/main.rs": "use util::text::shout;\n\nfn main() {\n    shout(\"y\");\n}\n",
 }
 
 
@@ -96,15 +122,18 @@ def test_imports_of_a_monorepo_resolve(tmp_path: Path) -> None:
     root = _tree(tmp_path / "mono")
     index_workspace(root)
     names, edges = _resolved(root)
-    assert (names["issue"], names["login"], names["shout"], names["run"]) == (
-        "app.tokens.issue", "app.views.login", "text::shout", "cli::run")
+    assert (names["issue"], names["login"], names["shout"], names["run"], names["main"]) == (
+        "app.tokens.issue", "app.views.login", "util::text::shout", "util::cli::run", "cli_main::main")
     assert [e for e in edges if e[0] == "services/api/app/views.py"] == [
         ("services/api/app/views.py", 1, "import", "app.tokens.issue", "app.tokens.issue"),
         ("services/api/app/views.py", 2, "import", "app.tokens.issue", "app.tokens.issue"),
         ("services/api/app/views.py", 6, "call", "again", "app.tokens.issue"),  # the alias is the name called
         ("services/api/app/views.py", 6, "call", "issue", "app.tokens.issue")]
-    assert ("libs/util/src/cli.rs", 1, "import", "crate::text::shout", "text::shout") in edges
-    assert ("libs/util/src/cli.rs", 4, "call", "shout", "text::shout") in edges
+    assert ("libs/util/src/cli.rs", 1, "import", "crate::text::shout", "util::text::shout") in edges
+    assert ("libs/util/src/cli.rs", 4, "call", "shout", "util::text::shout") in edges
+    # Another crate of the workspace names it by its crate's name.
+    assert ("apps/cli/src/main.rs", 1, "import", "util::text::shout", "util::text::shout") in edges
+    assert ("apps/cli/src/main.rs", 4, "call", "shout", "util::text::shout") in edges
 
 
 def test_a_generation_of_another_module_rule_is_extracted_again(tmp_path: Path,
@@ -121,8 +150,7 @@ def test_a_generation_of_another_module_rule_is_extracted_again(tmp_path: Path,
     assert _resolved(root)[0]["issue"] == "issue"
     (root / "notes/0.md").write_text("edited\n", encoding="utf-8")  # a patch's edit, were the rule the same
     summary = index_workspace(root)
-    # The edited note, and all but the two files whose module is "" by either rule: the crate's manifest (text) and
-    # its lib.rs (the root).
+    # The edited note, and all but the crates' two manifests (text, without a module).
     assert (summary.parsed_files, summary.reused_files) == (len(MONOREPO) - 2 + 1, 2 + 19)
     fresh = _tree(tmp_path / "fresh")
     shutil.copytree(root / "notes", fresh / "notes")
