@@ -1,4 +1,5 @@
-"""Where a file's module path starts: Python's packages (`__init__.py`) and Rust's crates (`Cargo.toml`).
+"""Where a file's module path starts: Python's packages (`__init__.py`) and projects (`pyproject.toml`, `setup.py`),
+and Rust's crates (`Cargo.toml`).
 
 A repository rarely keeps its code at its top: a monorepo holds `services/api/app/` beside `libs/core/src/`, and a
 file's module is what its language's imports call it (`app.main`, `core::config`), not its path from the top
@@ -13,14 +14,15 @@ from __future__ import annotations
 
 import posixpath
 import tomllib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 
 from .languages import LANGUAGES, language_of, python
 
 # The rule above, named in each generation's manifest: a generation whose modules another rule counted is not
 # patched (its unchanged files would keep their old modules).
-MODULE_LAYOUT = "packages-2"
+MODULE_LAYOUT = "packages-3"
 PYTHON_PACKAGE = "__init__.py"
+PYTHON_PROJECT = frozenset({"pyproject.toml", "setup.py"})
 RUST_CRATE = "Cargo.toml"
 
 
@@ -35,14 +37,18 @@ class Layout:
     def __init__(self, paths: Iterable[str], read: Callable[[str], str | None] | None = None,
                  names: dict[str, str | None] | None = None) -> None:
         packages: set[str] = set()
+        projects: set[str] = set()
         crates: dict[str, str | None] = {}
         for path in paths:
             directory, _, name = path.rpartition("/")
             if name == PYTHON_PACKAGE:
                 packages.add(directory)
+            elif name in PYTHON_PROJECT:
+                projects.add(directory)
             elif name == RUST_CRATE:
                 crates[directory] = names.get(directory) if names is not None else crate_name(read, path)
         self.packages = frozenset(packages)
+        self.projects = frozenset(projects)
         self.crates = crates
 
     def module(self, path: str) -> str:
@@ -56,10 +62,13 @@ class Layout:
             top = self._top_package(posixpath.dirname(path))
             if top is not None:  # the package chain's parent is where `import` starts
                 root = posixpath.dirname(top)
-                rel = path[len(root) + 1:] if root else path
-                return python.dotted(rel)
+                return python.dotted(path[len(root) + 1:] if root else path)
+            # A module outside any package (a namespace package's, a script's) counts from its project's folder,
+            # where its tools put it on the import path, or from the top; either one's `src/` dropped.
+            project = _nearest(posixpath.dirname(path), self.projects)
+            return rules.module_of(path[len(project) + 1:] if project else path)
         elif language == "rust":
-            crate = self._crate_of(posixpath.dirname(path))
+            crate = _nearest(posixpath.dirname(path), self.crates)
             if crate is not None:
                 module = rules.module_of(path[len(crate) + 1:] if crate else path)
                 name = self.crates[crate]
@@ -77,14 +86,15 @@ class Layout:
             directory = parent
         return directory  # the workspace's top is itself a package
 
-    def _crate_of(self, directory: str) -> str | None:
-        """The nearest directory at or above `directory` holding a crate manifest (None: none does)."""
-        while True:
-            if directory in self.crates:
-                return directory
-            if not directory:
-                return None
-            directory = posixpath.dirname(directory)
+
+def _nearest(directory: str, marked: Collection[str]) -> str | None:
+    """The nearest of the `marked` directories at or above `directory` (None: none is)."""
+    while True:
+        if directory in marked:
+            return directory
+        if not directory:
+            return None
+        directory = posixpath.dirname(directory)
 
 
 def crate_name(read: Callable[[str], str | None] | None, manifest: str) -> str | None:
@@ -109,7 +119,8 @@ def changed_modules(before: Layout, after: Layout, paths: Iterable[str], edited:
     """The `paths` whose module differs between two layouts of a tree, and those inside the crate of an `edited`
     manifest (its name may have changed)."""
     crates = [posixpath.dirname(path) for path in edited if posixpath.basename(path) == RUST_CRATE]
-    if before.packages == after.packages and before.crates == after.crates and not crates:
+    if (before.packages, before.projects, before.crates) == (after.packages, after.projects, after.crates) \
+            and not crates:
         return []
     return [path for path in paths if before.module(path) != after.module(path)
             or any(not crate or path.startswith(crate + "/") for crate in crates)]

@@ -30,6 +30,14 @@ CASES = [
      ["src/auth/__init__.py"], "src/auth/tokens.py", "auth.tokens"),
     ("a package marker of another folder changes nothing",
      ["other/__init__.py"], "tools/run.py", "tools.run"),
+    ("a module outside any package counts from its project's folder, its src/ dropped",
+     ["services/api/pyproject.toml"], "services/api/src/app/main.py", "app.main"),
+    ("a script beside a project's setup.py counts from it",
+     ["tools/setup.py"], "tools/run.py", "run"),
+    ("the nearest project decides",
+     ["pyproject.toml", "services/api/pyproject.toml"], "services/api/tests/test_app.py", "tests.test_app"),
+    ("a package chain counts from above itself, inside a project too",
+     ["proj/pyproject.toml", "proj/src/app/__init__.py"], "proj/src/app/views.py", "app.views"),
     ("a crate's file counts from its src/",
      ["crates/util/Cargo.toml"], "crates/util/src/text/case.rs", "text::case"),
     ("a crate's lib.rs is the crate root",
@@ -81,6 +89,8 @@ def test_changed_modules_names_the_files_a_marker_moved() -> None:
     assert changed_modules(before, Layout(files), files) == []
     after = Layout([*files, "tools/app/__init__.py", "crates/u/Cargo.toml"])
     assert changed_modules(before, after, files) == ["tools/app/run.py", "crates/u/src/a.rs"]
+    assert changed_modules(before, Layout([*files, "tools/pyproject.toml"]), files) == ["tools/app/run.py",
+                                                                                       "tools/main.py"]
     # A manifest edited in place may have renamed its crate: every file inside it is named again.
     assert changed_modules(after, after, files, edited=["crates/u/Cargo.toml"]) == ["crates/u/src/a.rs"]
 

@@ -115,11 +115,14 @@ LAYOUT_STEPS: list[tuple[str, list[Edit]]] = [
     ("its manifest comes: its modules are counted from the crate", [
         write("crates/util/Cargo.toml", "[package]\nname = \"util\"\n")]),
     ("the crate is renamed in its manifest", [replace("crates/util/Cargo.toml", '"util"', '"util_core"')]),
+    ("a project manifest comes: the modules outside its packages count from its folder", [
+        write("tools/deploy/pyproject.toml", "[project]\nname = \"deploy\"\n")]),
     ("the package marker goes", [delete("tools/deploy/app/__init__.py")]),
 ]
 # Files a step's edits parse beside their own: those whose module a package or crate marker moved.
 MOVED = {"its folder becomes a package: its module is counted from above the package, and the import resolves": 1,
          "its manifest comes: its modules are counted from the crate": 3, "the crate is renamed in its manifest": 3,
+         "a project manifest comes: the modules outside its packages count from its folder": 1,
          "the package marker goes": 1}
 QUERIES = ["validate_token", "helper_fn", "Helper", "refresh_token", "parse config", "retry", "AuthHandler",
            "Thermometer", "run", "deploy", "shout"]
