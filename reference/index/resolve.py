@@ -129,8 +129,11 @@ class Resolver:
             if found is None:
                 found = self.by_name.get((lang, callee))
             return _unique(found), None
-        if recv == "?" or recv.split("::", 1)[0].split(".", 1)[0] in bound:
+        if recv == "?":
             return None, None
+        head = recv.split("::", 1)[0].split(".", 1)[0]
+        if head in bound:
+            return self._through_import(result, bound[head][1], head, recv, callee), None
         if recv in SELF_NAMES:
             container = self._enclosing_container(source)
             return (None, None) if container is None else (_unique(self.children.get((container, callee))), None)
@@ -139,6 +142,25 @@ class Resolver:
         if owner is None:
             return None, None
         return _unique(self.children.get((owner, callee))), None
+
+    def _through_import(self, result: FileExtract, imported: str, head: str, recv: str, callee: str) -> int | None:
+        """The definition a call on an imported name means (`models.Model()` after `from django.db import models`,
+        `Foo::new()` after `use crate::a::Foo`), looked up by its qualified name: the import's target, the rest of
+        the receiver, the callee."""
+        lang = result.language or ""
+        if lang == "python":
+            # `import a.b` binds `a` and the call spells the module out (`a.b.f()`); `import a.b as m` and
+            # `from a import b` bind a name the import's target stands for.
+            rest = recv[len(head):]
+            name = f"{recv}.{callee}" if imported.split(".", 1)[0] == head else f"{imported}{rest}.{callee}"
+            return _unique(self.by_qualified.get((lang, name)))
+        if lang == "rust":
+            rest = recv[len(head):]
+            for name in _rust_absolute(result.module, f"{imported}{rest}::{callee}"):
+                found = self.by_qualified.get((lang, name))
+                if found is not None:
+                    return _unique(found)
+        return None
 
     def edges(self, result: FileExtract, first_symbol: int) -> list[tuple]:
         """Rows (from_symbol_id, from_path, line, edge_type, to_symbol_id, to_name) of one file."""

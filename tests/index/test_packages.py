@@ -166,3 +166,40 @@ def test_a_generation_of_another_module_rule_is_extracted_again(tmp_path: Path,
     shutil.copytree(root / "notes", fresh / "notes")
     index_workspace(fresh)
     assert _resolved(root) == _resolved(fresh)
+
+
+THROUGH_IMPORTS = {
+    "app/__init__.py": "",
+    "app/tokens.py": "def issue() -> str:\n    return 'x'\n\n\nclass Issuer:\n    @classmethod\n"
+                     "    def make(cls) -> 'Issuer':\n        return cls()\n",
+    "app/views.py": "import app.tokens\nimport app.tokens as tk\nfrom app import tokens\n"
+                    "from app.tokens import Issuer\nimport os.path\n\n\ndef login() -> None:\n    app.tokens.issue()\n"
+                    "    tk.issue()\n"
+                    "    tokens.issue()\n    Issuer.make()\n    os.path.join('a')\n    tokens.missing()\n",
+    "Cargo.toml": "[package]\nname = \"util\"\n",
+    "src/lib.rs": "pub mod text;\npub mod cli;\n",
+    "src/text.rs": "pub fn shout() {}\n\npub struct Shouter;\n\nimpl Shouter {\n    pub fn new() -> Self {\n"
+                   "        Shouter\n    }\n}\n",
+    "src/cli.rs": "use crate::text;\nuse crate::text::Shouter;\n\npub fn run() {\n    text::shout();\n"
+                  "    Shouter::new();\n}\n",
+}
+
+
+def test_calls_through_an_imported_module_or_type_resolve(tmp_path: Path) -> None:
+    """`tokens.issue()` after `from app import tokens`, `Shouter::new()` after `use crate::text::Shouter`: the call
+    names a definition through what the import brought in."""
+    for path, text in THROUGH_IMPORTS.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text, encoding="utf-8")
+    index_workspace(tmp_path)
+    calls = [(path, line, name, target) for path, line, kind, name, target in _resolved(tmp_path)[1] if kind == "call"]
+    assert [c for c in calls if c[0] == "app/views.py"] == [
+        ("app/views.py", 9, "app.tokens.issue", "app.tokens.issue"),  # import a.b: the call spells the module
+        ("app/views.py", 10, "tk.issue", "app.tokens.issue"),  # import a.b as m
+        ("app/views.py", 11, "tokens.issue", "app.tokens.issue"),  # from a import b
+        ("app/views.py", 12, "Issuer.make", "app.tokens.Issuer.make"),  # a class brought in
+        ("app/views.py", 13, "os.path.join", None),  # outside the tree
+        ("app/views.py", 14, "tokens.missing", None)]  # no such definition
+    assert [c for c in calls if c[0] == "src/cli.rs"] == [
+        ("src/cli.rs", 5, "text::shout", "util::text::shout"),
+        ("src/cli.rs", 6, "Shouter::new", "util::text::Shouter::new")]
