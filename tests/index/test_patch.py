@@ -105,7 +105,8 @@ STEPS: list[tuple[str, list[Edit]]] = [
 LAYOUT_STEPS: list[tuple[str, list[Edit]]] = [
     ("a tool outside any package imports another module of its folder", [
         write("tools/deploy/app/run.py", "def deploy() -> int:\n    return 1\n"),
-        write("tools/deploy/main.py", "from app.run import deploy\n\n\ndef main() -> int:\n    return deploy()\n")]),
+        write("tools/deploy/main.py", "from app import run\nfrom app.run import deploy\n\n\ndef main() -> int:\n"
+                                      "    return deploy() + run.deploy()\n")]),
     ("its folder becomes a package: its module is counted from above the package, and the import resolves", [
         write("tools/deploy/app/__init__.py", "")]),
     ("a Rust crate's files before its manifest", [
