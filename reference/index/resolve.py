@@ -96,12 +96,20 @@ class Resolver:
             return None
         if lang in ("typescript", "javascript") and len(hint) == 3:
             _, source, name = hint
-            if not name or name == "default" or not source.startswith("."):
+            if not name or name == "default":
                 return None
-            base = posixpath.normpath(posixpath.join(posixpath.dirname(result.path), source))
-            for candidate in (base, *(base + e for e in JS_EXTENSIONS), *(f"{base}/index{e}" for e in JS_EXTENSIONS)):
-                if candidate in self.paths:
-                    return _unique(self.top_level.get((candidate, name)))
+            file = self._js_module(result, source)
+            return None if file is None else _unique(self.top_level.get((file, name)))
+        return None
+
+    def _js_module(self, result: FileExtract, source: str) -> str | None:
+        """The file a relative ES import's source names (its extensions and `index` files tried in order)."""
+        if not source.startswith("."):
+            return None
+        base = posixpath.normpath(posixpath.join(posixpath.dirname(result.path), source))
+        for candidate in (base, *(base + e for e in JS_EXTENSIONS), *(f"{base}/index{e}" for e in JS_EXTENSIONS)):
+            if candidate in self.paths:
+                return candidate
         return None
 
     # -- calls ----------------------------------------------------------------------
@@ -133,7 +141,7 @@ class Resolver:
             return None, None
         head = recv.split("::", 1)[0].split(".", 1)[0]
         if head in bound:
-            return self._through_import(result, bound[head][1], head, recv, callee), None
+            return self._through_import(result, bound[head], head, recv, callee), None
         if recv in SELF_NAMES:
             container = self._enclosing_container(source)
             return (None, None) if container is None else (_unique(self.children.get((container, callee))), None)
@@ -143,11 +151,21 @@ class Resolver:
             return None, None
         return _unique(self.children.get((owner, callee))), None
 
-    def _through_import(self, result: FileExtract, imported: str, head: str, recv: str, callee: str) -> int | None:
+    def _through_import(self, result: FileExtract, bound: tuple[int | None, str], head: str, recv: str,
+                        callee: str) -> int | None:
         """The definition a call on an imported name means (`models.Model()` after `from django.db import models`,
         `Foo::new()` after `use crate::a::Foo`), looked up by its qualified name: the import's target, the rest of
-        the receiver, the callee."""
+        the receiver, the callee. In TypeScript and JavaScript, `ns.f()` after `import * as ns from "./m"` is the
+        file's top-level `f`, and `Foo.create()` after `import { Foo } from "./m"` the class's member."""
+        target, imported = bound
         lang = result.language or ""
+        if lang in ("typescript", "javascript"):
+            if recv != head:
+                return None
+            if target is not None:
+                return _unique(self.children.get((target, callee)))
+            file = self._js_module(result, imported)
+            return None if file is None else _unique(self.top_level.get((file, callee)))
         if lang == "python":
             # `import a.b` binds `a` and the call spells the module out (`a.b.f()`); `import a.b as m` and
             # `from a import b` bind a name the import's target stands for.

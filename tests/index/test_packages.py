@@ -182,6 +182,10 @@ THROUGH_IMPORTS = {
                    "        Shouter\n    }\n}\n",
     "src/cli.rs": "use crate::text;\nuse crate::text::Shouter;\n\npub fn run() {\n    text::shout();\n"
                   "    Shouter::new();\n}\n",
+    "web/util.ts": "export function f(): number {\n  return 1;\n}\n\nexport class Foo {\n"
+                   "  static create(): Foo {\n    return new Foo();\n  }\n}\n",
+    "web/main.ts": "import * as u from './util';\nimport { Foo } from './util';\n\n"
+                   "export function main(): void {\n  u.f();\n  Foo.create();\n  u.missing();\n}\n",
 }
 
 
@@ -203,3 +207,7 @@ def test_calls_through_an_imported_module_or_type_resolve(tmp_path: Path) -> Non
     assert [c for c in calls if c[0] == "src/cli.rs"] == [
         ("src/cli.rs", 5, "text::shout", "util::text::shout"),
         ("src/cli.rs", 6, "Shouter::new", "util::text::Shouter::new")]
+    assert [c for c in calls if c[0] == "web/main.ts"] == [
+        ("web/main.ts", 5, "u.f", "f"),  # import * as u
+        ("web/main.ts", 6, "Foo.create", "Foo.create"),  # a class imported by name: its member
+        ("web/main.ts", 7, "u.missing", None)]
