@@ -89,11 +89,7 @@ class Resolver:
             return _unique(self.by_qualified.get((lang, target)))
         if lang == "rust":
             _, target = hint
-            for name in _rust_absolute(result.module, target):
-                found = self.by_qualified.get((lang, name))
-                if found is not None:
-                    return _unique(found)
-            return None
+            return self._rust_definition(result.module, target)
         if lang in ("typescript", "javascript") and len(hint) == 3:
             _, source, name = hint
             if not name or name == "default":
@@ -173,11 +169,16 @@ class Resolver:
             name = f"{recv}.{callee}" if imported.split(".", 1)[0] == head else f"{imported}{rest}.{callee}"
             return _unique(self.by_qualified.get((lang, name)))
         if lang == "rust":
-            rest = recv[len(head):]
-            for name in _rust_absolute(result.module, f"{imported}{rest}::{callee}"):
-                found = self.by_qualified.get((lang, name))
-                if found is not None:
-                    return _unique(found)
+            return self._rust_definition(result.module, f"{imported}{recv[len(head):]}::{callee}")
+        return None
+
+    def _rust_definition(self, module: str, path: str) -> int | None:
+        """The definition a Rust path written in `module` names: the first of the qualified names it may mean
+        (`_rust_absolute`) that any definition has, when only one has it."""
+        for name in _rust_absolute(module, path):
+            found = self.by_qualified.get(("rust", name))
+            if found is not None:
+                return _unique(found)
         return None
 
     def edges(self, result: FileExtract, first_symbol: int) -> list[tuple]:
