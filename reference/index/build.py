@@ -760,9 +760,9 @@ def _write(root: Path, store: ExtractStore, tasks: list, results: Iterator[tuple
             result = None if blob is None else FileExtract.loads(blob)
             # The previous generation lost it, or it was extracted for another module (a package or crate marker
             # came or went around it): parse now.
-            if result is None or result.module != tasks[done - 1][3]:
-                _, _, _, module = tasks[done - 1]
-                item = _work((str(root), path, None, module))
+            root_text, _, _, module = tasks[done - 1]
+            if result is None or result.module != module:
+                item = _work((root_text, path, None, module))
                 kind, result = item[0], None
         if kind in ("binary", "error"):
             skipped += 1
