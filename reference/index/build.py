@@ -39,7 +39,7 @@ from .incremental import Patch, PatchDatabase, PatchUnavailable, link_indices, w
 from .languages import language_of
 from .packages import MODULE_LAYOUT, Layout, changed_modules
 from .reading import Refused, read_file, settled, signature_text
-from .resolve import Resolver, registered
+from .resolve import RESOLUTION, Resolver, registered
 from .rowlog import SPARE_LIST, Chain, ancestors, chain_to, make_spares, spare_files, spares
 from .scan import Candidate, ScanReport, is_binary, scan
 from .seal import link_generation, sealed_files, write_seal
@@ -69,6 +69,12 @@ POOL_THRESHOLD = 48  # fewer files to parse than this: parse in-process (a pool 
 CHUNK_SIZE = 8
 
 Progress = Callable[[int, int], None]
+
+
+def _patchable() -> dict[str, str]:
+    """What a generation must have been written by to be patched (the release, the module rule, the resolution
+    rule), as its manifest names it."""
+    return {"tool_version": TOOL_VERSION, "module_layout": MODULE_LAYOUT, "resolution": RESOLUTION}
 
 
 class WorkspaceError(Exception):
@@ -290,10 +296,9 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     report = scan(root)
     old = _previous_hashes(previous)
     sealed = None
-    # A generation whose modules were counted by another rule (an older release's) is not patched: a full run
-    # extracts again every file whose stored module differs.
-    if previous is not None and {key: (live.manifest or {}).get(key) for key in ("tool_version", "module_layout")} \
-            == {"tool_version": TOOL_VERSION, "module_layout": MODULE_LAYOUT}:
+    # A generation whose modules were counted, or names resolved, by another rule (an older release's) is not
+    # patched: a full run extracts again every file whose stored module differs.
+    if previous is not None and {key: (live.manifest or {}).get(key) for key in _patchable()} == _patchable():
         sealed = sealed_files(previous)
     layout = Layout((candidate.path for candidate in report.files), read=partial(_text, root))
     gens = _generations(state)
@@ -345,8 +350,7 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
             "edge_count": totals.edge_count,
             "unresolved_edge_count": totals.unresolved_edge_count,
             "indexed_at": datetime.now(UTC).isoformat(timespec="seconds"),
-            "tool_version": TOOL_VERSION,
-            "module_layout": MODULE_LAYOUT,
+            **_patchable(),
             "ref": LIVE_REF,
         }
         if not totals.linked:
@@ -533,7 +537,7 @@ def _resolver(names: BinaryIO, files: int, scratch: sqlite3.Connection) -> Resol
     file's edges resolve (`_resolved_edges`)."""
     go: set[str] = set()
 
-    def records() -> Iterator[tuple[str, str | None, list[tuple], int]]:
+    def records() -> Iterator[tuple[str, str | None, list[tuple], int, list[tuple[str, str]]]]:
         names.seek(0)
         for _ in range(files):
             record = _unspill(names)
@@ -545,7 +549,7 @@ def _resolver(names: BinaryIO, files: int, scratch: sqlite3.Connection) -> Resol
     resolver = Resolver(go_directories=go)
     names.seek(0)
     for _ in range(files):
-        path, _, symbols, first = _unspill(names)
+        path, _, symbols, first, _ = _unspill(names)
         resolver.add_symbols(path, symbols, first)
     for attribute, table in tables.items():
         setattr(resolver, attribute, table)
@@ -559,7 +563,7 @@ def _resolved_edges(spill: BinaryIO, names: BinaryIO, files: int, resolver: Reso
     chunk: list[tuple] = []
     for _ in range(files):
         path, language, module, edges, first = _unspill(spill)
-        _, _, symbols, _ = _unspill(names)
+        _, _, symbols, _, _ = _unspill(names)
         resolver.enter(path, symbols, first)
         chunk.extend(resolver.edges(FileExtract(path, language, 0, "", 0, module=module, edges=edges), first))
         if len(chunk) >= EDGE_CHUNK:
@@ -783,9 +787,9 @@ def _write(root: Path, store: ExtractStore, tasks: list, results: Iterator[tuple
         if result.parse_errors:
             errors += 1
             problems.append(f"{path}: {result.parse_errors} syntax error(s), indexed as far as it parses")
-        _, first = writer.add(result, blob)
+        _, first, aliases = writer.add(result, blob)
         semantic.add_file(result.path, result.symbols, result.language)
-        _spill_record(names, (result.path, result.language, list(map(registered, result.symbols)), first))
+        _spill_record(names, (result.path, result.language, list(map(registered, result.symbols)), first, aliases))
         _spill_record(spill, (result.path, result.language, result.module, result.edges, first))
         hashes.append((result.path, result.content_hash))
         if item[-1] is not None:

@@ -14,7 +14,9 @@ What a patch does, for the files that changed (added, edited, deleted):
 - their old rows go (files, symbols, relations, the edges from them) and their Tantivy documents are
   deleted; their new extractions are added with ids after the live generation's highest ones;
 - edges are resolved again for those files and for every unchanged file whose edges name (as a dotted or
-  `::` part of the target) a symbol name that appeared or disappeared, or point at a symbol that went;
+  `::` part of the target) a symbol name that appeared or disappeared, or a name a Python module's import alias
+  binds that appeared, disappeared or now stands for another (or an alias renaming one of those), or point at a
+  symbol that went;
   a TypeScript/JavaScript file added or deleted re-resolves every such file (relative imports name paths);
 - the unresolved-name counts are adjusted by the edges removed and added.
 
@@ -42,7 +44,7 @@ import tantivy
 from .extract import FileExtract
 from .extracts import ExtractStore
 from .names import name_key
-from .resolve import Resolver
+from .resolve import Resolver, import_aliases
 from .rowlog import Chain, LogMismatch, Recording, replay, vouches, write_log
 from .seal import stamp
 from .state import DATABASE
@@ -143,6 +145,23 @@ def _rows(db: sqlite3.Connection, sql: str, keys: list) -> list[tuple]:
     return db.execute(sql.format(",".join("?" * len(keys))), keys).fetchall()
 
 
+def _alias_names(db: sqlite3.Connection, gone_paths: list[str], changed: list[FileExtract],
+                 affected: set[str]) -> set[str]:
+    """The names whose edges may resolve otherwise through the Python import aliases (`resolve.import_aliases`): the
+    bindings of the aliases the changed and deleted files dropped or gained, and, through every alias that renames
+    (`import x as y`), the binding of one whose target ends in a name affected."""
+    old = set(_rows(db, "SELECT name, target FROM import_aliases WHERE path IN ({})", gone_paths))
+    new = {alias for result in changed for alias in import_aliases(result)}
+    names = {name.rsplit(".", 1)[-1] for name, _ in old ^ new}
+    renames = {(name.rsplit(".", 1)[-1], target.rsplit(".", 1)[-1])
+               for name, target in (*db.execute("SELECT name, target FROM import_aliases WHERE renamed"), *new)}
+    renames = {(binding, last) for binding, last in renames if binding != last}
+    reached = affected | names
+    while grown := {binding for binding, last in renames if last in reached and binding not in reached}:
+        reached |= grown
+    return reached - affected
+
+
 @dataclass
 class PatchPlan:
     """What a patch changes, read from the live generation before the new generation's database is written."""
@@ -188,6 +207,7 @@ class Patch:
             # name a symbol that appeared or went may resolve otherwise now.
             affected = {old_symbols[s][1] for s in old_symbols.keys() - new_symbols.keys()}
             affected.update(new_symbols[s] for s in new_symbols.keys() - old_symbols.keys())
+            affected |= _alias_names(db, gone_paths, changed, affected)
             gone_ids = [old_symbols[s][0] for s in old_symbols.keys() - new_symbols.keys()]
             # A TypeScript/JavaScript path that appears or goes can change what a relative import names.
             old_paths = {path: language for _, path, language in old_files}
@@ -217,7 +237,8 @@ class Patch:
                                          "(SELECT symbol_id FROM symbols WHERE file_id IN ({}))"),
                               (file_ids, "DELETE FROM symbols WHERE file_id IN ({})"),
                               (file_ids, "DELETE FROM files WHERE file_id IN ({})"),
-                              ([*gone_paths, *rerun], "DELETE FROM symbol_edges WHERE from_path IN ({})")):
+                              ([*gone_paths, *rerun], "DELETE FROM symbol_edges WHERE from_path IN ({})"),
+                              (gone_paths, "DELETE FROM import_aliases WHERE path IN ({})")):
                 for chunk in _chunks(keys):
                     removed[sql.split()[2]] += wdb.execute(sql.format(",".join("?" * len(chunk))), chunk).rowcount
             writer.remove(file_ids, [sid for sid, _ in old_symbols.values()])

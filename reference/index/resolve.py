@@ -23,6 +23,29 @@ AMBIGUOUS = -1
 # What a symbol is registered by: (name, qualified name, kind, parent index). After FileExtract.loads symbols are
 # plain tuples in Symbol field order (fast to load), so the fields are taken by their positions in Symbol, all at once.
 registered = itemgetter(*map(Symbol._fields.index, ("name", "qualified_name", "kind", "parent")))
+# How many aliases a Python name is followed through (`a.X` -> `a.b.X` -> `a.b.c.X`), so that a cycle of re-exports
+# ends.
+ALIAS_HOPS = 8
+# How names resolve, named in each generation's manifest: a generation resolved by another rule is not patched (its
+# unchanged files' edges, and the tables a patch reads, would be the other rule's).
+RESOLUTION = "aliases-1"
+
+
+def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
+    """(name, target) of each name a Python module binds by an import at its top level: `from .b import X` in module
+    `a` makes `a.X` stand for `a.b.X`, so another module's `from a import X` (a package re-exporting what its modules
+    define) names `a.b.X`."""
+    if result.language != "python" or not result.module:
+        return []
+    return [(f"{result.module}.{binding}", _bound_name(to_name, binding))
+            for source, _, edge_type, to_name, _, binding in result.edges
+            if edge_type == "import" and source < 0 and binding]
+
+
+def _bound_name(imported: str, binding: str) -> str:
+    """What a Python import's local name stands for: `import a.b` binds `a` (the module `a`); `import a.b as m` and
+    `from a import b` bind the name the import names."""
+    return binding if imported.split(".", 1)[0] == binding else imported
 
 
 class Resolver:
@@ -47,6 +70,8 @@ class Resolver:
         self.top_level: dict[tuple[str, str], int] = {}   # (path, name), parentless
         self.children: dict[tuple[int, str], int] = {}
         self.containers: dict[tuple[str, str], int] = {}
+        # (language, name) -> what the name stands for (`import_aliases`), or AMBIGUOUS.
+        self.aliases: dict[tuple[str, str], str | int] = {}
         # By symbol id (ids start at 1). Both grow with the tree (311k symbols at 20k files): each kind is the one
         # interned string of its word, not a copy per symbol, and the parents are machine integers (0: none).
         self.kind: list[str | None] = [None]
@@ -86,7 +111,7 @@ class Resolver:
         lang = result.language or ""
         if lang == "python":
             _, target = hint
-            return _unique(self.by_qualified.get((lang, target)))
+            return self._python_definition(target)
         if lang == "rust":
             _, target = hint
             return self._rust_definition(result.module, target)
@@ -163,13 +188,33 @@ class Resolver:
             file = self._js_module(result, imported)
             return None if file is None else _unique(self.top_level.get((file, callee)))
         if lang == "python":
-            # `import a.b` binds `a` and the call spells the module out (`a.b.f()`); `import a.b as m` and
-            # `from a import b` bind a name the import's target stands for.
-            rest = recv[len(head):]
-            name = f"{recv}.{callee}" if imported.split(".", 1)[0] == head else f"{imported}{rest}.{callee}"
-            return _unique(self.by_qualified.get((lang, name)))
+            return self._python_definition(f"{_bound_name(imported, head)}{recv[len(head):]}.{callee}")
         if lang == "rust":
             return self._rust_definition(result.module, f"{imported}{recv[len(head):]}::{callee}")
+        return None
+
+    def _python_definition(self, name: str) -> int | None:
+        """The definition a Python qualified name names: its own, else the one it stands for through the aliases of
+        the modules it passes (`_unaliased`), when only one definition has that name."""
+        for _ in range(ALIAS_HOPS):
+            found = self.by_qualified.get(("python", name))
+            if found is not None:
+                return _unique(found)
+            followed = self._unaliased(name)
+            if followed is None:
+                return None
+            name = followed
+        return None
+
+    def _unaliased(self, name: str) -> str | None:
+        """`name` with its longest prefix that a module binds by an import replaced by what it stands for
+        (`a.X.f` -> `a.b.X.f` when `a` has `from .b import X`); None when no prefix is an alias."""
+        end = len(name)
+        while end > 0 and "." in (prefix := name[:end]):  # an alias is a module's name and a binding: a dot in it
+            target = self.aliases.get(("python", prefix))
+            if target is not None:
+                return None if target == AMBIGUOUS else f"{target}{name[end:]}"
+            end = name.rfind(".", 0, end)
         return None
 
     def _rust_definition(self, module: str, path: str) -> int | None:

@@ -14,6 +14,7 @@ from .background import Background
 from .extract import FileExtract
 from .extracts import ExtractStore
 from .names import edge_names, name_key
+from .resolve import import_aliases
 from .state import LIVE_REF
 
 SQL_SCHEMA = """
@@ -30,6 +31,10 @@ CREATE TABLE symbol_edges(edge_id INTEGER PRIMARY KEY, repo TEXT NOT NULL, "ref"
 -- The unresolved edges counted by target name, keyed by its last part, lower-cased (names.py): find_references
 -- counts them through an index (a scan of symbol_edges grows with the tree: the name is matched as a suffix).
 CREATE TABLE unresolved_names(name_key TEXT NOT NULL, to_name TEXT NOT NULL, edges INTEGER NOT NULL);
+-- What the names a Python module binds by its top-level imports stand for (resolve.import_aliases): a patch resolves
+-- names through them as a full run does. `renamed`: the binding is not the last part of its target (`as`).
+CREATE TABLE import_aliases(path TEXT NOT NULL, language TEXT NOT NULL, name TEXT NOT NULL, target TEXT NOT NULL,
+                            renamed INTEGER NOT NULL);
 """
 # The lookups the query engine makes (outline by file/path, references by target, names). The line
 # columns after a path serve scored search: the symbols over a hit's lines are found in the index, a
@@ -43,6 +48,8 @@ CREATE INDEX relations_parent ON symbol_relations(parent_symbol_id);
 CREATE INDEX edges_to ON symbol_edges(to_symbol_id);
 CREATE INDEX edges_from_path ON symbol_edges(from_path, edge_type, line);
 CREATE INDEX unresolved_names_key ON unresolved_names(name_key);
+CREATE INDEX import_aliases_name ON import_aliases(language, name);
+CREATE INDEX import_aliases_path ON import_aliases(path);
 """
 REPO = "workspace"
 WRITER_HEAP = 32_000_000  # per index (the indexer holds three); tantivy wants >= 15 MB per indexing thread
@@ -130,6 +137,7 @@ class GenerationWriter:
         self.files: list[tuple] = []
         self.symbols: list[tuple] = []
         self.relations: list[tuple] = []
+        self.aliases: list[tuple] = []
         self.extracts: list[tuple] = []
         self.pending_bytes = 0  # of the extractions in `extracts`
         self.edge_count = 0  # edges stored by add_edges, and their unresolved targets counted by name
@@ -137,8 +145,8 @@ class GenerationWriter:
         # The last id given so far; for a new generation, also how many files, symbols and snippets it holds.
         self.file_count, self.symbol_count, self.snippet_count = last_ids or (0, 0, 0)
 
-    def add(self, result: FileExtract, payload: bytes) -> tuple[int, int]:
-        """Store one file; returns (file_id, symbol_id of its first symbol)."""
+    def add(self, result: FileExtract, payload: bytes) -> tuple[int, int, list[tuple[str, str]]]:
+        """Store one file; returns (file_id, symbol_id of its first symbol, its `import_aliases`)."""
         self.file_count += 1
         file_id = self.file_count
         first_symbol = self.symbol_count + 1
@@ -147,6 +155,9 @@ class GenerationWriter:
         self.files.append((file_id, path, language, result.size, result.content_hash, result.line_count,
                            result.parse_errors))
         self.extracts.append((path, result.content_hash, payload, edge_names(edge[3] for edge in result.edges)))
+        aliases = import_aliases(result)
+        self.aliases.extend((path, language, name, target, name.rsplit(".", 1)[-1] != target.rsplit(".", 1)[-1])
+                            for name, target in aliases)
         self.pending_bytes += len(payload)
         path_text = result.search_path
         writer = self.writers["symbols"]
@@ -177,7 +188,7 @@ class GenerationWriter:
         self.writers["files"].add_document(file_doc)
         if len(self.symbols) > PENDING_SYMBOLS or self.pending_bytes > PENDING_BYTES:
             self._flush_rows()
-        return file_id, first_symbol
+        return file_id, first_symbol, aliases
 
     def flush(self) -> None:
         """Write the rows added so far to SQLite (uncommitted; visible to this writer's connection)."""
@@ -187,8 +198,9 @@ class GenerationWriter:
         self.db.executemany("INSERT INTO files VALUES (?,?,?,?,?,?,?)", self.files)
         self.db.executemany("INSERT INTO symbols VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", self.symbols)
         self.db.executemany("INSERT INTO symbol_relations VALUES (?,?)", self.relations)
+        self.db.executemany("INSERT INTO import_aliases VALUES (?,?,?,?,?)", self.aliases)
         self.extract_store.put(self.extracts)
-        self.files, self.symbols, self.relations, self.extracts = [], [], [], []
+        self.files, self.symbols, self.relations, self.aliases, self.extracts = [], [], [], [], []
         self.pending_bytes = 0
 
     def remove(self, file_ids: list[int], symbol_ids: list[int]) -> None:

@@ -103,6 +103,8 @@ def stored_resolver(db: sqlite3.Connection) -> Resolver:
         db, f"SELECT symbol_id {_JOINED} WHERE r.parent_symbol_id = ? AND s.name = ?")
     resolver.containers = _Table(  # type: ignore[assignment]
         db, f"SELECT symbol_id FROM symbols WHERE language = ? AND name = ? AND kind IN ({containers})")
+    resolver.aliases = _Table(  # type: ignore[assignment]
+        db, "SELECT DISTINCT target FROM import_aliases WHERE language = ? AND name = ?")
     resolver.kind = _ById(db, "s.kind")  # type: ignore[assignment]
     resolver.parent = _ById(db, "r.parent_symbol_id")  # type: ignore[assignment]
     resolver.paths = _Paths(db)  # type: ignore[assignment]
@@ -120,16 +122,19 @@ LOOKUPS = {
 }
 
 
-def lookup_tables(db: sqlite3.Connection, files: Iterable[tuple[str, str | None, list[tuple], int]],
+def lookup_tables(db: sqlite3.Connection,
+                  files: Iterable[tuple[str, str | None, list[tuple], int, list[tuple[str, str]]]],
                   ) -> dict[str, _Memo]:
-    """A full run's `Resolver` tables keyed by name (`LOOKUPS`, by attribute), written into `db` (a scratch database)
-    from every file's (path, language, `registered` symbols, first symbol id) and answered by one indexed query a
-    key, as a patch's are. In memory they took about 3 KB a file (the largest part of the run's memory that grew with
-    the tree); a memo keeps the answers asked again."""
+    """A full run's `Resolver` tables keyed by name (`LOOKUPS`, by attribute, and `aliases`), written into `db` (a
+    scratch database) from every file's (path, language, `registered` symbols, first symbol id, `import_aliases`)
+    and answered by one indexed query a key, as a patch's are. In memory they took about 3 KB a file (the largest
+    part of the run's memory that grew with the tree); a memo keeps the answers asked again."""
     for table, first_column, second_column in LOOKUPS.values():
         db.execute(f"CREATE TABLE {table}({first_column} NOT NULL, {second_column} NOT NULL, symbol_id INTEGER)")
-    for path, language, symbols, first in files:
+    db.execute("CREATE TABLE aliases(language TEXT NOT NULL, name TEXT NOT NULL, target TEXT NOT NULL)")
+    for path, language, symbols, first, aliases in files:
         lang = language or ""
+        db.executemany("INSERT INTO aliases VALUES (?,?,?)", [(lang, name, target) for name, target in aliases])
         rows = list(enumerate(symbols, first))
         for attribute, found in (
                 ("by_qualified", [(lang, qualified, sid) for sid, (_, qualified, _, _) in rows]),
@@ -143,4 +148,6 @@ def lookup_tables(db: sqlite3.Connection, files: Iterable[tuple[str, str | None,
         first_key, second_key = (column.split()[0] for column in columns)
         db.execute(f"CREATE INDEX {table}_key ON {table}({first_key}, {second_key})")
         tables[attribute] = _Memo(db, f"SELECT symbol_id FROM {table} WHERE {first_key} = ? AND {second_key} = ?")
+    db.execute("CREATE INDEX aliases_key ON aliases(language, name)")
+    tables["aliases"] = _Memo(db, "SELECT DISTINCT target FROM aliases WHERE language = ? AND name = ?")
     return tables

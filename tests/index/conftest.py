@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from cruxgate.reference.index import IndexReader
+from cruxgate.reference.index import IndexReader, read_state
 from cruxgate.reference.index import build as build_module
+from cruxgate.reference.index.state import DATABASE
 
 FIXTURE = Path(__file__).resolve().parents[2] / "golden" / "fixtures" / "polyglot"
 
@@ -74,3 +75,16 @@ def built(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
 
     monkeypatch.setattr(build_module, "_build", spy)
     return seen
+
+
+def resolved_edges(root: Path) -> tuple[dict[str, str], list[tuple]]:
+    """Each symbol's qualified name by its name, and every edge of the live generation with the qualified name of its
+    target (None: unresolved)."""
+    generation = read_state(root).generation
+    assert generation is not None
+    db = sqlite3.connect(generation / DATABASE)
+    names = dict(db.execute("SELECT name, qualified_name FROM symbols"))
+    edges = sorted(db.execute("SELECT e.from_path, e.line, e.edge_type, e.to_name, s.qualified_name "
+                              "FROM symbol_edges e LEFT JOIN symbols s ON s.symbol_id = e.to_symbol_id"))
+    db.close()
+    return names, edges

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import shutil
-import sqlite3
 from pathlib import Path
 
 import pytest
 
 from cruxgate.reference.index import build as build_module
-from cruxgate.reference.index import index_workspace, read_state
+from cruxgate.reference.index import index_workspace
 from cruxgate.reference.index.packages import Layout, changed_modules
-from cruxgate.reference.index.state import DATABASE
+
+from .conftest import resolved_edges
 
 # (description, the tree's files, path, module)
 CASES = [
@@ -116,22 +116,10 @@ def _tree(root: Path) -> Path:
     return root
 
 
-def _resolved(root: Path) -> tuple[dict[str, str], list[tuple]]:
-    """Each symbol's qualified name by its name, and every edge with the qualified name of its target (None:
-    unresolved)."""
-    generation = read_state(root).generation
-    assert generation is not None
-    db = sqlite3.connect(generation / DATABASE)
-    names = dict(db.execute("SELECT name, qualified_name FROM symbols"))
-    edges = sorted(db.execute("SELECT e.from_path, e.line, e.edge_type, e.to_name, s.qualified_name "
-                              "FROM symbol_edges e LEFT JOIN symbols s ON s.symbol_id = e.to_symbol_id"))
-    return names, edges
-
-
 def test_imports_of_a_monorepo_resolve(tmp_path: Path) -> None:
     root = _tree(tmp_path / "mono")
     index_workspace(root)
-    names, edges = _resolved(root)
+    names, edges = resolved_edges(root)
     assert (names["issue"], names["login"], names["shout"], names["run"], names["main"]) == (
         "app.tokens.issue", "app.views.login", "util::text::shout", "util::cli::run", "cli_main::main")
     assert [e for e in edges if e[0] == "services/api/app/views.py"] == [
@@ -157,7 +145,7 @@ def test_a_generation_of_another_module_rule_is_extracted_again(tmp_path: Path,
         older.setattr(build_module, "MODULE_LAYOUT", "path-only")
         older.setattr(Layout, "module", lambda self, path: "")
         index_workspace(root)
-    assert _resolved(root)[0]["issue"] == "issue"
+    assert resolved_edges(root)[0]["issue"] == "issue"
     (root / "notes/0.md").write_text("edited\n", encoding="utf-8")  # a patch's edit, were the rule the same
     summary = index_workspace(root)
     # The edited note, and all but the crates' two manifests (text, without a module).
@@ -165,7 +153,7 @@ def test_a_generation_of_another_module_rule_is_extracted_again(tmp_path: Path,
     fresh = _tree(tmp_path / "fresh")
     shutil.copytree(root / "notes", fresh / "notes")
     index_workspace(fresh)
-    assert _resolved(root) == _resolved(fresh)
+    assert resolved_edges(root) == resolved_edges(fresh)
 
 
 THROUGH_IMPORTS = {
@@ -196,7 +184,8 @@ def test_calls_through_an_imported_module_or_type_resolve(tmp_path: Path) -> Non
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text(text, encoding="utf-8")
     index_workspace(tmp_path)
-    calls = [(path, line, name, target) for path, line, kind, name, target in _resolved(tmp_path)[1] if kind == "call"]
+    calls = [(path, line, name, target) for path, line, kind, name, target in resolved_edges(tmp_path)[1]
+             if kind == "call"]
     assert [c for c in calls if c[0] == "app/views.py"] == [
         ("app/views.py", 9, "app.tokens.issue", "app.tokens.issue"),  # import a.b: the call spells the module
         ("app/views.py", 10, "tk.issue", "app.tokens.issue"),  # import a.b as m

@@ -125,6 +125,31 @@ MOVED = {"its folder becomes a package: its module is counted from above the pac
          "its manifest comes: its modules are counted from the crate": 3, "the crate is renamed in its manifest": 3,
          "a project manifest comes: the modules outside its packages count from its folder": 1,
          "the package marker goes": 1}
+# A Python module's top-level imports bind names others import from it (a package re-exporting its modules'
+# definitions): an edge through such a name resolves to the definition it stands for, and a patch re-resolves the
+# edges through an alias that came, went or now stands for another definition.
+ALIAS_STEPS: list[tuple[str, list[Edit]]] = [
+    ("a package re-exports a function of its module; one caller imports it by that name, one by a name not bound", [
+        write("src/auth/checks.py", "def strict_check(token: str) -> bool:\n    return token.isalnum()\n"),
+        write("src/auth/__init__.py", '"""Authentication."""\nfrom .checks import strict_check\n'),
+        write("src/audit.py", "from auth import strict_check\n\n\ndef audit() -> bool:\n"
+                              "    return strict_check(\"x\")\n"),
+        write("src/review.py", "from auth import check_token\n\n\ndef review() -> bool:\n"
+                               "    return check_token(\"y\")\n")]),
+    ("the re-export is renamed: the first caller's name goes, the second's comes", [
+        replace("src/auth/__init__.py", "import strict_check", "import strict_check as check_token")]),
+    ("the function the renamed re-export stands for goes", [
+        replace("src/auth/checks.py", "def strict_check(", "def lenient_check(")]),
+    ("it comes back", [replace("src/auth/checks.py", "def lenient_check(", "def strict_check(")]),
+    ("the package binds its module by another name, and a caller calls through it", [
+        append("src/auth/__init__.py", "from . import checks as chk\n"),
+        write("src/ops.py", "from auth import chk\n\n\ndef op() -> bool:\n    return chk.strict_check(\"z\")\n")]),
+    ("a second package re-exports the first one's re-export", [
+        append("src/settings/__init__.py", "from auth import check_token\n"),
+        write("src/gate.py", "from settings import check_token\n\n\ndef gate() -> bool:\n"
+                             "    return check_token(\"w\")\n")]),
+    ("the first package's re-exports go", [write("src/auth/__init__.py", '"""Authentication."""\n')]),
+]
 QUERIES = ["validate_token", "helper_fn", "Helper", "refresh_token", "parse config", "retry", "AuthHandler",
            "Thermometer", "run", "deploy", "shout"]
 
@@ -170,6 +195,8 @@ def snapshot(workspace: Path) -> dict[str, Any]:
         "edges": edges,
         "unresolved": db.execute("SELECT name_key, to_name, edges FROM unresolved_names "
                                  "ORDER BY name_key, to_name").fetchall(),
+        "aliases": db.execute("SELECT path, language, name, target, renamed FROM import_aliases "
+                              "ORDER BY path, name, target").fetchall(),
         "tantivy": _tantivy(generation, stable),
     }
     semantic = SemanticIndex.open(generation)
@@ -304,3 +331,8 @@ def test_a_patched_generation_answers_as_a_full_run(tmp_path: Path, monkeypatch:
 def test_a_patch_follows_the_modules_a_package_or_crate_marker_moves(tmp_path: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     _replay(tmp_path, monkeypatch, LAYOUT_STEPS)
+
+
+def test_a_patch_follows_the_names_a_module_binds_by_its_imports(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    _replay(tmp_path, monkeypatch, ALIAS_STEPS)

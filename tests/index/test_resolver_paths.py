@@ -14,14 +14,17 @@ import pytest
 from cruxgate.reference.index import IndexReader, index_workspace, stored_tables
 from cruxgate.reference.index.extract import FileExtract, extract
 from cruxgate.reference.index.languages import language_of
-from cruxgate.reference.index.resolve import Resolver, registered
+from cruxgate.reference.index.packages import Layout
+from cruxgate.reference.index.resolve import Resolver, import_aliases, registered
 from cruxgate.reference.index.stored_tables import lookup_tables, stored_resolver
 
 from .conftest import copy_fixture
 
 # Edges only the tables' rules resolve right. Go: `Helper` is defined in two packages, so only the package's
 # directory resolves a call of it; from a third package the call is ambiguous (it resolves to nothing). Python:
-# `helper` names a function in one module and a variable in another; a call can only mean the function. TypeScript:
+# `helper` names a function in one module and a variable in another; a call can only mean the function; `run_work`
+# is what a package's import binds (an alias: the patch's from the database, the full run's from its scratch
+# tables). TypeScript:
 # `run` names a top-level function and a method; an import of it can only mean the function.
 EXTRA_FILES = {
     "zgo/caller/d.go": b"package caller\n\nfunc Use() {\n\tHelper()\n}\n",
@@ -31,6 +34,9 @@ EXTRA_FILES = {
     "zpy/values.py": b"helper = 1\n",
     "zpy/funcs.py": b"def helper():\n    return 2\n",
     "zpy/use.py": b"def main():\n    return helper()\n",
+    "zpy/pkg/__init__.py": b"from .impl import work as run_work\n",
+    "zpy/pkg/impl.py": b"def work():\n    return 3\n",
+    "zpy/call.py": b"from pkg import run_work\n\n\ndef go():\n    return run_work()\n",
     "zts/funcs.ts": b"export function run() {}\n\nexport class Box {\n  run() {}\n}\n",
     "zts/use.ts": b"import { run } from './funcs';\n\nexport function main() {\n  run();\n}\n",
 }
@@ -46,19 +52,21 @@ class Generation:
     db: sqlite3.Connection
     files: list[tuple[FileExtract, int]]
 
-    def records(self) -> list[tuple[str, str | None, list[tuple], int]]:
-        """Every file's (path, language, `registered` symbols, first symbol id), as a full run spills them."""
-        return [(r.path, r.language, list(map(registered, r.symbols)), first) for r, first in self.files]
+    def records(self) -> list[tuple[str, str | None, list[tuple], int, list[tuple[str, str]]]]:
+        """Every file's (path, language, `registered` symbols, first symbol id, `import_aliases`), as a full run
+        spills them."""
+        return [(r.path, r.language, list(map(registered, r.symbols)), first, import_aliases(r))
+                for r, first in self.files]
 
     def full_runs(self) -> Iterator[tuple[FileExtract, int, Resolver]]:
         """Each file with a full run's resolver entered at it."""
         records = self.records()
         resolver = Resolver(go_directories={posixpath.dirname(r.path) for r, _ in self.files if r.language == "go"})
-        for path, _, symbols, first in records:
+        for path, _, symbols, first, _ in records:
             resolver.add_symbols(path, symbols, first)
         for attribute, table in lookup_tables(sqlite3.connect(":memory:"), records).items():
             setattr(resolver, attribute, table)
-        for (result, first), (_, _, symbols, _) in zip(self.files, records, strict=True):
+        for (result, first), (_, _, symbols, _, _) in zip(self.files, records, strict=True):
             resolver.enter(result.path, symbols, first)
             yield result, first, resolver
 
@@ -73,12 +81,14 @@ def generation(tmp_path_factory: pytest.TempPathFactory) -> Generation:
     db = IndexReader.open(workspace).db
     firsts = dict(db.execute("SELECT path, MIN(symbol_id) FROM symbols GROUP BY path"))
     after = db.execute("SELECT MAX(symbol_id) FROM symbols").fetchone()[0] + 1  # a file without symbols
+    paths = [path for (path,) in db.execute("SELECT path FROM files")]
+    layout = Layout(paths, read=lambda path: (workspace / path).read_text(encoding="utf-8"))
     files = []
-    for (path,) in db.execute("SELECT path FROM files"):
+    for path in paths:
         lang = language_of(path)
         if lang is not None:
-            files.append((FileExtract.loads(extract(path, (workspace / path).read_bytes(), *lang).dumps()),
-                          firsts.get(path, after)))
+            result = extract(path, (workspace / path).read_bytes(), *lang, module=layout.module(path))
+            files.append((FileExtract.loads(result.dumps()), firsts.get(path, after)))
     files.sort(key=lambda file: (file[1], file[0].path))
     for result, first in files:  # the premise: the run numbered each file's symbols from `first`, in this order
         ids = db.execute("SELECT symbol_id, name FROM symbols WHERE path = ? ORDER BY symbol_id", (result.path,))
@@ -106,6 +116,8 @@ def test_a_full_runs_resolver_resolves_every_edge_as_a_patchs_and_as_stored(gene
     assert [(row[4], row[5]) for row in patch.edges(*firsts["zgo/caller/d.go"])] == [(None, "Helper")]  # ambiguous
     function = firsts["zpy/funcs.py"][1]
     assert [row[4] for row in patch.edges(*firsts["zpy/use.py"])] == [function]  # never the variable
+    work = firsts["zpy/pkg/impl.py"][1]
+    assert [row[4] for row in patch.edges(*firsts["zpy/call.py"])] == [work, work]  # the import and the call
     run = firsts["zts/funcs.ts"][1]
     assert [row[4] for row in patch.edges(*firsts["zts/use.ts"])] == [run, run]  # the import and the call
 

@@ -44,7 +44,8 @@ def test_ready_manifest_has_the_documented_fields(indexed: Path) -> None:
     m = state.manifest
     assert m is not None
     assert set(m) == {"schema_version", "status", "cursor", "git_head", "file_count", "symbol_count", "edge_count",
-                      "unresolved_edge_count", "indexed_at", "tool_version", "module_layout", "ref"}
+                      "unresolved_edge_count", "indexed_at", "tool_version", "module_layout", "resolution",
+                      "ref"}
     assert (m["status"], m["ref"], m["git_head"], m["tool_version"]) == ("ready", "live", None, "0.1.0")
     assert len(m["cursor"]) == 64 and m["file_count"] > 20 and m["symbol_count"] > 250
 

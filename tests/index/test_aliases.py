@@ -1,0 +1,80 @@
+"""A name a Python module binds by a top-level import stands for what the import names: `from lib import Thing`
+resolves to the class `lib/impl.py` defines when `lib/__init__.py` re-exports it (`from .impl import Thing`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cruxgate.reference.index import build as build_module
+from cruxgate.reference.index import index_workspace
+
+from .conftest import built, resolved_edges
+
+TREE = {
+    "lib/__init__.py": "from .impl import Thing, helper as assist\nfrom . import impl as engine\n\n\n"
+                       "def local() -> None:\n    from .impl import hidden\n",
+    "lib/impl.py": "class Thing:\n    def run(self) -> None:\n        pass\n\n\ndef helper() -> None:\n    pass\n\n\n"
+                   "def hidden() -> None:\n    pass\n",
+    "top/__init__.py": "from lib import Thing\n",
+    "cyc/__init__.py": "",
+    "cyc/a.py": "from cyc.b import X\n",
+    "cyc/b.py": "from cyc.a import X\n",
+    "own/__init__.py": "from lib.impl import helper\n\n\ndef helper() -> None:\n    pass\n",
+    "app.py": "import lib\nfrom lib import Thing, assist, engine, hidden\nfrom top import Thing as T2\n"
+              "from cyc.a import X\nfrom own import helper\n\n\ndef main() -> None:\n    Thing()\n    assist()\n"
+              "    engine.helper()\n    lib.Thing.run()\n    T2()\n    hidden()\n    X()\n    helper()\n",
+}
+# app.py's edges: (line, type, target text, the qualified name of the definition it resolves to or None).
+EXPECTED = [
+    (1, "import", "lib", None),  # a package: no definition
+    (2, "import", "lib.Thing", "lib.impl.Thing"),  # re-exported by the package
+    (2, "import", "lib.assist", "lib.impl.helper"),  # re-exported under another name
+    (2, "import", "lib.engine", None),  # a module bound by another name: no definition
+    (2, "import", "lib.hidden", None),  # imported inside a function: not a name of the module
+    (3, "import", "top.Thing", "lib.impl.Thing"),  # a re-export of a re-export
+    (4, "import", "cyc.a.X", None),  # two modules importing it from each other: no definition at the end
+    (5, "import", "own.helper", "own.helper"),  # the module's own definition, not the one it imports
+    (9, "call", "Thing", "lib.impl.Thing"),
+    (10, "call", "assist", "lib.impl.helper"),
+    (11, "call", "engine.helper", "lib.impl.helper"),  # through the module the alias stands for
+    (12, "call", "lib.Thing.run", "lib.impl.Thing.run"),  # a member of the class a package re-exports
+    (13, "call", "T2", "lib.impl.Thing"),
+    (14, "call", "lib.hidden", None),  # an unresolved call of an imported name: named as the import names it
+    (15, "call", "cyc.a.X", None),
+    (16, "call", "helper", "own.helper"),
+]
+
+
+def _tree(root: Path) -> Path:
+    for path, text in TREE.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text, encoding="utf-8")
+    return root
+
+
+def test_names_resolve_through_the_imports_of_the_modules_they_pass(tmp_path: Path) -> None:
+    root = _tree(tmp_path)
+    index_workspace(root)
+    edges = [edge[1:] for edge in resolved_edges(root)[1] if edge[0] == "app.py"]
+    assert edges == EXPECTED
+
+
+def test_a_generation_resolved_by_another_rule_is_not_patched(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its unchanged files' edges were resolved without the aliases, and its database has none to read."""
+    root = _tree(tmp_path)
+    for i in range(20):  # a tree where one edited file is a patch's to make (at most a tenth of it)
+        (root / f"notes/{i}.md").parent.mkdir(exist_ok=True)
+        (root / f"notes/{i}.md").write_text(f"note {i}\n", encoding="utf-8")
+    with monkeypatch.context() as older:
+        older.setattr(build_module, "RESOLUTION", "older")
+        index_workspace(root)
+    (root / "notes/0.md").write_text("edited\n", encoding="utf-8")
+    full = built(monkeypatch)
+    index_workspace(root)
+    assert len(full) == 1
+    (root / "notes/1.md").write_text("edited\n", encoding="utf-8")
+    index_workspace(root)
+    assert len(full) == 1  # the same rule now: a patch
