@@ -212,7 +212,7 @@ class Resolver:
         end = len(name)
         while end > 0 and "." in (prefix := name[:end]):  # an alias is a module's name and a binding: a dot in it
             target = self.aliases.get(("python", prefix))
-            if target is not None:
+            if target is not None and target != prefix:  # `from . import b` in `a` binds `a.b` to itself
                 return None if target == AMBIGUOUS else f"{target}{name[end:]}"
             end = name.rfind(".", 0, end)
         return None
