@@ -17,7 +17,8 @@ What a patch does, for the files that changed (added, edited, deleted):
   `::` part of the target) a symbol name that appeared or disappeared, or a name a Python module's import alias
   binds that appeared, disappeared or now stands for another (or an alias renaming one of those), or point at a
   symbol that went;
-  a TypeScript/JavaScript file added or deleted re-resolves every such file (relative imports name paths);
+  a TypeScript/JavaScript file added or deleted re-resolves every such file (relative imports name paths), and a
+  go.mod added, edited or deleted every Go file (its module path names the directories Go imports find);
 - the unresolved-name counts are adjusted by the edges removed and added.
 
 The result holds the same files, symbols, edges (targets included) and counts as a full run over the same
@@ -31,6 +32,7 @@ last full run (`semantic/fold.py`) until the rows folded in pass a share of it, 
 from __future__ import annotations
 
 import os
+import posixpath
 import shutil
 import sqlite3
 import threading
@@ -44,6 +46,7 @@ import tantivy
 from .extract import FileExtract
 from .extracts import ExtractStore
 from .names import name_key
+from .packages import GO_MODULE
 from .resolve import Resolver, import_aliases
 from .rowlog import Chain, LogMismatch, Recording, replay, vouches, write_log
 from .seal import stamp
@@ -185,10 +188,12 @@ class Patch:
     its database holding the live one's rows, `PatchDatabase`): `plan` reads `previous` only, `write` edits
     `generation` and logs its row changes there (`rowlog.py`)."""
 
-    def __init__(self, previous: Path, generation: Path, store: ExtractStore) -> None:
+    def __init__(self, previous: Path, generation: Path, store: ExtractStore,
+                 go_modules: dict[str, str] | None = None) -> None:
         self.previous = previous
         self.generation = generation
         self.store = store
+        self.go_modules = go_modules  # the tree's Go modules now (`packages.Layout.go_modules`)
 
     def plan(self, changed: list[FileExtract], deleted: Iterable[str], live: dict[str, str]) -> PatchPlan:
         """What replacing the files of `changed` (new and edited) and dropping `deleted` changes, against the live
@@ -213,8 +218,11 @@ class Patch:
             old_paths = {path: language for _, path, language in old_files}
             moved = [language for path, language in old_paths.items() if path in deleted]
             moved += [r.language for r in changed if r.path not in old_paths]
-            js_moved = not _JS_LANGUAGES.isdisjoint(moved)
-            rerun = self._affected_files(db, affected, gone_ids, js_moved, live) - set(gone_paths)
+            languages = set(_JS_LANGUAGES) if not _JS_LANGUAGES.isdisjoint(moved) else set()
+            # A go.mod that comes, goes or changes can change the directory every Go import path names.
+            if any(posixpath.basename(path) == GO_MODULE for path in gone_paths):
+                languages.add("go")
+            rerun = self._affected_files(db, affected, gone_ids, languages, live) - set(gone_paths)
             return PatchPlan(changed, gone_paths, file_ids, old_symbols, sorted(rerun),
                              _last_ids(db, self.previous), stamp(self.previous / DATABASE))
         finally:
@@ -248,7 +256,7 @@ class Patch:
             renumbered = [(first + i, old_symbols[symbol[9]][0]) for result, first in zip(changed, firsts, strict=True)
                           for i, symbol in enumerate(result.symbols) if symbol[9] in old_symbols]
             wdb.executemany("UPDATE symbol_edges SET to_symbol_id = ? WHERE to_symbol_id = ?", renumbered)
-            resolver = stored_resolver(wdb)
+            resolver = stored_resolver(wdb, self.go_modules)
             edges: list[tuple] = []
             for result, first in zip(changed, firsts, strict=True):
                 edges.extend(resolver.edges(result, first))
@@ -269,11 +277,10 @@ class Patch:
                 writer.abort()
             raise
 
-    def _affected_files(self, db: sqlite3.Connection, names: set[str], gone_ids: list[int], js_moved: bool,
+    def _affected_files(self, db: sqlite3.Connection, names: set[str], gone_ids: list[int], languages: set[str],
                         live: dict[str, str]) -> set[str]:
         """Files of the live generation (path -> hash `live`) with an edge whose target text names one of `names`
-        (as a dotted or `::` part), or whose target is among `gone_ids`; with `js_moved`, every
-        TypeScript/JavaScript file."""
+        (as a dotted or `::` part), or whose target is among `gone_ids`; and every file of `languages`."""
         paths: set[str] = set()
         if names:
             # The store answers from each extraction's names (not the generation's edges: 160 MB at 20k files); it
@@ -285,9 +292,8 @@ class Patch:
         for chunk in _chunks(gone_ids):
             paths.update(p for (p,) in _rows(
                 db, "SELECT DISTINCT from_path FROM symbol_edges WHERE to_symbol_id IN ({})", chunk))
-        if js_moved:
-            paths.update(p for (p,) in db.execute(
-                "SELECT path FROM files WHERE language IN ('typescript', 'javascript')"))
+        if languages:
+            paths.update(p for (p,) in _rows(db, "SELECT path FROM files WHERE language IN ({})", sorted(languages)))
         return paths
 
     @staticmethod

@@ -1,5 +1,5 @@
 """Where a file's module path starts: Python's packages (`__init__.py`) and projects (`pyproject.toml`, `setup.py`),
-and Rust's crates (`Cargo.toml`).
+and Rust's crates (`Cargo.toml`); and which directory a Go import path names (`go.mod`).
 
 A repository rarely keeps its code at its top: a monorepo holds `services/api/app/` beside `libs/core/src/`, and a
 file's module is what its language's imports call it (`app.main`, `core::config`), not its path from the top
@@ -13,6 +13,7 @@ modules of other files (`changed_modules`).
 from __future__ import annotations
 
 import posixpath
+import re
 import tomllib
 from collections.abc import Callable, Collection, Iterable
 
@@ -24,14 +25,17 @@ MODULE_LAYOUT = "packages-3"
 PYTHON_PACKAGE = "__init__.py"
 PYTHON_PROJECT = frozenset({"pyproject.toml", "setup.py"})
 RUST_CRATE = "Cargo.toml"
+GO_MODULE = "go.mod"
+# A go.mod's module directive: `module example.com/m`, the path quoted or not, a comment after it.
+_GO_MODULE_LINE = re.compile(r'^\s*module\s+(?:"([^"]+)"|(\S+))', re.MULTILINE)
 
 
 class Layout:
-    """The package and crate directories of one tree (posix paths relative to the workspace, "" for its top), and
-    each crate's name.
+    """The package and crate directories of one tree (posix paths relative to the workspace, "" for its top), each
+    crate's name, and each Go module's directory by its module path.
 
     `read(path)` gives a manifest's text (None when it cannot be read); `names` gives the crates' names instead
-    (another layout's, to compare which files markers moved without reading anything twice).
+    (another layout's, to compare which files markers moved without reading anything twice; it reads no go.mod).
     """
 
     def __init__(self, paths: Iterable[str], read: Callable[[str], str | None] | None = None,
@@ -39,6 +43,7 @@ class Layout:
         packages: set[str] = set()
         projects: set[str] = set()
         crates: dict[str, str | None] = {}
+        go_modules: dict[str, str] = {}
         for path in paths:
             directory, _, name = path.rpartition("/")
             if name == PYTHON_PACKAGE:
@@ -47,9 +52,12 @@ class Layout:
                 projects.add(directory)
             elif name == RUST_CRATE:
                 crates[directory] = names.get(directory) if names is not None else crate_name(read, path)
+            elif name == GO_MODULE and names is None and (module := go_module_path(read, path)) is not None:
+                go_modules[module] = directory
         self.packages = frozenset(packages)
         self.projects = frozenset(projects)
         self.crates = crates
+        self.go_modules = go_modules  # module path -> the directory of its go.mod
 
     def module(self, path: str) -> str:
         """The module prefix of `path`'s qualified names ("" when its language has none, or it has no language)."""
@@ -95,6 +103,27 @@ def _nearest(directory: str, marked: Collection[str]) -> str | None:
         if not directory:
             return None
         directory = posixpath.dirname(directory)
+
+
+def go_module_path(read: Callable[[str], str | None] | None, manifest: str) -> str | None:
+    """The module path a `go.mod` declares (None when it declares none or cannot be read)."""
+    text = read(manifest) if read is not None else None
+    found = _GO_MODULE_LINE.search(text) if text is not None else None
+    return None if found is None else found.group(1) or found.group(2)
+
+
+def go_package(modules: dict[str, str], imported: str) -> str | None:
+    """The directory of the tree a Go import path names, by the module (`modules`: module path -> its go.mod's
+    directory) whose path is the longest that begins it; None when no module of the tree does."""
+    prefix, rest = imported, ""
+    while True:
+        directory = modules.get(prefix)
+        if directory is not None:
+            return posixpath.join(directory, rest) if rest else directory
+        if "/" not in prefix:
+            return None
+        prefix, _, last = prefix.rpartition("/")
+        rest = f"{last}/{rest}" if rest else last
 
 
 def crate_name(read: Callable[[str], str | None] | None, manifest: str) -> str | None:

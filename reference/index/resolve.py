@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import posixpath
+import re
 from array import array
 from collections.abc import Collection, Iterable
 from operator import itemgetter
@@ -11,6 +12,7 @@ from sys import intern
 from .extract import FileExtract, Symbol
 from .kinds import kinds_of
 from .languages import LANGUAGES
+from .packages import go_package
 
 CALLABLE_TARGETS = kinds_of("callable", "type")  # a call may construct a type
 CONTAINERS = kinds_of("type", "namespace")
@@ -28,7 +30,7 @@ registered = itemgetter(*map(Symbol._fields.index, ("name", "qualified_name", "k
 ALIAS_HOPS = 8
 # How names resolve, named in each generation's manifest: a generation resolved by another rule is not patched (its
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
-RESOLUTION = "aliases-1"
+RESOLUTION = "aliases-go-2"
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
@@ -59,7 +61,7 @@ class Resolver:
     (`stored_tables.stored_resolver`). What it keeps itself is each symbol's kind and parent, 9 bytes a symbol.
     """
 
-    def __init__(self, go_directories: Collection[str] = ()) -> None:
+    def __init__(self, go_directories: Collection[str] = (), go_modules: dict[str, str] | None = None) -> None:
         # Each table: key -> the symbol id it names, or AMBIGUOUS. Those keyed by name stay empty until the caller
         # gives them.
         self.by_qualified: dict[tuple[str, str], int] = {}
@@ -67,6 +69,7 @@ class Resolver:
         self.by_file_name: dict[tuple[str, str], int] = {}
         self.by_dir_name: dict[tuple[str, str], int] = {}
         self.go_directories = frozenset(go_directories)
+        self.go_modules = go_modules or {}  # the tree's Go modules: module path -> directory (`packages.Layout`)
         self.top_level: dict[tuple[str, str], int] = {}   # (path, name), parentless
         self.children: dict[tuple[int, str], int] = {}
         self.containers: dict[tuple[str, str], int] = {}
@@ -177,7 +180,9 @@ class Resolver:
         """The definition a call on an imported name means (`models.Model()` after `from django.db import models`,
         `Foo::new()` after `use crate::a::Foo`), looked up by its qualified name: the import's target, the rest of
         the receiver, the callee. In TypeScript and JavaScript, `ns.f()` after `import * as ns from "./m"` is the
-        file's top-level `f`, and `Foo.create()` after `import { Foo } from "./m"` the class's member."""
+        file's top-level `f`, and `Foo.create()` after `import { Foo } from "./m"` the class's member. In Go,
+        `util.F()` after `import "example.com/m/util"` is `F` of the directory that path names in the tree's Go
+        module `example.com/m` (its go.mod's directory, then `util/`)."""
         target, imported = bound
         lang = result.language or ""
         if lang in ("typescript", "javascript"):
@@ -191,6 +196,9 @@ class Resolver:
             return self._python_definition(f"{_bound_name(imported, head)}{recv[len(head):]}.{callee}")
         if lang == "rust":
             return self._rust_definition(result.module, f"{imported}{recv[len(head):]}::{callee}")
+        if lang == "go" and recv == head:  # `pkg.F()`: F in the directory of the package the import path names
+            directory = go_package(self.go_modules, imported)
+            return None if directory is None else _unique(self.by_dir_name.get((directory, callee)))
         return None
 
     def _python_definition(self, name: str) -> int | None:
@@ -235,6 +243,8 @@ class Resolver:
         for i, (_, _, edge_type, to_name, hint, binding) in enumerate(result.edges):
             if edge_type == "import":
                 imports[i] = target = self._import_target(result, hint)
+                if binding and result.language == "go":
+                    binding = _go_package_name(binding, to_name)
                 if binding:
                     bound[binding] = (target, to_name)
         path = result.path
@@ -263,6 +273,19 @@ class Resolver:
                         to_name = renamed
             append((source, path, line, edge_type, target, to_name))
         return rows
+
+
+def _go_package_name(binding: str, imported: str) -> str:
+    """The name a Go import binds: its alias, else the package's name, which by Go's convention for major versions is
+    the path's element before `/v2` (`example.com/m/v2` is package `m`) or before `.v3` (`gopkg.in/yaml.v3`)."""
+    if binding != imported.rsplit("/", 1)[-1]:
+        return binding  # an alias
+    found = _GO_MAJOR.fullmatch(imported)
+    return found.group(1) if found else binding
+
+
+# An import path ending in a major version: `.../m/v2` or `.../yaml.v3` (the package's name in group 1).
+_GO_MAJOR = re.compile(r"(?:.*/)?([^/]+)(?:/v[0-9]+|\.v[0-9]+)")
 
 
 def _unique(found: int | None) -> int | None:

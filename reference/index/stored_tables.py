@@ -82,10 +82,11 @@ class _Paths:
         return self.db.execute("SELECT 1 FROM files WHERE path = ?", (path,)).fetchone() is not None
 
 
-def stored_resolver(db: sqlite3.Connection) -> Resolver:
-    """A Resolver whose tables are the generation in `db` (its uncommitted rows included)."""
+def stored_resolver(db: sqlite3.Connection, go_modules: dict[str, str] | None = None) -> Resolver:
+    """A Resolver whose tables are the generation in `db` (its uncommitted rows included), with the tree's Go
+    modules (`packages.Layout.go_modules`)."""
     callables, containers = _marks(CALLABLE_TARGETS), _marks(CONTAINERS)
-    resolver = Resolver()
+    resolver = Resolver(go_modules=go_modules)
     resolver.by_qualified = _Table(db, "SELECT symbol_id FROM symbols WHERE language = ? AND qualified_name = ?")  # type: ignore[assignment]
     resolver.by_name = _Table(  # type: ignore[assignment]
         db, f"SELECT symbol_id FROM symbols WHERE language = ? AND name = ? AND kind IN ({callables})")

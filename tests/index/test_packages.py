@@ -9,7 +9,7 @@ import pytest
 
 from cruxgate.reference.index import build as build_module
 from cruxgate.reference.index import index_workspace
-from cruxgate.reference.index.packages import Layout, changed_modules
+from cruxgate.reference.index.packages import Layout, changed_modules, go_package
 
 from .conftest import resolved_edges
 
@@ -81,6 +81,31 @@ def test_a_crate_is_named_by_its_manifest(manifest: str | None, module: str) -> 
     layout = Layout([*files, "crates/util/src/text.rs", "crates/util/src/lib.rs"], read=files.get)
     assert layout.module("crates/util/src/text.rs") == module
     assert layout.module("crates/util/src/lib.rs") == module.removesuffix("text").removesuffix("::")
+
+
+# (description, the tree's go.mod files and what each declares, an import path, the directory it names or None)
+GO_IMPORTS = [
+    ("a package of the module at the top", {"go.mod": "module example.com/m\n"}, "example.com/m/util", "util"),
+    ("the module's own folder", {"go.mod": "module example.com/m\n"}, "example.com/m", ""),
+    ("a module in a folder", {"svc/go.mod": "module example.com/svc\n"}, "example.com/svc/a/b", "svc/a/b"),
+    ("the longest module path that begins the import", {"go.mod": "module example.com/m\n",
+                                                        "tools/go.mod": "module example.com/m/tools\n"},
+     "example.com/m/tools/lint", "tools/lint"),
+    ("a major version's path", {"go.mod": "module example.com/m/v2\n"}, "example.com/m/v2/x", "x"),
+    ("a quoted path, a comment after it", {"go.mod": '// the module\nmodule "example.com/q" // q\n'},
+     "example.com/q/x", "x"),
+    ("a module path that only begins like it", {"go.mod": "module example.com/m\n"}, "example.com/mm/x", None),
+    ("the standard library", {"go.mod": "module example.com/m\n"}, "net/http", None),
+    ("a go.mod without a module directive", {"go.mod": "go 1.22\n"}, "example.com/m/x", None),
+]
+
+
+@pytest.mark.parametrize(("manifests", "imported", "directory"), [case[1:] for case in GO_IMPORTS],
+                         ids=[case[0] for case in GO_IMPORTS])
+def test_a_go_import_path_names_a_folder_of_its_module(manifests: dict[str, str], imported: str,
+                                                       directory: str | None) -> None:
+    layout = Layout([*manifests, "main.go"], read=manifests.get)
+    assert go_package(layout.go_modules, imported) == directory
 
 
 def test_changed_modules_names_the_files_a_marker_moved() -> None:
@@ -174,12 +199,19 @@ THROUGH_IMPORTS = {
                    "  static create(): Foo {\n    return new Foo();\n  }\n}\n",
     "web/main.ts": "import * as u from './util';\nimport { Foo } from './util';\n\n"
                    "export function main(): void {\n  u.f();\n  Foo.create();\n  u.missing();\n}\n",
+    "shop/go.mod": "module example.com/shop/v2\n\ngo 1.22\n",
+    "shop/shop.go": "package shop\n\nfunc Open() {}\n",
+    "shop/cart/cart.go": "package cart\n\nimport \"example.com/shop/v2\"\n\nfunc Total() int {\n\tshop.Open()\n"
+                         "\treturn 1\n}\n",
+    "shop/cmd/main.go": "package main\n\nimport (\n\tc \"example.com/shop/v2/cart\"\n\t\"fmt\"\n)\n\n"
+                        "func main() {\n\tc.Total()\n\tfmt.Println()\n\tc.Missing()\n}\n",
 }
 
 
 def test_calls_through_an_imported_module_or_type_resolve(tmp_path: Path) -> None:
-    """`tokens.issue()` after `from app import tokens`, `Shouter::new()` after `use crate::text::Shouter`: the call
-    names a definition through what the import brought in."""
+    """`tokens.issue()` after `from app import tokens`, `Shouter::new()` after `use crate::text::Shouter`,
+    `cart.Total()` after `import "example.com/shop/v2/cart"`: the call names a definition through what the import
+    brought in."""
     for path, text in THROUGH_IMPORTS.items():
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text(text, encoding="utf-8")
@@ -200,3 +232,8 @@ def test_calls_through_an_imported_module_or_type_resolve(tmp_path: Path) -> Non
         ("web/main.ts", 5, "u.f", "f"),  # import * as u
         ("web/main.ts", 6, "Foo.create", "Foo.create"),  # a class imported by name: its member
         ("web/main.ts", 7, "u.missing", None)]
+    assert [c for c in calls if c[0].endswith(".go")] == [
+        ("shop/cart/cart.go", 6, "shop.Open", "Open"),  # `example.com/shop/v2` is package shop, in go.mod's folder
+        ("shop/cmd/main.go", 9, "c.Total", "Total"),  # an alias, the module's path, then `cart/`
+        ("shop/cmd/main.go", 10, "fmt.Println", None),  # outside the tree's modules
+        ("shop/cmd/main.go", 11, "c.Missing", None)]

@@ -119,6 +119,13 @@ LAYOUT_STEPS: list[tuple[str, list[Edit]]] = [
     ("a project manifest comes: the modules outside its packages count from its folder", [
         write("tools/deploy/pyproject.toml", "[project]\nname = \"deploy\"\n")]),
     ("the package marker goes", [delete("tools/deploy/app/__init__.py")]),
+    ("a Go module: one package calls another through its import path", [
+        write("svc/go.mod", "module example.com/svc\n"),
+        write("svc/store/store.go", "package store\n\nfunc Save() {}\n"),
+        write("svc/api/api.go", "package api\n\nimport \"example.com/svc/store\"\n\nfunc Post() {\n"
+                                "\tstore.Save()\n}\n")]),
+    ("the module is renamed in its go.mod: the import path names no folder of the tree", [
+        replace("svc/go.mod", "example.com/svc", "example.com/service")]),
 ]
 # Files a step's edits parse beside their own: those whose module a package or crate marker moved.
 MOVED = {"its folder becomes a package: its module is counted from above the package, and the import resolves": 1,

@@ -21,16 +21,18 @@ from cruxgate.reference.index.stored_tables import lookup_tables, stored_resolve
 from .conftest import copy_fixture
 
 # Edges only the tables' rules resolve right. Go: `Helper` is defined in two packages, so only the package's
-# directory resolves a call of it; from a third package the call is ambiguous (it resolves to nothing). Python:
-# `helper` names a function in one module and a variable in another; a call can only mean the function; `run_work`
-# is what a package's import binds (an alias: the patch's from the database, the full run's from its scratch
-# tables). TypeScript:
-# `run` names a top-level function and a method; an import of it can only mean the function.
+# directory resolves a call of it; from a third package the call is ambiguous (it resolves to nothing); `pkg.Run()`
+# after an import is `Run` of the folder its import path names in the module go.mod declares. Python: `helper` names
+# a function in one module and a variable in another; a call can only mean the function; `run_work` is what a
+# package's import binds (an alias: the patch's from the database, the full run's from its scratch tables).
+# TypeScript: `run` names a top-level function and a method; an import of it can only mean the function.
 EXTRA_FILES = {
     "zgo/caller/d.go": b"package caller\n\nfunc Use() {\n\tHelper()\n}\n",
     "zgo/other/c.go": b"package other\n\nfunc Helper() {}\n",
     "zgo/pkg/a.go": b"package pkg\n\nfunc Helper() {}\n",
     "zgo/pkg/b.go": b"package pkg\n\nfunc Run() {\n\tHelper()\n}\n",
+    "zgo/go.mod": b"module example.com/zgo\n",
+    "zgo/main/e.go": b"package main\n\nimport \"example.com/zgo/pkg\"\n\nfunc main() {\n\tpkg.Run()\n}\n",
     "zpy/values.py": b"helper = 1\n",
     "zpy/funcs.py": b"def helper():\n    return 2\n",
     "zpy/use.py": b"def main():\n    return helper()\n",
@@ -51,6 +53,7 @@ class Generation:
 
     db: sqlite3.Connection
     files: list[tuple[FileExtract, int]]
+    go_modules: dict[str, str]  # the tree's, as the run read them
 
     def records(self) -> list[tuple[str, str | None, list[tuple], int, list[tuple[str, str]]]]:
         """Every file's (path, language, `registered` symbols, first symbol id, `import_aliases`), as a full run
@@ -61,7 +64,8 @@ class Generation:
     def full_runs(self) -> Iterator[tuple[FileExtract, int, Resolver]]:
         """Each file with a full run's resolver entered at it."""
         records = self.records()
-        resolver = Resolver(go_directories={posixpath.dirname(r.path) for r, _ in self.files if r.language == "go"})
+        resolver = Resolver(go_directories={posixpath.dirname(r.path) for r, _ in self.files if r.language == "go"},
+                            go_modules=self.go_modules)
         for path, _, symbols, first, _ in records:
             resolver.add_symbols(path, symbols, first)
         for attribute, table in lookup_tables(sqlite3.connect(":memory:"), records).items():
@@ -93,12 +97,12 @@ def generation(tmp_path_factory: pytest.TempPathFactory) -> Generation:
     for result, first in files:  # the premise: the run numbered each file's symbols from `first`, in this order
         ids = db.execute("SELECT symbol_id, name FROM symbols WHERE path = ? ORDER BY symbol_id", (result.path,))
         assert list(ids) == [(sid, symbol[0]) for sid, symbol in enumerate(map(registered, result.symbols), first)]
-    return Generation(db, files)
+    return Generation(db, files, layout.go_modules)
 
 
 def test_a_full_runs_resolver_resolves_every_edge_as_a_patchs_and_as_stored(generation: Generation) -> None:
     assert {r.language for r, _ in generation.files} >= {"go", "python", "rust", "typescript"}
-    patch = stored_resolver(generation.db)
+    patch = stored_resolver(generation.db, generation.go_modules)
     resolved = 0
     for result, first, full in generation.full_runs():
         assert {path for path, _ in full.by_file_name} <= {result.path}  # that file's names alone
@@ -116,6 +120,7 @@ def test_a_full_runs_resolver_resolves_every_edge_as_a_patchs_and_as_stored(gene
     assert [(row[4], row[5]) for row in patch.edges(*firsts["zgo/caller/d.go"])] == [(None, "Helper")]  # ambiguous
     function = firsts["zpy/funcs.py"][1]
     assert [row[4] for row in patch.edges(*firsts["zpy/use.py"])] == [function]  # never the variable
+    assert [row[4] for row in patch.edges(*firsts["zgo/main/e.go"])] == [None, firsts["zgo/pkg/b.go"][1]]
     work = firsts["zpy/pkg/impl.py"][1]
     assert [row[4] for row in patch.edges(*firsts["zpy/call.py"])] == [work, work]  # the import and the call
     run = firsts["zts/funcs.ts"][1]
@@ -126,7 +131,7 @@ def test_a_plain_call_resolves_as_the_call_rule_says(generation: Generation, mon
     """`edges` resolves a receiverless call inline; each row is what `_call_target` gives that edge. With the
     scratch tables' memo emptied at every key, a full run's resolver still resolves as a patch's."""
     monkeypatch.setattr(stored_tables, "MEMO_KEYS", 1)
-    patch = stored_resolver(generation.db)
+    patch = stored_resolver(generation.db, generation.go_modules)
     plain = 0
     for result, first, full in generation.full_runs():
         rows = patch.edges(result, first)
