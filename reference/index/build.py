@@ -447,7 +447,7 @@ def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str,
             del semantic
             _trim_heap()
             scratch = stack.enter_context(_scratch_database(generation.parent))
-            resolver = _resolver(names, counts["stored"], scratch, layout.go_modules)
+            resolver = _resolver(names, counts["stored"], scratch, layout)
             # SQLite stores the edges as they are resolved here, in its thread (outside the GIL), then builds its
             # indices.
             chunks: queue.Queue[list[tuple] | None] = queue.Queue(maxsize=EDGE_QUEUE)
@@ -531,7 +531,7 @@ def _scratch_database(folder: Path) -> Iterator[sqlite3.Connection]:
         db.close()
 
 
-def _resolver(names: BinaryIO, files: int, scratch: sqlite3.Connection, go_modules: dict[str, str]) -> Resolver:
+def _resolver(names: BinaryIO, files: int, scratch: sqlite3.Connection, layout: Layout) -> Resolver:
     """The resolver's tables of every file's symbols, from the names `_write` spilled: kinds, parents and Go's
     directories in memory (`Resolver`), the tables keyed by name in `scratch`, the file-local table made as each
     file's edges resolve (`_resolved_edges`)."""
@@ -546,7 +546,7 @@ def _resolver(names: BinaryIO, files: int, scratch: sqlite3.Connection, go_modul
             yield record
 
     tables = lookup_tables(scratch, records())
-    resolver = Resolver(go_directories=go, go_modules=go_modules)
+    resolver = Resolver(go_directories=go, layout=layout)
     names.seek(0)
     for _ in range(files):
         path, _, symbols, first, _ = _unspill(names)
@@ -675,7 +675,7 @@ def _patched(root: Path, previous: Path, tree: _Tree, old: dict[str, str], gener
     # reads the live one and folds the semantic rows: both read only the live generation.
     database = PatchDatabase(previous, generation, chain)
     try:
-        patch = Patch(previous, generation, store, layout.go_modules)
+        patch = Patch(previous, generation, store, layout)
         plan = patch.plan(results, deleted, old)
         from .semantic.build import definition_rows
         from .semantic.fold import fold, foldable

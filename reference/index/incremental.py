@@ -46,8 +46,8 @@ import tantivy
 from .extract import FileExtract
 from .extracts import ExtractStore
 from .names import name_key
-from .packages import GO_MODULE
-from .resolve import Resolver, import_aliases
+from .packages import GO_MODULE, JS_PACKAGE, Layout
+from .resolve import Resolver, alias_part, import_aliases
 from .rowlog import Chain, LogMismatch, Recording, replay, vouches, write_log
 from .seal import stamp
 from .state import DATABASE
@@ -155,8 +155,8 @@ def _alias_names(db: sqlite3.Connection, gone_paths: list[str], changed: list[Fi
     (`import x as y`), the binding of one whose target ends in a name affected."""
     old = set(_rows(db, "SELECT name, target FROM import_aliases WHERE path IN ({})", gone_paths))
     new = {alias for result in changed for alias in import_aliases(result)}
-    names = {name.rsplit(".", 1)[-1] for name, _ in old ^ new}
-    renames = {(name.rsplit(".", 1)[-1], target.rsplit(".", 1)[-1])
+    names = {alias_part(name) for name, _ in old ^ new}
+    renames = {(alias_part(name), alias_part(target))
                for name, target in (*db.execute("SELECT name, target FROM import_aliases WHERE renamed"), *new)}
     renames = {(binding, last) for binding, last in renames if binding != last}
     reached = affected | names
@@ -189,11 +189,11 @@ class Patch:
     `generation` and logs its row changes there (`rowlog.py`)."""
 
     def __init__(self, previous: Path, generation: Path, store: ExtractStore,
-                 go_modules: dict[str, str] | None = None) -> None:
+                 layout: Layout | None = None) -> None:
         self.previous = previous
         self.generation = generation
         self.store = store
-        self.go_modules = go_modules  # the tree's Go modules now (`packages.Layout.go_modules`)
+        self.layout = layout  # the tree's now (its Go modules and TypeScript/JavaScript packages)
 
     def plan(self, changed: list[FileExtract], deleted: Iterable[str], live: dict[str, str]) -> PatchPlan:
         """What replacing the files of `changed` (new and edited) and dropping `deleted` changes, against the live
@@ -219,9 +219,14 @@ class Patch:
             moved = [language for path, language in old_paths.items() if path in deleted]
             moved += [r.language for r in changed if r.path not in old_paths]
             languages = set(_JS_LANGUAGES) if not _JS_LANGUAGES.isdisjoint(moved) else set()
-            # A go.mod that comes, goes or changes can change the directory every Go import path names.
-            if any(posixpath.basename(path) == GO_MODULE for path in gone_paths):
+            # A go.mod that comes, goes or changes can change the directory every Go import path names; a
+            # package.json, the file a package's name names; an `export * from` that comes or goes, any name
+            # through that file.
+            manifests = {posixpath.basename(path) for path in gone_paths}
+            if GO_MODULE in manifests:
                 languages.add("go")
+            if JS_PACKAGE in manifests or "*" in affected:
+                languages.update(_JS_LANGUAGES)
             rerun = self._affected_files(db, affected, gone_ids, languages, live) - set(gone_paths)
             return PatchPlan(changed, gone_paths, file_ids, old_symbols, sorted(rerun),
                              _last_ids(db, self.previous), stamp(self.previous / DATABASE))
@@ -256,7 +261,7 @@ class Patch:
             renumbered = [(first + i, old_symbols[symbol[9]][0]) for result, first in zip(changed, firsts, strict=True)
                           for i, symbol in enumerate(result.symbols) if symbol[9] in old_symbols]
             wdb.executemany("UPDATE symbol_edges SET to_symbol_id = ? WHERE to_symbol_id = ?", renumbered)
-            resolver = stored_resolver(wdb, self.go_modules)
+            resolver = stored_resolver(wdb, self.layout)
             edges: list[tuple] = []
             for result, first in zip(changed, firsts, strict=True):
                 edges.extend(resolver.edges(result, first))

@@ -1,5 +1,6 @@
 """Where a file's module path starts: Python's packages (`__init__.py`) and projects (`pyproject.toml`, `setup.py`),
-and Rust's crates (`Cargo.toml`); and which directory a Go import path names (`go.mod`).
+and Rust's crates (`Cargo.toml`); which directory a Go import path names (`go.mod`), and which file a TypeScript or
+JavaScript import of a workspace package's name names (`package.json`).
 
 A repository rarely keeps its code at its top: a monorepo holds `services/api/app/` beside `libs/core/src/`, and a
 file's module is what its language's imports call it (`app.main`, `core::config`), not its path from the top
@@ -12,6 +13,7 @@ modules of other files (`changed_modules`).
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 import tomllib
@@ -26,13 +28,19 @@ PYTHON_PACKAGE = "__init__.py"
 PYTHON_PROJECT = frozenset({"pyproject.toml", "setup.py"})
 RUST_CRATE = "Cargo.toml"
 GO_MODULE = "go.mod"
+JS_PACKAGE = "package.json"
+# Where a package's own sources may begin, after what its package.json names: most workspaces keep `src/index.ts`.
+JS_ENTRIES = ("src/index", "index")
+# The package.json fields that may name its entry file (after `exports`), in the order they are tried.
+_JS_ENTRY_FIELDS = ("source", "module", "main", "types", "typings")
 # A go.mod's module directive: `module example.com/m`, the path quoted or not, a comment after it.
 _GO_MODULE_LINE = re.compile(r'^\s*module\s+(?:"([^"]+)"|(\S+))', re.MULTILINE)
 
 
 class Layout:
     """The package and crate directories of one tree (posix paths relative to the workspace, "" for its top), each
-    crate's name, and each Go module's directory by its module path.
+    crate's name, each Go module's directory by its module path, and each TypeScript/JavaScript package's directory
+    and entry files by its name.
 
     `read(path)` gives a manifest's text (None when it cannot be read); `names` gives the crates' names instead
     (another layout's, to compare which files markers moved without reading anything twice; it reads no go.mod).
@@ -44,6 +52,7 @@ class Layout:
         projects: set[str] = set()
         crates: dict[str, str | None] = {}
         go_modules: dict[str, str] = {}
+        js_packages: dict[str, tuple[str, tuple[str, ...]]] = {}
         for path in paths:
             directory, _, name = path.rpartition("/")
             if name == PYTHON_PACKAGE:
@@ -54,10 +63,14 @@ class Layout:
                 crates[directory] = names.get(directory) if names is not None else crate_name(read, path)
             elif name == GO_MODULE and names is None and (module := go_module_path(read, path)) is not None:
                 go_modules[module] = directory
+            elif name == JS_PACKAGE and names is None and (package := js_package(read, path)) is not None:
+                js_packages[package[0]] = (directory, package[1])
         self.packages = frozenset(packages)
         self.projects = frozenset(projects)
         self.crates = crates
         self.go_modules = go_modules  # module path -> the directory of its go.mod
+        # A workspace package's name -> its package.json's directory and the files that may be its entry, in order.
+        self.js_packages = js_packages
 
     def module(self, path: str) -> str:
         """The module prefix of `path`'s qualified names ("" when its language has none, or it has no language)."""
@@ -124,6 +137,37 @@ def go_package(modules: dict[str, str], imported: str) -> str | None:
             return None
         prefix, _, last = prefix.rpartition("/")
         rest = f"{last}/{rest}" if rest else last
+
+
+def js_package(read: Callable[[str], str | None] | None, manifest: str) -> tuple[str, tuple[str, ...]] | None:
+    """A package.json's name and the files, relative to its directory, that may be its entry: those its `exports`
+    gives for `.` (every condition's, in order), then its entry fields, then `JS_ENTRIES` (None: no name, or JSON
+    that does not parse)."""
+    text = read(manifest) if read is not None else None
+    try:
+        found = json.loads(text) if text is not None else None
+    except ValueError:
+        return None
+    name = found.get("name") if isinstance(found, dict) else None
+    if not isinstance(name, str) or not name:
+        return None
+    assert isinstance(found, dict)
+    exports = found.get("exports")
+    if isinstance(exports, dict) and any(key.startswith(".") for key in exports):
+        exports = exports.get(".")
+    entries = [*_strings(exports), *(found[field] for field in _JS_ENTRY_FIELDS if isinstance(found.get(field), str))]
+    return name, tuple(dict.fromkeys(posixpath.normpath(entry) for entry in [*entries, *JS_ENTRIES]))
+
+
+def _strings(value: object) -> list[str]:
+    """The strings of a JSON value, in document order."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in _strings(item)]
+    if isinstance(value, list):
+        return [text for item in value for text in _strings(item)]
+    return []
 
 
 def crate_name(read: Callable[[str], str | None] | None, manifest: str) -> str | None:

@@ -11,8 +11,8 @@ from sys import intern
 
 from .extract import FileExtract, Symbol
 from .kinds import kinds_of
-from .languages import LANGUAGES
-from .packages import go_package
+from .languages import LANGUAGES, language_of
+from .packages import Layout, go_package
 
 CALLABLE_TARGETS = kinds_of("callable", "type")  # a call may construct a type
 CONTAINERS = kinds_of("type", "namespace")
@@ -30,18 +30,41 @@ registered = itemgetter(*map(Symbol._fields.index, ("name", "qualified_name", "k
 ALIAS_HOPS = 8
 # How names resolve, named in each generation's manifest: a generation resolved by another rule is not patched (its
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
-RESOLUTION = "aliases-go-2"
+RESOLUTION = "aliases-go-ecma-3"
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
-    """(name, target) of each name a Python module binds by an import at its top level: `from .b import X` in module
-    `a` makes `a.X` stand for `a.b.X`, so another module's `from a import X` (a package re-exporting what its modules
-    define) names `a.b.X`."""
+    """(name, target) of each name a module gives others through its imports.
+
+    Python: a name a module binds by an import at its top level: `from .b import X` in module `a` makes `a.X` stand
+    for `a.b.X`, so another module's `from a import X` (a package re-exporting what its modules define) names
+    `a.b.X`. TypeScript and JavaScript: a name a file re-exports: `export { X as Y } from './b'` in `a/index.ts`
+    makes `a/index.ts:Y` stand for `/a/b:X` (a module base, `_js_base`, and a name); `export * from './b'` gives
+    `a/index.ts:*` -> `/a/b:*`, one row for each such module.
+    """
+    if result.language in ("typescript", "javascript"):
+        return [(f"{result.path}:{hint[3]}", f"{_js_base(result.path, hint[1])}:{hint[2]}")
+                for _, _, edge_type, _, hint, _ in result.edges
+                if edge_type == "import" and len(hint) == 4 and hint[2] is not None and hint[3]]
     if result.language != "python" or not result.module:
         return []
     return [(f"{result.module}.{binding}", _bound_name(to_name, binding))
             for source, _, edge_type, to_name, _, binding in result.edges
             if edge_type == "import" and source < 0 and binding]
+
+
+def alias_part(text: str) -> str:
+    """The name an alias's name binds, or its target names last: after the last `:` (TypeScript, JavaScript), else
+    the last `.` (Python)."""
+    return text.rpartition(":" if ":" in text else ".")[2]
+
+
+def _js_base(path: str, source: str) -> str:
+    """What an ES import's source in `path` names: a relative one, the tree's path it names after `/`; a bare one
+    (a package's name), itself."""
+    if not source.startswith("."):
+        return source
+    return "/" + posixpath.normpath(posixpath.join(posixpath.dirname(path), source))
 
 
 def _bound_name(imported: str, binding: str) -> str:
@@ -61,7 +84,7 @@ class Resolver:
     (`stored_tables.stored_resolver`). What it keeps itself is each symbol's kind and parent, 9 bytes a symbol.
     """
 
-    def __init__(self, go_directories: Collection[str] = (), go_modules: dict[str, str] | None = None) -> None:
+    def __init__(self, go_directories: Collection[str] = (), layout: Layout | None = None) -> None:
         # Each table: key -> the symbol id it names, or AMBIGUOUS. Those keyed by name stay empty until the caller
         # gives them.
         self.by_qualified: dict[tuple[str, str], int] = {}
@@ -69,12 +92,16 @@ class Resolver:
         self.by_file_name: dict[tuple[str, str], int] = {}
         self.by_dir_name: dict[tuple[str, str], int] = {}
         self.go_directories = frozenset(go_directories)
-        self.go_modules = go_modules or {}  # the tree's Go modules: module path -> directory (`packages.Layout`)
+        # The tree's Go modules (module path -> directory) and TypeScript/JavaScript packages (`packages.Layout`).
+        self.go_modules = layout.go_modules if layout is not None else {}
+        self.js_packages = layout.js_packages if layout is not None else {}
         self.top_level: dict[tuple[str, str], int] = {}   # (path, name), parentless
         self.children: dict[tuple[int, str], int] = {}
         self.containers: dict[tuple[str, str], int] = {}
-        # (language, name) -> what the name stands for (`import_aliases`), or AMBIGUOUS.
+        # (language, name) -> what the name stands for (`import_aliases`), or AMBIGUOUS; and every module a
+        # TypeScript/JavaScript file re-exports all of (`export * from`: the name `path:*`).
         self.aliases: dict[tuple[str, str], str | int] = {}
+        self.stars: dict[tuple[str, str], tuple[str, ...]] = {}
         # By symbol id (ids start at 1). Both grow with the tree (311k symbols at 20k files): each kind is the one
         # interned string of its word, not a copy per symbol, and the parents are machine integers (0: none).
         self.kind: list[str | None] = [None]
@@ -118,23 +145,62 @@ class Resolver:
         if lang == "rust":
             _, target = hint
             return self._rust_definition(result.module, target)
-        if lang in ("typescript", "javascript") and len(hint) == 3:
-            _, source, name = hint
-            if not name or name == "default":
+        if lang in ("typescript", "javascript") and len(hint) >= 3:  # 4 for a re-export: the name exported last
+            source, name = hint[1], hint[2]
+            if not name or name in ("default", "*"):
                 return None
             file = self._js_module(result, source)
-            return None if file is None else _unique(self.top_level.get((file, name)))
+            return None if file is None else self._js_definition(file, name)
         return None
 
     def _js_module(self, result: FileExtract, source: str) -> str | None:
-        """The file a relative ES import's source names (its extensions and `index` files tried in order)."""
-        if not source.startswith("."):
-            return None
-        base = posixpath.normpath(posixpath.join(posixpath.dirname(result.path), source))
-        for candidate in (base, *(base + e for e in JS_EXTENSIONS), *(f"{base}/index{e}" for e in JS_EXTENSIONS)):
-            if candidate in self.paths:
-                return candidate
+        """The file an ES import's source names: a relative path's, or a workspace package's (`_js_file`)."""
+        return self._js_file(_js_base(result.path, source))
+
+    def _js_file(self, base: str) -> str | None:
+        """The file a module base names: `/dir/name` a path of the tree (itself, with each extension, or its folder's
+        `index`, tried in that order; `./a.js` also as `./a`, which TypeScript reads as `a.ts`), else a workspace
+        package's name (`@scope/pkg`: its entry file; `@scope/pkg/sub`: `sub` in its folder, then in its `src/`)."""
+        if base.startswith("/"):
+            return self._js_probe(base[1:])
+        name, rest = base, ""
+        while (found := self.js_packages.get(name)) is None:
+            if "/" not in name:
+                return None
+            name, _, last = name.rpartition("/")
+            rest = f"{last}/{rest}" if rest else last
+        directory, entries = found
+        for entry in (entries if not rest else (rest, f"src/{rest}")):
+            file = self._js_probe(posixpath.join(directory, entry) if directory else entry)
+            if file is not None:
+                return file
         return None
+
+    def _js_probe(self, base: str) -> str | None:
+        stem, extension = posixpath.splitext(base)
+        for path in (base, stem) if extension in JS_EXTENSIONS else (base,):
+            folder = f"{path}/" if path not in ("", ".") else ""
+            for candidate in (path, *(path + e for e in JS_EXTENSIONS), *(f"{folder}index{e}" for e in JS_EXTENSIONS)):
+                if candidate in self.paths:
+                    return candidate
+        return None
+
+    def _js_definition(self, file: str, name: str, hops: int = 0) -> int | None:
+        """The definition `name` names in the module `file`: its own top-level one, else the one its re-export of that
+        name stands for (`export { name } from`), else the one definition its `export * from` modules give."""
+        found = self.top_level.get((file, name))
+        if found is not None or hops >= ALIAS_HOPS:
+            return _unique(found)
+        language = (language_of(file) or ("",))[0]
+        target = self.aliases.get((language, f"{file}:{name}"))
+        if target is not None:
+            followed = None if target == AMBIGUOUS else self._js_file(str(target).rpartition(":")[0])
+            return None if followed is None else self._js_definition(followed, str(target).rpartition(":")[2],
+                                                                     hops + 1)
+        definitions = {definition for star in self.stars.get((language, f"{file}:*")) or ()
+                       if (followed := self._js_file(star.rpartition(":")[0])) is not None
+                       and (definition := self._js_definition(followed, name, hops + 1)) is not None}
+        return definitions.pop() if len(definitions) == 1 else None
 
     # -- calls ----------------------------------------------------------------------
     def _enclosing_container(self, sid: int | None) -> int | None:
@@ -191,7 +257,7 @@ class Resolver:
             if target is not None:
                 return _unique(self.children.get((target, callee)))
             file = self._js_module(result, imported)
-            return None if file is None else _unique(self.top_level.get((file, callee)))
+            return None if file is None else self._js_definition(file, callee)
         if lang == "python":
             return self._python_definition(f"{_bound_name(imported, head)}{recv[len(head):]}.{callee}")
         if lang == "rust":

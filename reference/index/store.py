@@ -14,7 +14,7 @@ from .background import Background
 from .extract import FileExtract
 from .extracts import ExtractStore
 from .names import edge_names, name_key
-from .resolve import import_aliases
+from .resolve import alias_part, import_aliases
 from .state import LIVE_REF
 
 SQL_SCHEMA = """
@@ -31,8 +31,9 @@ CREATE TABLE symbol_edges(edge_id INTEGER PRIMARY KEY, repo TEXT NOT NULL, "ref"
 -- The unresolved edges counted by target name, keyed by its last part, lower-cased (names.py): find_references
 -- counts them through an index (a scan of symbol_edges grows with the tree: the name is matched as a suffix).
 CREATE TABLE unresolved_names(name_key TEXT NOT NULL, to_name TEXT NOT NULL, edges INTEGER NOT NULL);
--- What the names a Python module binds by its top-level imports stand for (resolve.import_aliases): a patch resolves
--- names through them as a full run does. `renamed`: the binding is not the last part of its target (`as`).
+-- The names a module gives others through its imports (resolve.import_aliases: a Python module's top-level imports,
+-- a TypeScript/JavaScript file's re-exports): a patch resolves names through them as a full run does. `renamed`: the
+-- binding is not the last part of its target (`as`).
 CREATE TABLE import_aliases(path TEXT NOT NULL, language TEXT NOT NULL, name TEXT NOT NULL, target TEXT NOT NULL,
                             renamed INTEGER NOT NULL);
 """
@@ -156,7 +157,7 @@ class GenerationWriter:
                            result.parse_errors))
         self.extracts.append((path, result.content_hash, payload, edge_names(edge[3] for edge in result.edges)))
         aliases = import_aliases(result)
-        self.aliases.extend((path, language, name, target, name.rsplit(".", 1)[-1] != target.rsplit(".", 1)[-1])
+        self.aliases.extend((path, language, name, target, alias_part(name) != alias_part(target))
                             for name, target in aliases)
         self.pending_bytes += len(payload)
         path_text = result.search_path

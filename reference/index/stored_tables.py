@@ -13,6 +13,7 @@ import sqlite3
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from .packages import Layout
 from .resolve import AMBIGUOUS, CALLABLE_TARGETS, CONTAINERS, Resolver
 
 _JOINED = "FROM symbols s JOIN symbol_relations r USING (symbol_id)"
@@ -57,6 +58,17 @@ class _Memo(_Table):
 MEMO_KEYS = 1 << 16
 
 
+class _Listing:
+    """`get(key)` -> every value `sql` gives with the key's parts bound (a tuple, empty when none): the modules a
+    file re-exports all of."""
+
+    def __init__(self, db: sqlite3.Connection, sql: str) -> None:
+        self.db, self.sql = db, sql
+
+    def get(self, key: tuple) -> tuple:
+        return tuple(row[0] for row in self.db.execute(self.sql, key))
+
+
 class _ById:
     """`kinds[sid]` / `parents[sid]` and `len()` over the symbols table (ids may have gaps after a patch)."""
 
@@ -82,11 +94,11 @@ class _Paths:
         return self.db.execute("SELECT 1 FROM files WHERE path = ?", (path,)).fetchone() is not None
 
 
-def stored_resolver(db: sqlite3.Connection, go_modules: dict[str, str] | None = None) -> Resolver:
-    """A Resolver whose tables are the generation in `db` (its uncommitted rows included), with the tree's Go
-    modules (`packages.Layout.go_modules`)."""
+def stored_resolver(db: sqlite3.Connection, layout: Layout | None = None) -> Resolver:
+    """A Resolver whose tables are the generation in `db` (its uncommitted rows included), in the tree's `layout` (its
+    Go modules and TypeScript/JavaScript packages)."""
     callables, containers = _marks(CALLABLE_TARGETS), _marks(CONTAINERS)
-    resolver = Resolver(go_modules=go_modules)
+    resolver = Resolver(layout=layout)
     resolver.by_qualified = _Table(db, "SELECT symbol_id FROM symbols WHERE language = ? AND qualified_name = ?")  # type: ignore[assignment]
     resolver.by_name = _Table(  # type: ignore[assignment]
         db, f"SELECT symbol_id FROM symbols WHERE language = ? AND name = ? AND kind IN ({callables})")
@@ -106,6 +118,8 @@ def stored_resolver(db: sqlite3.Connection, go_modules: dict[str, str] | None = 
         db, f"SELECT symbol_id FROM symbols WHERE language = ? AND name = ? AND kind IN ({containers})")
     resolver.aliases = _Table(  # type: ignore[assignment]
         db, "SELECT DISTINCT target FROM import_aliases WHERE language = ? AND name = ?")
+    resolver.stars = _Listing(  # type: ignore[assignment]
+        db, "SELECT DISTINCT target FROM import_aliases WHERE language = ? AND name = ? ORDER BY target")
     resolver.kind = _ById(db, "s.kind")  # type: ignore[assignment]
     resolver.parent = _ById(db, "r.parent_symbol_id")  # type: ignore[assignment]
     resolver.paths = _Paths(db)  # type: ignore[assignment]
@@ -125,7 +139,7 @@ LOOKUPS = {
 
 def lookup_tables(db: sqlite3.Connection,
                   files: Iterable[tuple[str, str | None, list[tuple], int, list[tuple[str, str]]]],
-                  ) -> dict[str, _Memo]:
+                  ) -> dict[str, _Memo | _Listing]:
     """A full run's `Resolver` tables keyed by name (`LOOKUPS`, by attribute, and `aliases`), written into `db` (a
     scratch database) from every file's (path, language, `registered` symbols, first symbol id, `import_aliases`)
     and answered by one indexed query a key, as a patch's are. In memory they took about 3 KB a file (the largest
@@ -144,11 +158,13 @@ def lookup_tables(db: sqlite3.Connection,
                 ("by_name", [(lang, name, sid) for sid, (name, _, kind, _) in rows if kind in CALLABLE_TARGETS]),
                 ("containers", [(lang, name, sid) for sid, (name, _, kind, _) in rows if kind in CONTAINERS])):
             db.executemany(f"INSERT INTO {LOOKUPS[attribute][0]} VALUES (?,?,?)", found)
-    tables = {}
+    tables: dict[str, _Memo | _Listing] = {}
     for attribute, (table, *columns) in LOOKUPS.items():
         first_key, second_key = (column.split()[0] for column in columns)
         db.execute(f"CREATE INDEX {table}_key ON {table}({first_key}, {second_key})")
         tables[attribute] = _Memo(db, f"SELECT symbol_id FROM {table} WHERE {first_key} = ? AND {second_key} = ?")
     db.execute("CREATE INDEX aliases_key ON aliases(language, name)")
     tables["aliases"] = _Memo(db, "SELECT DISTINCT target FROM aliases WHERE language = ? AND name = ?")
+    tables["stars"] = _Listing(db, "SELECT DISTINCT target FROM aliases WHERE language = ? AND name = ? "
+                                   "ORDER BY target")
     return tables

@@ -78,3 +78,58 @@ def test_a_generation_resolved_by_another_rule_is_not_patched(tmp_path: Path,
     (root / "notes/1.md").write_text("edited\n", encoding="utf-8")
     index_workspace(root)
     assert len(full) == 1  # the same rule now: a patch
+
+
+# A TypeScript workspace: `@acme/core` re-exports what its modules define; `app` imports it by the package's name.
+CORE = "packages/core/src"
+WORKSPACE = {
+    "packages/core/package.json": '{"name": "@acme/core", "main": "dist/index.js",\n'
+                                  ' "exports": {".": {"source": "./src/index.ts", "default": "./dist/index.js"}}}\n',
+    f"{CORE}/index.ts": "export { Client } from './client';\nexport * from './util';\nexport * from './more';\n"
+                        "export { helper as assist, default as Main } from './util';\n",
+    f"{CORE}/client.ts": "export class Client {\n  static make(): Client {\n    return new Client();\n  }\n}\n",
+    f"{CORE}/util.ts": "export function helper(): number {\n  return 1;\n}\n\n"
+                       "export function twice(): number {\n  return 2;\n}\n",
+    f"{CORE}/more.ts": "export function twice(): number {\n  return 3;\n}\n\nexport function extra(): void {}\n",
+    f"{CORE}/deep/tool.ts": "export function tool(): void {}\n",
+    "packages/app/src/main.ts": "import { Client, helper, assist, twice, extra, Main } from '@acme/core';\n"
+                                "import * as core from '@acme/core';\nimport { tool } from '@acme/core/deep/tool';\n"
+                                "import { Client as Local } from '../../core/src';\nimport { it } from 'vitest';\n\n"
+                                "export function main(): void {\n  Client.make();\n  helper();\n  assist();\n"
+                                "  twice();\n  extra();\n  core.helper();\n  new Local();\n  tool();\n  Main();\n}\n",
+}
+# main.ts's edges: (line, type, target text, the qualified name of the definition it resolves to or None).
+WORKSPACE_EXPECTED = [
+    (1, "import", "@acme/core.Client", "Client"),  # the package's entry re-exports it by name
+    (1, "import", "@acme/core.Main", None),  # a default export: no name of the module
+    (1, "import", "@acme/core.assist", "helper"),  # re-exported under another name
+    (1, "import", "@acme/core.extra", "extra"),  # through one `export * from`
+    (1, "import", "@acme/core.helper", "helper"),
+    (1, "import", "@acme/core.twice", None),  # two `export * from` modules define it
+    (2, "import", "@acme/core", None),  # a namespace import: the module itself
+    (3, "import", "@acme/core/deep/tool.tool", "tool"),  # a path in the package (its `src/`)
+    (4, "import", "../../core/src.Client", "Client"),  # a folder: its index
+    (5, "import", "vitest.it", None),  # a package outside the tree
+    (8, "call", "Client.make", "Client.make"),  # a member of the class the import resolved to
+    (9, "call", "helper", "helper"),
+    (10, "call", "assist", "helper"),
+    (11, "call", "@acme/core.twice", None),
+    (12, "call", "extra", "extra"),
+    (13, "call", "core.helper", "helper"),  # through the namespace's re-exports
+    (14, "call", "Local", "Client"),
+    (15, "call", "tool", "tool"),
+    (16, "call", "@acme/core.Main", None),
+]
+
+
+def test_typescript_names_resolve_through_workspace_packages_and_re_exports(tmp_path: Path) -> None:
+    for path, text in WORKSPACE.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text, encoding="utf-8")
+    index_workspace(tmp_path)
+    _, edges = resolved_edges(tmp_path)
+    assert [edge[1:] for edge in edges if edge[0] == "packages/app/src/main.ts"] == WORKSPACE_EXPECTED
+    # The re-exports are edges of the index file too (find_references counts them), resolved as imports are.
+    assert [edge[1:] for edge in edges if edge[0] == "packages/core/src/index.ts"] == [
+        (1, "import", "./client.Client", "Client"), (2, "import", "./util", None), (3, "import", "./more", None),
+        (4, "import", "./util.default", None), (4, "import", "./util.helper", "helper")]

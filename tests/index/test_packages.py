@@ -9,7 +9,7 @@ import pytest
 
 from cruxgate.reference.index import build as build_module
 from cruxgate.reference.index import index_workspace
-from cruxgate.reference.index.packages import Layout, changed_modules, go_package
+from cruxgate.reference.index.packages import Layout, changed_modules, go_package, js_package
 
 from .conftest import resolved_edges
 
@@ -106,6 +106,28 @@ def test_a_go_import_path_names_a_folder_of_its_module(manifests: dict[str, str]
                                                        directory: str | None) -> None:
     layout = Layout([*manifests, "main.go"], read=manifests.get)
     assert go_package(layout.go_modules, imported) == directory
+
+
+# (description, a package.json's text, the package's name and entry candidates, or None: it names no package)
+JS_PACKAGES = [
+    ("a name alone: the usual source entries", '{"name": "lib"}', ("lib", ("src/index", "index"))),
+    ("the export of `.` under each condition, in order, then the entry fields",
+     '{"name": "@a/b", "main": "dist/b.cjs", "exports": {".": {"source": "./src/b.ts", "import": {"default": '
+     '"./dist/b.js"}}, "./package.json": "./package.json"}}',
+     ("@a/b", ("src/b.ts", "dist/b.js", "dist/b.cjs", "src/index", "index"))),
+    ("exports that are the conditions of `.`", '{"name": "c", "exports": {"import": "./c.mjs"}}',
+     ("c", ("c.mjs", "src/index", "index"))),
+    ("an export that is one path", '{"name": "d", "exports": "./lib/d.js", "types": "./lib/d.d.ts"}',
+     ("d", ("lib/d.js", "lib/d.d.ts", "src/index", "index"))),
+    ("no name", '{"private": true}', None),
+    ("JSON that does not parse", '{"name": ', None),
+    ("not an object", '["x"]', None),
+]
+
+
+@pytest.mark.parametrize(("text", "package"), [case[1:] for case in JS_PACKAGES], ids=[case[0] for case in JS_PACKAGES])
+def test_a_package_json_names_its_package_and_entries(text: str, package: tuple | None) -> None:
+    assert js_package(lambda path: text, "package.json") == package
 
 
 def test_changed_modules_names_the_files_a_marker_moved() -> None:

@@ -157,6 +157,21 @@ ALIAS_STEPS: list[tuple[str, list[Edit]]] = [
                              "    return check_token(\"w\")\n")]),
     ("the first package's re-exports go", [write("src/auth/__init__.py", '"""Authentication."""\n')]),
 ]
+# A TypeScript workspace package re-exports its modules' definitions; another file imports them by its name.
+ECMA_STEPS: list[tuple[str, list[Edit]]] = [
+    ("a package re-exports all of a module; another file imports a function by the package's name", [
+        write("packages/kit/package.json", '{"name": "@acme/kit"}\n'),
+        write("packages/kit/src/index.ts", "export * from './text';\n"),
+        write("packages/kit/src/text.ts", "export function shout(s: string): string {\n  return s;\n}\n"),
+        write("web/use.ts", "import { shout } from '@acme/kit';\n\nexport function use(): string {\n"
+                            "  return shout('x');\n}\n")]),
+    ("the re-export of all of it becomes one of another name", [
+        replace("packages/kit/src/index.ts", "export * from './text';", "export { shout as yell } from './text';")]),
+    ("it re-exports all of it again", [
+        replace("packages/kit/src/index.ts", "export { shout as yell } from './text';", "export * from './text';")]),
+    ("the package is renamed in its package.json: the import names no package of the tree", [
+        replace("packages/kit/package.json", "@acme/kit", "@acme/toolkit")]),
+]
 QUERIES = ["validate_token", "helper_fn", "Helper", "refresh_token", "parse config", "retry", "AuthHandler",
            "Thermometer", "run", "deploy", "shout"]
 
@@ -343,3 +358,8 @@ def test_a_patch_follows_the_modules_a_package_or_crate_marker_moves(tmp_path: P
 def test_a_patch_follows_the_names_a_module_binds_by_its_imports(tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     _replay(tmp_path, monkeypatch, ALIAS_STEPS)
+
+
+def test_a_patch_follows_what_a_typescript_package_and_its_re_exports_name(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    _replay(tmp_path, monkeypatch, ECMA_STEPS)

@@ -25,7 +25,8 @@ from .conftest import copy_fixture
 # after an import is `Run` of the folder its import path names in the module go.mod declares. Python: `helper` names
 # a function in one module and a variable in another; a call can only mean the function; `run_work` is what a
 # package's import binds (an alias: the patch's from the database, the full run's from its scratch tables).
-# TypeScript: `run` names a top-level function and a method; an import of it can only mean the function.
+# TypeScript: `run` names a top-level function and a method; an import of it can only mean the function; `kit`, a
+# package of the tree, re-exports `alpha` (`export *`) and `run` (as `go`).
 EXTRA_FILES = {
     "zgo/caller/d.go": b"package caller\n\nfunc Use() {\n\tHelper()\n}\n",
     "zgo/other/c.go": b"package other\n\nfunc Helper() {}\n",
@@ -41,6 +42,10 @@ EXTRA_FILES = {
     "zpy/call.py": b"from pkg import run_work\n\n\ndef go():\n    return run_work()\n",
     "zts/funcs.ts": b"export function run() {}\n\nexport class Box {\n  run() {}\n}\n",
     "zts/use.ts": b"import { run } from './funcs';\n\nexport function main() {\n  run();\n}\n",
+    "zts/kit/package.json": b'{"name": "kit"}\n',
+    "zts/kit/src/index.ts": b"export * from './a';\nexport { run as go } from '../../funcs';\n",
+    "zts/kit/src/a.ts": b"export function alpha() {}\n",
+    "zts/app.ts": b"import { alpha, go } from 'kit';\n\nexport function app() {\n  alpha();\n  go();\n}\n",
 }
 _STORED_EDGES = ("SELECT from_symbol_id, from_path, line, edge_type, to_symbol_id, to_name FROM symbol_edges "
                  "WHERE from_path = ?")
@@ -53,7 +58,7 @@ class Generation:
 
     db: sqlite3.Connection
     files: list[tuple[FileExtract, int]]
-    go_modules: dict[str, str]  # the tree's, as the run read them
+    layout: Layout  # the tree's, as the run read it
 
     def records(self) -> list[tuple[str, str | None, list[tuple], int, list[tuple[str, str]]]]:
         """Every file's (path, language, `registered` symbols, first symbol id, `import_aliases`), as a full run
@@ -65,7 +70,7 @@ class Generation:
         """Each file with a full run's resolver entered at it."""
         records = self.records()
         resolver = Resolver(go_directories={posixpath.dirname(r.path) for r, _ in self.files if r.language == "go"},
-                            go_modules=self.go_modules)
+                            layout=self.layout)
         for path, _, symbols, first, _ in records:
             resolver.add_symbols(path, symbols, first)
         for attribute, table in lookup_tables(sqlite3.connect(":memory:"), records).items():
@@ -97,12 +102,12 @@ def generation(tmp_path_factory: pytest.TempPathFactory) -> Generation:
     for result, first in files:  # the premise: the run numbered each file's symbols from `first`, in this order
         ids = db.execute("SELECT symbol_id, name FROM symbols WHERE path = ? ORDER BY symbol_id", (result.path,))
         assert list(ids) == [(sid, symbol[0]) for sid, symbol in enumerate(map(registered, result.symbols), first)]
-    return Generation(db, files, layout.go_modules)
+    return Generation(db, files, layout)
 
 
 def test_a_full_runs_resolver_resolves_every_edge_as_a_patchs_and_as_stored(generation: Generation) -> None:
     assert {r.language for r, _ in generation.files} >= {"go", "python", "rust", "typescript"}
-    patch = stored_resolver(generation.db, generation.go_modules)
+    patch = stored_resolver(generation.db, generation.layout)
     resolved = 0
     for result, first, full in generation.full_runs():
         assert {path for path, _ in full.by_file_name} <= {result.path}  # that file's names alone
@@ -123,7 +128,8 @@ def test_a_full_runs_resolver_resolves_every_edge_as_a_patchs_and_as_stored(gene
     assert [row[4] for row in patch.edges(*firsts["zgo/main/e.go"])] == [None, firsts["zgo/pkg/b.go"][1]]
     work = firsts["zpy/pkg/impl.py"][1]
     assert [row[4] for row in patch.edges(*firsts["zpy/call.py"])] == [work, work]  # the import and the call
-    run = firsts["zts/funcs.ts"][1]
+    alpha, run = firsts["zts/kit/src/a.ts"][1], firsts["zts/funcs.ts"][1]
+    assert [row[4] for row in patch.edges(*firsts["zts/app.ts"])] == [alpha, run, alpha, run]  # through `kit`
     assert [row[4] for row in patch.edges(*firsts["zts/use.ts"])] == [run, run]  # the import and the call
 
 
@@ -131,7 +137,7 @@ def test_a_plain_call_resolves_as_the_call_rule_says(generation: Generation, mon
     """`edges` resolves a receiverless call inline; each row is what `_call_target` gives that edge. With the
     scratch tables' memo emptied at every key, a full run's resolver still resolves as a patch's."""
     monkeypatch.setattr(stored_tables, "MEMO_KEYS", 1)
-    patch = stored_resolver(generation.db, generation.go_modules)
+    patch = stored_resolver(generation.db, generation.layout)
     plain = 0
     for result, first, full in generation.full_runs():
         rows = patch.edges(result, first)

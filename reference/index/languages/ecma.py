@@ -24,6 +24,7 @@ CALLS = """
 """
 IMPORTS = """
 (import_statement source: (string (string_fragment) @source)) @import
+(export_statement source: (string (string_fragment) @source)) @import
 """
 
 _FUNCTION_VALUES = ("arrow_function", "function_expression", "function", "generator_function")
@@ -57,8 +58,11 @@ def kind_of(capture: str, name: str, node: Node, extra: dict[str, Node]) -> str:
 
 
 def imports_of(src: Source, node: Node, caps: dict[str, list[Node]], path: str, module: str) -> list[Import]:
-    """The default, namespace and named imports of an ES import (the module itself when it names none)."""
+    """The default, namespace and named imports of an ES import (the module itself when it names none), and what an
+    `export ... from` re-exports."""
     source = src.text(caps["source"][0])
+    if node.type == "export_statement":
+        return _reexports(src, node, source)
     out: list[Import] = []
     clause = next((c for c in node.named_children if c.type == "import_clause"), None)
     if clause is None:
@@ -77,4 +81,25 @@ def imports_of(src: Source, node: Node, caps: dict[str, list[Node]], path: str, 
                 alias = spec.child_by_field_name("alias")
                 binding = src.text(alias) if alias is not None else name
                 out.append((f"{source}.{name}", ("import", source, name), binding))
+    return out
+
+
+def _reexports(src: Source, node: Node, source: str) -> list[Import]:
+    """What `export { a, b as c } from './m'` (a name of `./m`, and the name it is exported as), `export * from './m'`
+    (every name: `*`) and `export * as ns from './m'` (the module, as `ns`) bring in. The hint is an import's with the
+    exported name after it; the file binds no local name."""
+    clause = next((c for c in node.named_children if c.type in ("export_clause", "namespace_export")), None)
+    if clause is None:  # export * from
+        return [(source, ("import", source, "*", "*"), None)]
+    if clause.type == "namespace_export":
+        ident = next((c for c in clause.named_children if c.type in ("identifier", "string")), None)
+        return [(source, ("import", source, None, src.text(ident) if ident is not None else None), None)]
+    out: list[Import] = []
+    for spec in clause.named_children:
+        if spec.type != "export_specifier":
+            continue
+        name = src.text(required_child(spec, "name"))
+        alias = spec.child_by_field_name("alias")
+        out.append((f"{source}.{name}", ("import", source, name, src.text(alias) if alias is not None else name),
+                    None))
     return out
