@@ -25,8 +25,8 @@ AMBIGUOUS = -1
 # What a symbol is registered by: (name, qualified name, kind, parent index). After FileExtract.loads symbols are
 # plain tuples in Symbol field order (fast to load), so the fields are taken by their positions in Symbol, all at once.
 registered = itemgetter(*map(Symbol._fields.index, ("name", "qualified_name", "kind", "parent")))
-# How many aliases a Python name is followed through (`a.X` -> `a.b.X` -> `a.b.c.X`), so that a cycle of re-exports
-# ends.
+# How many aliases a name is followed through (`a.X` -> `a.b.X` -> `a.b.c.X`; a re-export of a re-export), so that a
+# cycle of re-exports ends.
 ALIAS_HOPS = 8
 # How names resolve, named in each generation's manifest: a generation resolved by another rule is not patched (its
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
@@ -177,6 +177,7 @@ class Resolver:
         return None
 
     def _js_probe(self, base: str) -> str | None:
+        """The file of the tree a module path names (None: none)."""
         stem, extension = posixpath.splitext(base)
         for path in (base, stem) if extension in JS_EXTENSIONS else (base,):
             folder = f"{path}/" if path not in ("", ".") else ""
@@ -185,21 +186,26 @@ class Resolver:
                     return candidate
         return None
 
-    def _js_definition(self, file: str, name: str, hops: int = 0) -> int | None:
+    def _js_definition(self, file: str, name: str, hops: int = 0, seen: set[tuple[str, str]] | None = None,
+                       ) -> int | None:
         """The definition `name` names in the module `file`: its own top-level one, else the one its re-export of that
-        name stands for (`export { name } from`), else the one definition its `export * from` modules give."""
+        name stands for (`export { name } from`), else the one definition its `export * from` modules give. `seen`:
+        the (file, name) pairs this lookup has been through, each looked into once (barrels that re-export each
+        other, or one module through many paths, cost one visit each)."""
         found = self.top_level.get((file, name))
-        if found is not None or hops >= ALIAS_HOPS:
+        seen = set() if seen is None else seen
+        if found is not None or hops >= ALIAS_HOPS or (file, name) in seen:
             return _unique(found)
+        seen.add((file, name))
         language = (language_of(file) or ("",))[0]
         target = self.aliases.get((language, f"{file}:{name}"))
         if target is not None:
-            followed = None if target == AMBIGUOUS else self._js_file(str(target).rpartition(":")[0])
-            return None if followed is None else self._js_definition(followed, str(target).rpartition(":")[2],
-                                                                     hops + 1)
+            base, _, original = str(target).rpartition(":")
+            followed = None if target == AMBIGUOUS else self._js_file(base)
+            return None if followed is None else self._js_definition(followed, original, hops + 1, seen)
         definitions = {definition for star in self.stars.get((language, f"{file}:*")) or ()
                        if (followed := self._js_file(star.rpartition(":")[0])) is not None
-                       and (definition := self._js_definition(followed, name, hops + 1)) is not None}
+                       and (definition := self._js_definition(followed, name, hops + 1, seen)) is not None}
         return definitions.pop() if len(definitions) == 1 else None
 
     # -- calls ----------------------------------------------------------------------

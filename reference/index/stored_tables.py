@@ -60,13 +60,21 @@ MEMO_KEYS = 1 << 16
 
 class _Listing:
     """`get(key)` -> every value `sql` gives with the key's parts bound (a tuple, empty when none): the modules a
-    file re-exports all of."""
+    file re-exports all of. With `memo` (over rows that never change: a full run's), each key is asked once, as in
+    `_Memo`."""
 
-    def __init__(self, db: sqlite3.Connection, sql: str) -> None:
+    def __init__(self, db: sqlite3.Connection, sql: str, memo: bool = False) -> None:
         self.db, self.sql = db, sql
+        self.memo: dict[tuple, tuple] | None = {} if memo else None
 
     def get(self, key: tuple) -> tuple:
-        return tuple(row[0] for row in self.db.execute(self.sql, key))
+        if self.memo is None:
+            return tuple(row[0] for row in self.db.execute(self.sql, key))
+        if key not in self.memo:
+            if len(self.memo) >= MEMO_KEYS:
+                self.memo.clear()
+            self.memo[key] = tuple(row[0] for row in self.db.execute(self.sql, key))
+        return self.memo[key]
 
 
 class _ById:
@@ -166,5 +174,5 @@ def lookup_tables(db: sqlite3.Connection,
     db.execute("CREATE INDEX aliases_key ON aliases(language, name)")
     tables["aliases"] = _Memo(db, "SELECT DISTINCT target FROM aliases WHERE language = ? AND name = ?")
     tables["stars"] = _Listing(db, "SELECT DISTINCT target FROM aliases WHERE language = ? AND name = ? "
-                                   "ORDER BY target")
+                                   "ORDER BY target", memo=True)
     return tables

@@ -9,6 +9,7 @@ import pytest
 
 from cruxgate.reference.index import build as build_module
 from cruxgate.reference.index import index_workspace
+from cruxgate.reference.index.resolve import Resolver
 
 from .conftest import built, resolved_edges
 
@@ -86,13 +87,14 @@ WORKSPACE = {
     "packages/core/package.json": '{"name": "@acme/core", "main": "dist/index.js",\n'
                                   ' "exports": {".": {"source": "./src/index.ts", "default": "./dist/index.js"}}}\n',
     f"{CORE}/index.ts": "export { Client } from './client';\nexport * from './util';\nexport * from './more';\n"
-                        "export { helper as assist, default as Main } from './util';\n",
+                        "export { helper as assist, default as Main } from './util';\nexport * from './loop';\n",
+    f"{CORE}/loop.ts": "export * from './index';\n",  # two modules re-exporting all of each other
     f"{CORE}/client.ts": "export class Client {\n  static make(): Client {\n    return new Client();\n  }\n}\n",
     f"{CORE}/util.ts": "export function helper(): number {\n  return 1;\n}\n\n"
                        "export function twice(): number {\n  return 2;\n}\n",
     f"{CORE}/more.ts": "export function twice(): number {\n  return 3;\n}\n\nexport function extra(): void {}\n",
     f"{CORE}/deep/tool.ts": "export function tool(): void {}\n",
-    "packages/app/src/main.ts": "import { Client, helper, assist, twice, extra, Main } from '@acme/core';\n"
+    "packages/app/src/main.ts": "import { Client, helper, assist, twice, extra, Main, nothing } from '@acme/core';\n"
                                 "import * as core from '@acme/core';\nimport { tool } from '@acme/core/deep/tool';\n"
                                 "import { Client as Local } from '../../core/src';\nimport { it } from 'vitest';\n\n"
                                 "export function main(): void {\n  Client.make();\n  helper();\n  assist();\n"
@@ -105,6 +107,7 @@ WORKSPACE_EXPECTED = [
     (1, "import", "@acme/core.assist", "helper"),  # re-exported under another name
     (1, "import", "@acme/core.extra", "extra"),  # through one `export * from`
     (1, "import", "@acme/core.helper", "helper"),
+    (1, "import", "@acme/core.nothing", None),  # no module defines it: the search ends, the cycle notwithstanding
     (1, "import", "@acme/core.twice", None),  # two `export * from` modules define it
     (2, "import", "@acme/core", None),  # a namespace import: the module itself
     (3, "import", "@acme/core/deep/tool.tool", "tool"),  # a path in the package (its `src/`)
@@ -132,4 +135,28 @@ def test_typescript_names_resolve_through_workspace_packages_and_re_exports(tmp_
     # The re-exports are edges of the index file too (find_references counts them), resolved as imports are.
     assert [edge[1:] for edge in edges if edge[0] == "packages/core/src/index.ts"] == [
         (1, "import", "./client.Client", "Client"), (2, "import", "./util", None), (3, "import", "./more", None),
-        (4, "import", "./util.default", None), (4, "import", "./util.helper", "helper")]
+        (4, "import", "./util.default", None), (4, "import", "./util.helper", "helper"), (5, "import", "./loop", None)]
+
+
+class _Counted(dict):
+    """A resolver table that counts the keys it is asked for."""
+
+    asked = 0
+
+    def get(self, key, default=None):
+        self.asked += 1
+        return super().get(key, default)
+
+
+def test_a_name_no_module_defines_is_looked_for_once_in_each_module() -> None:
+    """Six barrels that each re-export all of the other five: a name none defines is looked for in each once, not
+    along every path of re-exports (5 ** 8 of them within the hop limit)."""
+    files = [f"b{i}.ts" for i in range(6)]
+    resolver = Resolver()
+    resolver.paths = set(files)
+    resolver.stars = _Counted({("typescript", f"{file}:*"): tuple(f"/b{j}:*" for j in range(6) if f"b{j}.ts" != file)
+                               for file in files})
+    resolver.top_level = {("b5.ts", "found"): 7}
+    assert resolver._js_definition("b0.ts", "missing") is None
+    assert resolver.stars.asked == len(files)
+    assert resolver._js_definition("b0.ts", "found") == 7  # through any of the paths: one definition
