@@ -156,6 +156,8 @@ def _alias_names(db: sqlite3.Connection, gone_paths: list[str], changed: list[Fi
     old = set(_rows(db, "SELECT name, target FROM import_aliases WHERE path IN ({})", gone_paths))
     new = {alias for result in changed for alias in import_aliases(result)}
     names = {alias_part(name) for name, _ in old ^ new}
+    if not names and not affected:  # an edit inside bodies: nothing to follow through a rename
+        return set()
     renames = {(alias_part(name), alias_part(target))
                for name, target in (*db.execute("SELECT name, target FROM import_aliases WHERE renamed"), *new)}
     renames = {(binding, last) for binding, last in renames if binding != last}

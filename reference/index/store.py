@@ -51,6 +51,7 @@ CREATE INDEX edges_from_path ON symbol_edges(from_path, edge_type, line);
 CREATE INDEX unresolved_names_key ON unresolved_names(name_key);
 CREATE INDEX import_aliases_name ON import_aliases(language, name);
 CREATE INDEX import_aliases_path ON import_aliases(path);
+CREATE INDEX import_aliases_renamed ON import_aliases(renamed) WHERE renamed;
 """
 REPO = "workspace"
 WRITER_HEAP = 32_000_000  # per index (the indexer holds three); tantivy wants >= 15 MB per indexing thread
