@@ -146,7 +146,7 @@ def js_package(read: Callable[[str], str | None] | None, manifest: str) -> tuple
     text = read(manifest) if read is not None else None
     try:
         found = json.loads(text) if text is not None else None
-    except ValueError:
+    except (ValueError, RecursionError):  # nested deeper than the decoder goes: not a manifest to read
         return None
     name = found.get("name") if isinstance(found, dict) else None
     if not isinstance(name, str) or not name:
@@ -160,14 +160,16 @@ def js_package(read: Callable[[str], str | None] | None, manifest: str) -> tuple
 
 
 def _strings(value: object) -> list[str]:
-    """The strings of a JSON value, in document order."""
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [text for item in value.values() for text in _strings(item)]
-    if isinstance(value, list):
-        return [text for item in value for text in _strings(item)]
-    return []
+    """The strings of a JSON value, in document order (walked with a stack: a manifest may nest deep)."""
+    found: list[str] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.append(item)
+        elif isinstance(item, dict | list):
+            stack.extend(reversed(list(item.values()) if isinstance(item, dict) else item))
+    return found
 
 
 def crate_name(read: Callable[[str], str | None] | None, manifest: str) -> str | None:
@@ -178,7 +180,7 @@ def crate_name(read: Callable[[str], str | None] | None, manifest: str) -> str |
         return None
     try:
         found = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):  # nested deeper than the parser goes: not a manifest to read
         return None
     for table in ("lib", "package"):
         entry = found.get(table)

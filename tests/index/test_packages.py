@@ -71,6 +71,8 @@ CRATE_NAMES = [
     ("a manifest that is not TOML names no crate", "[package\nname = ", "text"),
     ("a name that is no identifier is not used", '[package]\nname = "9lives"\n', "text"),
     ("an unreadable manifest names no crate", None, "text"),
+    ("a manifest nested deeper than the parser goes names no crate",
+     '[package]\nname = "deep"\nv = ' + "[" * 100_000 + "]" * 100_000 + "\n", "text"),
 ]
 
 
@@ -122,6 +124,9 @@ JS_PACKAGES = [
     ("no name", '{"private": true}', None),
     ("JSON that does not parse", '{"name": ', None),
     ("not an object", '["x"]', None),
+    ("nested deeper than the decoder goes", '{"name": "e", "exports": ' + "[" * 100_000 + "]" * 100_000 + "}", None),
+    ("nested deep within the decoder's reach", '{"name": "f", "exports": ' + "[" * 400 + '"./f.js"' + "]" * 400 + "}",
+     ("f", ("f.js", "src/index", "index"))),
 ]
 
 
