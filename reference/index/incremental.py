@@ -14,11 +14,12 @@ What a patch does, for the files that changed (added, edited, deleted):
 - their old rows go (files, symbols, relations, the edges from them) and their Tantivy documents are
   deleted; their new extractions are added with ids after the live generation's highest ones;
 - edges are resolved again for those files and for every unchanged file whose edges name (as a dotted or
-  `::` part of the target) a symbol name that appeared or disappeared, or a name a Python module's import alias
-  binds that appeared, disappeared or now stands for another (or an alias renaming one of those), or point at a
-  symbol that went;
-  a TypeScript/JavaScript file added or deleted re-resolves every such file (relative imports name paths), and a
-  go.mod added, edited or deleted every Go file (its module path names the directories Go imports find);
+  `::` part of the target) a symbol name that appeared or disappeared, or a name an import alias (a Python
+  module's top-level import, a TypeScript/JavaScript re-export) binds that appeared, disappeared or now stands for
+  another (or an alias renaming one of those), or point at a symbol that went; a TypeScript/JavaScript file added
+  or deleted, a package.json added, edited or deleted, or an `export * from` that comes or goes re-resolves every
+  such file (their imports name paths and packages), a `from m import *` that comes or goes every Python file, and
+  a go.mod added, edited or deleted every Go file (its module path names the directories Go imports find);
 - the unresolved-name counts are adjusted by the edges removed and added.
 
 The result holds the same files, symbols, edges (targets included) and counts as a full run over the same
@@ -148,18 +149,23 @@ def _rows(db: sqlite3.Connection, sql: str, keys: list) -> list[tuple]:
     return db.execute(sql.format(",".join("?" * len(keys))), keys).fetchall()
 
 
-def _alias_names(db: sqlite3.Connection, gone_paths: list[str], changed: list[FileExtract],
-                 affected: set[str]) -> set[str]:
-    """The names whose edges may resolve otherwise through the Python import aliases (`resolve.import_aliases`): the
-    bindings of the aliases the changed and deleted files dropped or gained, and, through every alias that renames
-    (`import x as y`), the binding of one whose target ends in a name affected."""
-    old = set(_rows(db, "SELECT name, target FROM import_aliases WHERE path IN ({})", gone_paths))
-    new = {alias for result in changed for alias in import_aliases(result)}
-    names = {alias_part(name) for name, _ in old ^ new}
+def _alias_changes(db: sqlite3.Connection, gone_paths: list[str], changed: list[FileExtract]) -> set[tuple]:
+    """The (language, name, target) import aliases (`resolve.import_aliases`) the changed and deleted files dropped
+    or gained."""
+    old = set(_rows(db, "SELECT language, name, target FROM import_aliases WHERE path IN ({})", gone_paths))
+    return old ^ {(result.language, *alias) for result in changed for alias in import_aliases(result)}
+
+
+def _alias_names(db: sqlite3.Connection, changes: set[tuple], affected: set[str]) -> set[str]:
+    """The names whose edges may resolve otherwise through the import aliases: the bindings of the aliases that
+    `changes` dropped or gained, and, through every alias that renames (`import x as y`), the binding of one whose
+    target ends in a name affected."""
+    names = {alias_part(name) for _, name, _ in changes}
     if not names and not affected:  # an edit inside bodies: nothing to follow through a rename
         return set()
     renames = {(alias_part(name), alias_part(target))
-               for name, target in (*db.execute("SELECT name, target FROM import_aliases WHERE renamed"), *new)}
+               for name, target in (*db.execute("SELECT name, target FROM import_aliases WHERE renamed"),
+                                    *((name, target) for _, name, target in changes))}
     renames = {(binding, last) for binding, last in renames if binding != last}
     reached = affected | names
     while grown := {binding for binding, last in renames if last in reached and binding not in reached}:
@@ -214,7 +220,11 @@ class Patch:
             # name a symbol that appeared or went may resolve otherwise now.
             affected = {old_symbols[s][1] for s in old_symbols.keys() - new_symbols.keys()}
             affected.update(new_symbols[s] for s in new_symbols.keys() - old_symbols.keys())
-            affected |= _alias_names(db, gone_paths, changed, affected)
+            changes = _alias_changes(db, gone_paths, changed)
+            affected |= _alias_names(db, changes, affected)
+            # A module imported or re-exported all of (`from m import *`, `export * from`) that comes or goes: any
+            # name through the file that did so.
+            stars = {language for language, name, _ in changes if alias_part(name) == "*"}
             gone_ids = [old_symbols[s][0] for s in old_symbols.keys() - new_symbols.keys()]
             # A TypeScript/JavaScript path that appears or goes can change what a relative import names.
             old_paths = {path: language for _, path, language in old_files}
@@ -222,13 +232,13 @@ class Patch:
             moved += [r.language for r in changed if r.path not in old_paths]
             languages = set(_JS_LANGUAGES) if not _JS_LANGUAGES.isdisjoint(moved) else set()
             # A go.mod that comes, goes or changes can change the directory every Go import path names; a
-            # package.json, the file a package's name names; an `export * from` that comes or goes, any name
-            # through that file.
+            # package.json, the file a package's name names.
             manifests = {posixpath.basename(path) for path in gone_paths}
             if GO_MODULE in manifests:
                 languages.add("go")
-            if JS_PACKAGE in manifests or "*" in affected:
+            if JS_PACKAGE in manifests or not stars.isdisjoint(_JS_LANGUAGES):
                 languages.update(_JS_LANGUAGES)
+            languages.update(stars & {"python"})
             rerun = self._affected_files(db, affected, gone_ids, languages, live) - set(gone_paths)
             return PatchPlan(changed, gone_paths, file_ids, old_symbols, sorted(rerun),
                              _last_ids(db, self.previous), stamp(self.previous / DATABASE))

@@ -28,9 +28,12 @@ registered = itemgetter(*map(Symbol._fields.index, ("name", "qualified_name", "k
 # How many aliases a name is followed through (`a.X` -> `a.b.X` -> `a.b.c.X`; a re-export of a re-export), so that a
 # cycle of re-exports ends.
 ALIAS_HOPS = 8
+# How many names one Python lookup may pass through: a module that imports all of its own submodules (`from .a import
+# *` in `m`) makes `m.a.x` also `m.a.a.x`, `m.b.a.x`..., each a name of its own.
+LOOKUP_NAMES = 64
 # How names resolve, named in each generation's manifest: a generation resolved by another rule is not patched (its
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
-RESOLUTION = "aliases-go-ecma-3"
+RESOLUTION = "aliases-go-ecma-stars-4"
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
@@ -38,8 +41,10 @@ def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
 
     Python: a name a module binds by an import at its top level: `from .b import X` in module `a` makes `a.X` stand
     for `a.b.X`, so another module's `from a import X` (a package re-exporting what its modules define) names
-    `a.b.X`. TypeScript and JavaScript: a name a file re-exports: `export { X as Y } from './b'` in `a/index.ts`
-    makes `a/index.ts:Y` stand for `/a/b:X` (a module base, `_js_base`, and a name); `export * from './b'` gives
+    `a.b.X`; `from .b import *` gives `a.*` -> `a.b.*`, one row for each such module.
+
+    TypeScript and JavaScript: a name a file re-exports: `export { X as Y } from './b'` in `a/index.ts` makes
+    `a/index.ts:Y` stand for `/a/b:X` (a module base, `_js_base`, and a name); `export * from './b'` gives
     `a/index.ts:*` -> `/a/b:*`, one row for each such module.
     """
     if result.language in ("typescript", "javascript"):
@@ -48,9 +53,10 @@ def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
                 if edge_type == "import" and len(hint) == 4 and hint[2] is not None and hint[3]]
     if result.language != "python" or not result.module:
         return []
-    return [(f"{result.module}.{binding}", _bound_name(to_name, binding))
-            for source, _, edge_type, to_name, _, binding in result.edges
-            if edge_type == "import" and source < 0 and binding]
+    return [(f"{result.module}.{binding}", _bound_name(to_name, binding)) if binding else
+            (f"{result.module}.*", f"{to_name}.*")  # `from m import *`
+            for source, _, edge_type, to_name, hint, binding in result.edges
+            if edge_type == "import" and source < 0 and (binding or hint[-1] == "*")]
 
 
 def alias_part(text: str) -> str:
@@ -99,7 +105,7 @@ class Resolver:
         self.children: dict[tuple[int, str], int] = {}
         self.containers: dict[tuple[str, str], int] = {}
         # (language, name) -> what the name stands for (`import_aliases`), or AMBIGUOUS; and every module a
-        # TypeScript/JavaScript file re-exports all of (`export * from`: the name `path:*`).
+        # module imports or re-exports all of (`from m import *`: the name `module.*`; `export * from`: `path:*`).
         self.aliases: dict[tuple[str, str], str | int] = {}
         self.stars: dict[tuple[str, str], tuple[str, ...]] = {}
         # By symbol id (ids start at 1). Both grow with the tree (311k symbols at 20k files): each kind is the one
@@ -140,8 +146,7 @@ class Resolver:
         """The symbol an import hint ("import", target) or ("import", module source, name) names, if one."""
         lang = result.language or ""
         if lang == "python":
-            _, target = hint
-            return self._python_definition(target)
+            return None if hint[-1] == "*" else self._python_definition(hint[1])  # `*`: a module, all of it
         if lang == "rust":
             _, target = hint
             return self._rust_definition(result.module, target)
@@ -273,18 +278,29 @@ class Resolver:
             return None if directory is None else _unique(self.by_dir_name.get((directory, callee)))
         return None
 
-    def _python_definition(self, name: str) -> int | None:
+    def _python_definition(self, name: str, hops: int = 0, seen: set[str] | None = None) -> int | None:
         """The definition a Python qualified name names: its own, else the one it stands for through the aliases of
-        the modules it passes (`_unaliased`), when only one definition has that name."""
-        for _ in range(ALIAS_HOPS):
-            found = self.by_qualified.get(("python", name))
-            if found is not None:
-                return _unique(found)
-            followed = self._unaliased(name)
-            if followed is None:
-                return None
-            name = followed
-        return None
+        the modules it passes (`_unaliased`), else the one definition the modules a module of it imports all of
+        (`from m import *`) give its public name; `seen`: the names this lookup has been through, each once."""
+        found = self.by_qualified.get(("python", name))
+        seen = set() if seen is None else seen
+        if found is not None or hops >= ALIAS_HOPS or name in seen or len(seen) >= LOOKUP_NAMES:
+            return _unique(found)
+        seen.add(name)
+        followed = self._unaliased(name)
+        if followed is not None:
+            return self._python_definition(followed, hops + 1, seen)
+        end = len(name)
+        while (end := name.rfind(".", 0, end)) > 0:  # the longest module of `a.b.C.f` that imports all of others
+            stars = self.stars.get(("python", f"{name[:end]}.*")) or ()
+            if stars:
+                break
+        if end <= 0 or name.startswith("_", end + 1):  # none; or a private name, which `import *` leaves out
+            return None
+        definitions = {definition for star in stars
+                       if (definition := self._python_definition(f"{star[:-2]}{name[end:]}", hops + 1, seen))
+                       is not None}
+        return definitions.pop() if len(definitions) == 1 else None
 
     def _unaliased(self, name: str) -> str | None:
         """`name` with its longest prefix that a module binds by an import replaced by what it stands for

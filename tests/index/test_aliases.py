@@ -9,7 +9,7 @@ import pytest
 
 from cruxgate.reference.index import build as build_module
 from cruxgate.reference.index import index_workspace
-from cruxgate.reference.index.resolve import Resolver
+from cruxgate.reference.index.resolve import ALIAS_HOPS, LOOKUP_NAMES, Resolver
 
 from .conftest import built, resolved_edges
 
@@ -23,9 +23,16 @@ TREE = {
     "cyc/a.py": "from cyc.b import X\n",
     "cyc/b.py": "from cyc.a import X\n",
     "own/__init__.py": "from lib.impl import helper\n\n\ndef helper() -> None:\n    pass\n",
+    "star/__init__.py": "from .fields import *\nfrom .more import *\nfrom .loop import *\n",
+    "star/fields.py": "class CharField:\n    def clean(self) -> None:\n        pass\n\n\ndef _hidden() -> None:\n"
+                      "    pass\n\n\ndef twice() -> None:\n    pass\n",
+    "star/more.py": "def twice() -> None:\n    pass\n",
+    "star/loop.py": "from star import *\n",  # two modules importing all of each other
     "app.py": "import lib\nfrom lib import Thing, assist, engine, hidden\nfrom top import Thing as T2\n"
               "from cyc.a import X\nfrom own import helper\n\n\ndef main() -> None:\n    Thing()\n    assist()\n"
               "    engine.helper()\n    lib.Thing.run()\n    T2()\n    hidden()\n    X()\n    helper()\n",
+    "forms.py": "from star import CharField, _hidden, twice, missing\nimport star\n\n\ndef form() -> None:\n"
+                "    star.CharField.clean()\n    _hidden()\n",
 }
 # app.py's edges: (line, type, target text, the qualified name of the definition it resolves to or None).
 EXPECTED = [
@@ -58,8 +65,19 @@ def _tree(root: Path) -> Path:
 def test_names_resolve_through_the_imports_of_the_modules_they_pass(tmp_path: Path) -> None:
     root = _tree(tmp_path)
     index_workspace(root)
-    edges = [edge[1:] for edge in resolved_edges(root)[1] if edge[0] == "app.py"]
-    assert edges == EXPECTED
+    edges = resolved_edges(root)[1]
+    assert [edge[1:] for edge in edges if edge[0] == "app.py"] == EXPECTED
+    # `from m import *`: the public names of the modules imported all of, when only one of them defines the name.
+    assert [edge[1:] for edge in edges if edge[0] == "forms.py"] == [
+        (1, "import", "star.CharField", "star.fields.CharField"),
+        (1, "import", "star._hidden", None),  # a private name: `import *` leaves it out
+        (1, "import", "star.missing", None),  # none defines it: the search ends, the cycle notwithstanding
+        (1, "import", "star.twice", None),  # two of them define it
+        (2, "import", "star", None),
+        (6, "call", "star.CharField.clean", "star.fields.CharField.clean"),  # a member, through the module
+        (7, "call", "star._hidden", None)]
+    assert [edge[1:] for edge in edges if edge[0] == "star/__init__.py"] == [  # the module, all of it: no definition
+        (1, "import", "star.fields", None), (2, "import", "star.more", None), (3, "import", "star.loop", None)]
 
 
 def test_a_generation_resolved_by_another_rule_is_not_patched(tmp_path: Path,
@@ -160,3 +178,16 @@ def test_a_name_no_module_defines_is_looked_for_once_in_each_module() -> None:
     assert resolver._js_definition("b0.ts", "missing") is None
     assert resolver.stars.asked == len(files)
     assert resolver._js_definition("b0.ts", "found") == 7  # through any of the paths: one definition
+
+
+def test_a_python_lookup_through_a_module_that_imports_all_of_its_own_submodules_ends() -> None:
+    """`from .a import *` in `m` (and `.b`, `.c`) makes `m.a.x` also `m.a.a.x`, `m.b.a.x`...: a name none defines
+    is looked for in a bounded number of names (3 ** 8 of them within the hop limit), and a definition one of the
+    modules gives is still found."""
+    resolver = Resolver()
+    resolver.stars = _Counted({("python", "m.*"): ("m.a.*", "m.b.*", "m.c.*")})
+    resolver.by_qualified = {("python", "m.c.found"): 5}
+    assert resolver._python_definition("m.missing") is None
+    # Each name asks for the modules of each of its prefixes, and a name grows by a part a hop.
+    assert resolver.stars.asked <= LOOKUP_NAMES * (ALIAS_HOPS + 2)
+    assert resolver._python_definition("m.found") == 5

@@ -156,6 +156,11 @@ ALIAS_STEPS: list[tuple[str, list[Edit]]] = [
         write("src/gate.py", "from settings import check_token\n\n\ndef gate() -> bool:\n"
                              "    return check_token(\"w\")\n")]),
     ("the first package's re-exports go", [write("src/auth/__init__.py", '"""Authentication."""\n')]),
+    ("a package imports all of its module; a caller imports a function of it from the package", [
+        write("src/kit/__init__.py", "from .parts import *\n"),
+        write("src/kit/parts.py", "def build() -> int:\n    return 1\n"),
+        write("src/maker.py", "from kit import build\n\n\ndef make() -> int:\n    return build()\n")]),
+    ("the package no longer imports all of it", [write("src/kit/__init__.py", "")]),
 ]
 # A TypeScript workspace package re-exports its modules' definitions; another file imports them by its name.
 ECMA_STEPS: list[tuple[str, list[Edit]]] = [

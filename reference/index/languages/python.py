@@ -108,6 +108,9 @@ def imports_of(src: Source, node: Node, caps: dict[str, list[Node]], path: str, 
         target_module = ".".join(base + ([rest] if rest else []))
     else:
         target_module = rest
+    if target_module and any(child.type == "wildcard_import" for child in node.children):
+        # `from m import *`: the module, and every public name of it (the hint's third part); no local name known.
+        return [(target_module, ("import", target_module, "*"), None)]
     for name in node.children_by_field_name("name"):
         imported, alias = _imported_name(src, name)
         binding = alias or imported
