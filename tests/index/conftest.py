@@ -88,3 +88,11 @@ def resolved_edges(root: Path) -> tuple[dict[str, str], list[tuple]]:
                               "FROM symbol_edges e LEFT JOIN symbols s ON s.symbol_id = e.to_symbol_id"))
     db.close()
     return names, edges
+
+
+def write_tree(root: Path, tree: dict[str, str]) -> Path:
+    """`root` with each of `tree`'s files (relative path -> text) written in it, its folders made."""
+    for path, text in tree.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text, encoding="utf-8")
+    return root

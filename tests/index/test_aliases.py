@@ -11,7 +11,7 @@ from cruxgate.reference.index import build as build_module
 from cruxgate.reference.index import index_workspace
 from cruxgate.reference.index.resolve import ALIAS_HOPS, LOOKUP_NAMES, Resolver
 
-from .conftest import built, resolved_edges
+from .conftest import built, resolved_edges, write_tree
 
 TREE = {
     "lib/__init__.py": "from .impl import Thing, helper as assist\nfrom . import impl as engine\n\n\n"
@@ -55,15 +55,8 @@ EXPECTED = [
 ]
 
 
-def _tree(root: Path) -> Path:
-    for path, text in TREE.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text, encoding="utf-8")
-    return root
-
-
 def test_names_resolve_through_the_imports_of_the_modules_they_pass(tmp_path: Path) -> None:
-    root = _tree(tmp_path)
+    root = write_tree(tmp_path, TREE)
     index_workspace(root)
     edges = resolved_edges(root)[1]
     assert [edge[1:] for edge in edges if edge[0] == "app.py"] == EXPECTED
@@ -83,7 +76,7 @@ def test_names_resolve_through_the_imports_of_the_modules_they_pass(tmp_path: Pa
 def test_a_generation_resolved_by_another_rule_is_not_patched(tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """Its unchanged files' edges were resolved without the aliases, and its database has none to read."""
-    root = _tree(tmp_path)
+    root = write_tree(tmp_path, TREE)
     for i in range(20):  # a tree where one edited file is a patch's to make (at most a tenth of it)
         (root / f"notes/{i}.md").parent.mkdir(exist_ok=True)
         (root / f"notes/{i}.md").write_text(f"note {i}\n", encoding="utf-8")
@@ -144,9 +137,7 @@ WORKSPACE_EXPECTED = [
 
 
 def test_typescript_names_resolve_through_workspace_packages_and_re_exports(tmp_path: Path) -> None:
-    for path, text in WORKSPACE.items():
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_text(text, encoding="utf-8")
+    write_tree(tmp_path, WORKSPACE)
     index_workspace(tmp_path)
     _, edges = resolved_edges(tmp_path)
     assert [edge[1:] for edge in edges if edge[0] == "packages/app/src/main.ts"] == WORKSPACE_EXPECTED

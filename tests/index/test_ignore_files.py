@@ -15,7 +15,7 @@ from cruxgate.reference.index import IndexReader, index_workspace
 from cruxgate.reference.index.scan import scan
 from cruxgate.reference.server.freshness import newer_than
 
-from .conftest import indexed_paths
+from .conftest import indexed_paths, write_tree
 
 T = TypeVar("T")
 
@@ -93,12 +93,6 @@ ABOVE = [
      {**REPO, ".gitignore": "*.py\n", "ws/api/.git/HEAD": "ref: refs/heads/main\n", "ws/api/a.py": ""},
      {"a.py"}),
 ]
-
-
-def write_tree(root: Path, tree: dict[str, str]) -> None:
-    for path, text in tree.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text, encoding="utf-8")
 
 
 @pytest.mark.parametrize(("tree", "kept"), [case[1:] for case in CASES], ids=[case[0] for case in CASES])

@@ -11,7 +11,7 @@ from cruxgate.reference.index import build as build_module
 from cruxgate.reference.index import index_workspace
 from cruxgate.reference.index.packages import Layout, changed_modules, go_package, js_package
 
-from .conftest import resolved_edges
+from .conftest import resolved_edges, write_tree
 
 # (description, the tree's files, path, module)
 CASES = [
@@ -161,15 +161,8 @@ MONOREPO = {
 }
 
 
-def _tree(root: Path) -> Path:
-    for path, text in MONOREPO.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text, encoding="utf-8")
-    return root
-
-
 def test_imports_of_a_monorepo_resolve(tmp_path: Path) -> None:
-    root = _tree(tmp_path / "mono")
+    root = write_tree(tmp_path / "mono", MONOREPO)
     index_workspace(root)
     names, edges = resolved_edges(root)
     assert (names["issue"], names["login"], names["shout"], names["run"], names["main"]) == (
@@ -189,7 +182,7 @@ def test_imports_of_a_monorepo_resolve(tmp_path: Path) -> None:
 def test_a_generation_of_another_module_rule_is_extracted_again(tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """An index an older release wrote (modules from the path alone) is neither patched nor reused as it is."""
-    root = _tree(tmp_path / "mono")
+    root = write_tree(tmp_path / "mono", MONOREPO)
     for i in range(20):  # a tree where one edited file is a patch's to make (at most a tenth of it)
         (root / f"notes/{i}.md").parent.mkdir(exist_ok=True)
         (root / f"notes/{i}.md").write_text(f"note {i}\n", encoding="utf-8")
@@ -202,7 +195,7 @@ def test_a_generation_of_another_module_rule_is_extracted_again(tmp_path: Path,
     summary = index_workspace(root)
     # The edited note, and all but the crates' two manifests (text, without a module).
     assert (summary.parsed_files, summary.reused_files) == (len(MONOREPO) - 2 + 1, 2 + 19)
-    fresh = _tree(tmp_path / "fresh")
+    fresh = write_tree(tmp_path / "fresh", MONOREPO)
     shutil.copytree(root / "notes", fresh / "notes")
     index_workspace(fresh)
     assert resolved_edges(root) == resolved_edges(fresh)
@@ -239,9 +232,7 @@ def test_calls_through_an_imported_module_or_type_resolve(tmp_path: Path) -> Non
     """`tokens.issue()` after `from app import tokens`, `Shouter::new()` after `use crate::text::Shouter`,
     `cart.Total()` after `import "example.com/shop/v2/cart"`: the call names a definition through what the import
     brought in."""
-    for path, text in THROUGH_IMPORTS.items():
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_text(text, encoding="utf-8")
+    write_tree(tmp_path, THROUGH_IMPORTS)
     index_workspace(tmp_path)
     calls = [(path, line, name, target) for path, line, kind, name, target in resolved_edges(tmp_path)[1]
              if kind == "call"]
