@@ -298,7 +298,8 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
     sealed = None
     # A generation whose modules were counted, or names resolved, by another rule (an older release's) is not
     # patched: a full run extracts again every file whose stored module differs.
-    if previous is not None and {key: (live.manifest or {}).get(key) for key in _patchable()} == _patchable():
+    patchable = _patchable()
+    if previous is not None and {key: (live.manifest or {}).get(key) for key in patchable} == patchable:
         sealed = sealed_files(previous)
     layout = Layout((candidate.path for candidate in report.files), read=partial(_text, root))
     gens = _generations(state)

@@ -18,6 +18,7 @@ import posixpath
 import re
 import tomllib
 from collections.abc import Callable, Collection, Iterable
+from typing import TypeVar
 
 from .languages import LANGUAGES, language_of, python
 
@@ -35,6 +36,7 @@ JS_ENTRIES = ("src/index", "index")
 _JS_ENTRY_FIELDS = ("source", "module", "main", "types", "typings")
 # A go.mod's module directive: `module example.com/m`, the path quoted or not, a comment after it.
 _GO_MODULE_LINE = re.compile(r'^\s*module\s+(?:"([^"]+)"|(\S+))', re.MULTILINE)
+T = TypeVar("T")
 
 
 class Layout:
@@ -125,18 +127,26 @@ def go_module_path(read: Callable[[str], str | None] | None, manifest: str) -> s
     return None if found is None else found.group(1) or found.group(2)
 
 
-def go_package(modules: dict[str, str], imported: str) -> str | None:
-    """The directory of the tree a Go import path names, by the module (`modules`: module path -> its go.mod's
-    directory) whose path is the longest that begins it; None when no module of the tree does."""
-    prefix, rest = imported, ""
-    while True:
-        directory = modules.get(prefix)
-        if directory is not None:
-            return posixpath.join(directory, rest) if rest else directory
+def longest_prefix(table: dict[str, T], path: str) -> tuple[T, str] | None:
+    """The value `table` holds for the longest `/`-prefix of `path` it has (a Go module's path, a package's name),
+    and the rest of `path` after that prefix ("" for the whole of it); None when it has none."""
+    prefix, rest = path, ""
+    while (found := table.get(prefix)) is None:
         if "/" not in prefix:
             return None
         prefix, _, last = prefix.rpartition("/")
         rest = f"{last}/{rest}" if rest else last
+    return found, rest
+
+
+def go_package(modules: dict[str, str], imported: str) -> str | None:
+    """The directory of the tree a Go import path names, by the module (`modules`: module path -> its go.mod's
+    directory) whose path is the longest that begins it; None when no module of the tree does."""
+    found = longest_prefix(modules, imported)
+    if found is None:
+        return None
+    directory, rest = found
+    return posixpath.join(directory, rest) if rest else directory
 
 
 def js_package(read: Callable[[str], str | None] | None, manifest: str) -> tuple[str, tuple[str, ...]] | None:
@@ -148,10 +158,8 @@ def js_package(read: Callable[[str], str | None] | None, manifest: str) -> tuple
         found = json.loads(text) if text is not None else None
     except (ValueError, RecursionError):  # nested deeper than the decoder goes: not a manifest to read
         return None
-    name = found.get("name") if isinstance(found, dict) else None
-    if not isinstance(name, str) or not name:
+    if not isinstance(found, dict) or not isinstance(name := found.get("name"), str) or not name:
         return None
-    assert isinstance(found, dict)
     exports = found.get("exports")
     if isinstance(exports, dict) and any(key.startswith(".") for key in exports):
         exports = exports.get(".")

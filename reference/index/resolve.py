@@ -12,7 +12,7 @@ from sys import intern
 from .extract import FileExtract, Symbol
 from .kinds import kinds_of
 from .languages import LANGUAGES, language_of
-from .packages import Layout, go_package
+from .packages import Layout, go_package, longest_prefix
 
 CALLABLE_TARGETS = kinds_of("callable", "type")  # a call may construct a type
 CONTAINERS = kinds_of("type", "namespace")
@@ -168,13 +168,10 @@ class Resolver:
         package's name (`@scope/pkg`: its entry file; `@scope/pkg/sub`: `sub` in its folder, then in its `src/`)."""
         if base.startswith("/"):
             return self._js_probe(base[1:])
-        name, rest = base, ""
-        while (found := self.js_packages.get(name)) is None:
-            if "/" not in name:
-                return None
-            name, _, last = name.rpartition("/")
-            rest = f"{last}/{rest}" if rest else last
-        directory, entries = found
+        found = longest_prefix(self.js_packages, base)
+        if found is None:
+            return None
+        (directory, entries), rest = found
         for entry in (entries if not rest else (rest, f"src/{rest}")):
             file = self._js_probe(posixpath.join(directory, entry) if directory else entry)
             if file is not None:
