@@ -34,7 +34,11 @@ CONTENT_HEAD = 2000
 TYPE_KINDS = kinds_of("type")
 CONTAINER_KINDS = kinds_of("type", "namespace")
 SCOPE_KINDS = kinds_of("type", "namespace", "callable") | {"impl"}  # a Rust impl block is a scope, not a kind
+CALLABLE_KINDS = kinds_of("callable")
 _SIMPLE_RECV = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$")
+# What a type's text may start with that is not its name: Go's and Rust's pointers and references, `mut`, `dyn`.
+_TYPE_PREFIX = re.compile(r"^(?:[*&]\s*|(?:mut|dyn|const)\s+)+")
+MAX_TYPE_TEXT = 200
 
 
 class Symbol(NamedTuple):
@@ -60,7 +64,7 @@ class Edge(NamedTuple):
     """A call or import at `line`, made from symbol index `source` (-1 at file level).
 
     `hint` says how the target may be resolved once every file is known:
-    ("call", callee, receiver|None) or ("import", target[, name]).
+    ("call", callee, receiver|None[, the receiver's type]) or ("import", target[, name]).
     `binding` is the local name an import introduces (None for calls).
     """
 
@@ -289,9 +293,52 @@ def _enclosing(defs: list[_Def], positions: list[int]) -> list[int]:
     return out
 
 
+def _type_name(text: str) -> str | None:
+    """The name a declared type's text gives (`*pkg.Server` -> `pkg.Server`, `&mut Config<T>` -> `Config`, Python's
+    `"Foo"` -> `Foo`), None when it is not one named type (`[]T`, `Foo[]`, `A | B`, `map[K]V`)."""
+    text = text.strip()
+    if len(text) > MAX_TYPE_TEXT:
+        return None
+    if len(text) > 1 and text[0] in "\"'" and text[-1] == text[0]:  # a Python annotation written as a string
+        text = text[1:-1].strip()
+    text = _TYPE_PREFIX.sub("", text)
+    if text.endswith(">") and "<" in text:  # generic arguments
+        text = text[:text.index("<")].removesuffix("::")
+    elif text.endswith("]") and 0 < (open_at := text.find("[")) < len(text) - 2:  # `Foo[int]`, not `Foo[]`
+        text = text[:open_at]
+    return text if _SIMPLE_RECV.match(text) else None
+
+
+def _scopes(symbols: list[Symbol]) -> list[int]:
+    """For each symbol index, the innermost function or method it is or is in (-1: none, the file's level)."""
+    kinds, parents = [s[2] for s in symbols], [s[8] for s in symbols]
+    scopes = []
+    for index in range(len(symbols)):
+        while index >= 0 and kinds[index] not in CALLABLE_KINDS:
+            index = parents[index]
+        scopes.append(index)
+    return scopes
+
+
+def _typed_locals(src: Source, matches: list[tuple[int, dict]], defs: list[_Def],
+                  scopes: list[int]) -> dict[tuple[int, str], str | None]:
+    """(scope, name) -> the type the function `scope` (`_scopes`) declares or constructs its variable `name` with
+    (`_type_name`); None when the variable is given more than one type, or one that is not a name."""
+    found = sorted((caps["local"][0].start_byte, src.text(caps["local"][0]), _type_name(src.text(caps["type"][0])))
+                   for _, caps in matches if caps.get("local") and caps.get("type"))
+    typed: dict[tuple[int, str], str | None] = {}
+    for (_, name, type_name), index in zip(found, _enclosing(defs, [f[0] for f in found]), strict=True):
+        key = (scopes[index] if index >= 0 else -1, name)
+        if typed.setdefault(key, type_name) != type_name:
+            typed[key] = None
+    return typed
+
+
 def _edges(rules: LanguageRules, src: Source, calls: list[tuple[int, dict]], imports: list[tuple[int, dict]],
-           defs: list[_Def], path: str, module: str) -> tuple[list[tuple], str]:
-    """Edges as plain tuples in Edge field order (they are the bulk of a file's record: kept cheap)."""
+           defs: list[_Def], path: str, module: str, typed: dict[tuple[int, str], str | None] | None = None,
+           scopes: list[int] | None = None) -> tuple[list[tuple], str]:
+    """Edges as plain tuples in Edge field order (they are the bulk of a file's record: kept cheap). A call on a
+    variable `typed` knows (`_typed_locals`; `scopes`: `_scopes`) carries the variable's type in its hint."""
     sep = rules.separator
     raw: list[tuple] = []  # (byte, 0 import | 1 call, line, type, to_name, hint, binding)
     import_texts: list[str] = []
@@ -326,6 +373,13 @@ def _edges(rules: LanguageRules, src: Source, calls: list[tuple[int, dict]], imp
     sources = _enclosing(defs, list(map(_EDGE_BYTE, raw)))
     edges = [(source, line, edge_type, to_name, hint, binding)
              for (_, _, line, edge_type, to_name, hint, binding), source in zip(raw, sources, strict=True)]
+    if typed and scopes is not None:
+        names = {name for _, name in typed}
+        for k, (source, line, edge_type, to_name, hint, binding) in enumerate(edges):
+            if edge_type == "call" and hint[2] in names:
+                type_name = typed.get((scopes[source] if source >= 0 else -1, hint[2]))
+                if type_name is not None:
+                    edges[k] = (source, line, edge_type, to_name, (*hint, type_name), binding)
     return edges, "\n".join(import_texts)[:MAX_IMPORTS_TEXT]
 
 
@@ -360,16 +414,18 @@ def _snippet_regions(symbols: list[Symbol], line_count: int) -> list[tuple[int, 
     return regions
 
 
-def _partition(matches: list[tuple[int, dict]], calls_from: int,
-               imports_from: int) -> tuple[list[tuple[int, dict]], list[tuple[int, dict]], list[tuple[int, dict]]]:
-    """The matches of the definitions, calls and imports patterns, each in match order."""
+def _partition(matches: list[tuple[int, dict]], calls_from: int, imports_from: int,
+               locals_from: int) -> tuple[list[tuple[int, dict]], ...]:
+    """The matches of the definitions, calls, imports and locals patterns, each in match order."""
     defs: list[tuple[int, dict]] = []
     calls: list[tuple[int, dict]] = []
     imports: list[tuple[int, dict]] = []
+    local: list[tuple[int, dict]] = []
     for match in matches:
         index = match[0]
-        (defs if index < calls_from else calls if index < imports_from else imports).append(match)
-    return defs, calls, imports
+        (defs if index < calls_from else calls if index < imports_from else imports if index < locals_from
+         else local).append(match)
+    return defs, calls, imports, local
 
 
 def extract(path: str, data: bytes, language: str | None, grammar_name: str | None,
@@ -391,10 +447,13 @@ def extract(path: str, data: bytes, language: str | None, grammar_name: str | No
             result.parse_errors = max(1, len(QueryCursor(g.errors).captures(root).get("error", [])))
         rules = LANGUAGES[language]
         result.module = rules.module_of(path) if module is None else module
-        defs_m, calls_m, imports_m = _partition(QueryCursor(g.query).matches(root), g.calls_from, g.imports_from)
+        defs_m, calls_m, imports_m, locals_m = _partition(QueryCursor(g.query).matches(root), g.calls_from,
+                                                          g.imports_from, g.locals_from)
         defs = _definitions(rules, src, defs_m)
         result.symbols = _symbols(rules, path, result.module, src, defs)
-        result.edges, imports_text = _edges(rules, src, calls_m, imports_m, defs, path, result.module)
+        scopes = _scopes(result.symbols) if locals_m else None
+        typed = _typed_locals(src, locals_m, defs, scopes) if scopes is not None else None
+        result.edges, imports_text = _edges(rules, src, calls_m, imports_m, defs, path, result.module, typed, scopes)
         result.imports_text = expand(imports_text)
     for start, end in _snippet_regions(result.symbols, text_lines):
         body = src.expanded(start, end)

@@ -4,7 +4,7 @@ names it is made of (what a patch looks edges up by)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 _LAST_SEPARATOR = re.compile(r"[.:](?=[^.:]*$)")
 
@@ -23,6 +23,16 @@ def name_key(name: str) -> str:
 def name_parts(to_name: str) -> list[str]:
     """The names a target text is made of: `a.b::c` -> a, b, c."""
     return to_name.replace("::", ".").split(".")
+
+
+def edge_targets(edges: Iterable[tuple]) -> Iterator[str]:
+    """What each of `edges` (tuples in Edge field order) names: its target's text, and the type a call's receiver is
+    declared with (a patch re-resolves the call when that type changes)."""
+    for edge in edges:
+        yield edge[3]
+        hint = edge[4]
+        if len(hint) > 3 and hint[0] == "call":
+            yield hint[3]
 
 
 def edge_names(targets: Iterable[str]) -> str:

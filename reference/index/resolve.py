@@ -16,6 +16,7 @@ from .packages import Layout, go_package, longest_prefix
 
 CALLABLE_TARGETS = kinds_of("callable", "type")  # a call may construct a type
 CONTAINERS = kinds_of("type", "namespace")
+TYPES = kinds_of("type")
 SELF_NAMES = frozenset({"self", "this", "cls", "Self"})
 # What an extensionless relative import may name, tried in this order (TypeScript's files first).
 JS_EXTENSIONS = (*LANGUAGES["typescript"].grammars, *LANGUAGES["javascript"].grammars)
@@ -33,7 +34,7 @@ ALIAS_HOPS = 8
 LOOKUP_NAMES = 64
 # How names resolve, named in each generation's manifest: a generation resolved by another rule is not patched (its
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
-RESOLUTION = "aliases-go-ecma-stars-4"
+RESOLUTION = "aliases-go-ecma-stars-typed-5"
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
@@ -125,13 +126,16 @@ class Resolver:
             parents.extend([0] * (first_symbol - len(parents)))
         del kinds[first_symbol:], parents[first_symbol:]
         by_dir_name = self.by_dir_name if directory in self.go_directories else None
-        for sid, (name, _, kind, parent_index) in enumerate(symbols, first_symbol):
+        go = (language_of(path) or ("",))[0] == "go"
+        for sid, (name, qualified, kind, parent_index) in enumerate(symbols, first_symbol):
             kinds.append(intern(kind))
             parents.append(0 if parent_index < 0 else first_symbol + parent_index)
             if by_dir_name is not None and kind in CALLABLE_TARGETS:
-                key = (directory, name)
-                if by_dir_name.setdefault(key, sid) != sid:
-                    by_dir_name[key] = AMBIGUOUS
+                # A Go method also by its type's name (`T.m`): a type's methods may be in any file of its package.
+                keys = ((directory, name), (directory, qualified)) if go and qualified != name else ((directory, name),)
+                for key in keys:
+                    if by_dir_name.setdefault(key, sid) != sid:
+                        by_dir_name[key] = AMBIGUOUS
 
     def enter(self, path: str, symbols: Iterable[tuple[str, str, str, int]], first_symbol: int) -> None:
         """`by_file_name` of the one file (`add_symbols`'s arguments) whose edges resolve next."""
@@ -222,9 +226,14 @@ class Resolver:
         return None
 
     def _call_target(self, result: FileExtract, callee: str, recv: str | None, source: int | None,
-                     bound: dict[str, tuple[int | None, str]]) -> tuple[int | None, str | None]:
-        """(target, replacement to_name) for a call."""
+                     bound: dict[str, tuple[int | None, str]],
+                     typed: str | None = None) -> tuple[int | None, str | None]:
+        """(target, replacement to_name) for a call (`typed`: the type the receiver, a variable, is declared with)."""
         lang = result.language or ""
+        if typed is not None:
+            found = self._method(result, typed, callee, source, bound)
+            if found is not None:
+                return found, None
         if recv is None:
             if callee in bound:
                 return bound[callee]
@@ -248,6 +257,27 @@ class Resolver:
         if owner is None:
             return None, None
         return _unique(self.children.get((owner, callee))), None
+
+    def _method(self, result: FileExtract, typed: str, callee: str, source: int | None,
+                bound: dict[str, tuple[int | None, str]]) -> int | None:
+        """The method `callee` of the type named `typed` where `result` names it (resolved as a call of the type
+        would be): one of the type's members; in Go, the method `T.callee` of the type's package (its methods may be
+        in any of the package's files)."""
+        prefix, _, name = typed.rpartition("::" if "::" in typed else ".")
+        if result.language == "go":
+            if not prefix:
+                directory: str | None = posixpath.dirname(result.path)
+            elif prefix in bound:
+                directory = go_package(self.go_modules, bound[prefix][1])
+            else:
+                return None
+            return None if directory is None else _unique(self.by_dir_name.get((directory, f"{name}.{callee}")))
+        owner = self._rust_definition(result.module, typed) if prefix and result.language == "rust" else None
+        if owner is None:
+            owner = self._call_target(result, name, prefix or None, source, bound)[0]
+        if owner is None or owner >= len(self.kind) or self.kind[owner] not in TYPES:
+            return None
+        return _unique(self.children.get((owner, callee)))
 
     def _through_import(self, result: FileExtract, bound: tuple[int | None, str], head: str, recv: str,
                         callee: str) -> int | None:
@@ -343,7 +373,7 @@ class Resolver:
             if edge_type == "import":
                 target = imports[i]
             else:
-                _, callee, recv = hint  # ("call", callee, receiver | None)
+                callee, recv = hint[1], hint[2]  # ("call", callee, receiver | None[, its type])
                 if recv is None and callee not in bound:
                     target = by_file_name((path, callee))
                     if target is None and by_dir_name is not None:
@@ -353,7 +383,8 @@ class Resolver:
                     if target == AMBIGUOUS:
                         target = None
                 else:
-                    target, renamed = self._call_target(result, callee, recv, source, bound)
+                    target, renamed = self._call_target(result, callee, recv, source, bound,
+                                                        hint[3] if len(hint) > 3 else None)
                     if target is None and renamed:
                         to_name = renamed
             append((source, path, line, edge_type, target, to_name))

@@ -13,7 +13,7 @@ import tantivy
 from .background import Background
 from .extract import FileExtract
 from .extracts import ExtractStore
-from .names import edge_names, name_key
+from .names import edge_names, edge_targets, name_key
 from .resolve import alias_part, import_aliases
 from .state import LIVE_REF
 
@@ -156,7 +156,7 @@ class GenerationWriter:
         language = result.language
         self.files.append((file_id, path, language, result.size, result.content_hash, result.line_count,
                            result.parse_errors))
-        self.extracts.append((path, result.content_hash, payload, edge_names(edge[3] for edge in result.edges)))
+        self.extracts.append((path, result.content_hash, payload, edge_names(edge_targets(result.edges))))
         aliases = import_aliases(result)
         self.aliases.extend((path, language, name, target, alias_part(name) != alias_part(target))
                             for name, target in aliases)

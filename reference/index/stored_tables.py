@@ -112,12 +112,15 @@ def stored_resolver(db: sqlite3.Connection, layout: Layout | None = None) -> Res
         db, f"SELECT symbol_id FROM symbols WHERE language = ? AND name = ? AND kind IN ({callables})")
     resolver.by_file_name = _Table(  # type: ignore[assignment]
         db, f"SELECT symbol_id FROM symbols WHERE path = ? AND name = ? AND kind IN ({callables})")
-    # A file directly in the directory: no `/` in the path (the root), or `dir/` and no `/` after it.
+    # A file directly in the directory: no `/` in the path (the root), or `dir/` and no `/` after it. A Go method is
+    # also found by its type's name (`T.m`, its qualified name), as `Resolver.add_symbols` registers it.
+    in_directory = ("((?2 = '' AND instr(path, '/') = 0) OR (substr(path, 1, length(?2) + 1) = ?2 || '/' "
+                    "AND instr(substr(path, length(?2) + 2), '/') = 0))")
     resolver.by_dir_name = _Table(  # type: ignore[assignment]
-        db, f"SELECT symbol_id FROM symbols WHERE name = ? AND kind IN ({callables}) "
-            "AND ((? = '' AND instr(path, '/') = 0) OR (substr(path, 1, length(?) + 1) = ? || '/' "
-            "AND instr(substr(path, length(?) + 2), '/') = 0))",
-        lambda key: (key[1], key[0], key[0], key[0], key[0]))
+        db, f"SELECT symbol_id FROM symbols WHERE name = ?1 AND kind IN ({callables}) AND {in_directory} UNION "
+            f"SELECT symbol_id FROM symbols WHERE language = 'go' AND qualified_name = ?1 AND kind IN ({callables}) "
+            f"AND {in_directory}",
+        lambda key: (key[1], key[0]))
     resolver.top_level = _Table(  # type: ignore[assignment]
         db, f"SELECT symbol_id {_JOINED} WHERE s.path = ? AND s.name = ? AND r.parent_symbol_id IS NULL")
     resolver.children = _Table(  # type: ignore[assignment]

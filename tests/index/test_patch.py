@@ -177,6 +177,23 @@ ECMA_STEPS: list[tuple[str, list[Edit]]] = [
     ("the package is renamed in its package.json: the import names no package of the tree", [
         replace("packages/kit/package.json", "@acme/kit", "@acme/toolkit")]),
 ]
+# A call on a variable names the method of the type the variable is declared with: a patch re-resolves it when that
+# type changes, though the call's own text does not name the type.
+TYPED_STEPS: list[tuple[str, list[Edit]]] = [
+    ("a parameter declared with a class of the tree, by its name alone; a call on it", [
+        write("src/shop/__init__.py", ""),
+        write("src/shop/basket.py", "class Basket:\n    def total(self) -> int:\n        return 1\n"),
+        write("src/checkout.py", "def pay(b: \"Basket\") -> int:\n    return b.total()\n")]),
+    ("a second class of that name comes: the type is ambiguous, the call names nothing", [
+        write("src/shop/spare.py", "class Basket:\n    def count(self) -> int:\n        return 2\n")]),
+    ("it goes", [delete("src/shop/spare.py")]),
+    ("the method is renamed", [replace("src/shop/basket.py", "def total(", "def sum_up(")]),
+    ("a Go receiver's method in another file of its type's package", [
+        write("svc/cart/cart.go", "package cart\n\ntype Cart struct{}\n\nfunc (c *Cart) Total() int {\n"
+                                  "\treturn c.count()\n}\n"),
+        write("svc/cart/count.go", "package cart\n\nfunc (c *Cart) count() int { return 0 }\n")]),
+    ("the method's file goes", [delete("svc/cart/count.go")]),
+]
 QUERIES = ["validate_token", "helper_fn", "Helper", "refresh_token", "parse config", "retry", "AuthHandler",
            "Thermometer", "run", "deploy", "shout"]
 
@@ -368,3 +385,7 @@ def test_a_patch_follows_the_names_a_module_binds_by_its_imports(tmp_path: Path,
 def test_a_patch_follows_what_a_typescript_package_and_its_re_exports_name(tmp_path: Path,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     _replay(tmp_path, monkeypatch, ECMA_STEPS)
+
+
+def test_a_patch_follows_the_types_calls_on_variables_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _replay(tmp_path, monkeypatch, TYPED_STEPS)

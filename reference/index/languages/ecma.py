@@ -26,6 +26,10 @@ IMPORTS = """
 (import_statement source: (string (string_fragment) @source)) @import
 (export_statement source: (string (string_fragment) @source)) @import
 """
+# A variable `new` gives a value of a class.
+LOCALS = """
+(variable_declarator name: (identifier) @local value: (new_expression constructor: (_) @type))
+"""
 
 _FUNCTION_VALUES = ("arrow_function", "function_expression", "function", "generator_function")
 

@@ -25,6 +25,15 @@ CALLS = """
 IMPORTS = """
 (import_spec path: (_) @path) @import
 """
+# Receivers and parameters by their types; `x := T{}`, `x := &T{}` and `var x T` by theirs.
+LOCALS = """
+(parameter_declaration name: (identifier) @local type: (_) @type)
+(short_var_declaration left: (expression_list . (identifier) @local .) right: (expression_list .
+  [(composite_literal type: (_) @type) (unary_expression operand: (composite_literal type: (_) @type))] .))
+(var_spec name: (identifier) @local . type: (_) @type)
+(var_spec name: (identifier) @local !type value: (expression_list .
+  [(composite_literal type: (_) @type) (unary_expression operand: (composite_literal type: (_) @type))] .))
+"""
 
 
 def visibility(name: str, node: Node, kind: str) -> str:
@@ -52,4 +61,5 @@ RULES = LanguageRules(
     name="go", grammars={".go": "go"},
     definitions_query=DEFINITIONS, calls_query=CALLS, imports_query=IMPORTS, separator=".",
     visibility=visibility, imports_of=imports_of, kind_of=kind_of, methods_by_receiver=True,
+    locals_query=LOCALS,
 )

@@ -16,10 +16,10 @@ from . import RULES_OF_GRAMMAR
 
 @dataclass(frozen=True)
 class Grammar:
-    """A loaded grammar: its parser and one query holding definitions, calls and imports patterns.
+    """A loaded grammar: its parser and one query holding definitions, calls, imports and locals patterns.
 
     One query means one walk of the tree (each walk costs about as much as a parse);
-    `calls_from` and `imports_from` are the first pattern index of each group.
+    `calls_from`, `imports_from` and `locals_from` are the first pattern index of each group.
     """
 
     name: str
@@ -27,6 +27,7 @@ class Grammar:
     query: Query
     calls_from: int
     imports_from: int
+    locals_from: int
     errors: Query
 
 
@@ -35,8 +36,9 @@ def grammar(name: str) -> Grammar:
     """The parser and compiled queries of grammar `name`."""
     lang: Language = get_language(name)  # type: ignore[arg-type]
     rules = RULES_OF_GRAMMAR[name]
-    defs, calls, imports = rules.definitions_query, rules.calls_query, rules.imports_query
+    defs, calls, imports, local = rules.definitions_query, rules.calls_query, rules.imports_query, rules.locals_query
     calls_from = Query(lang, defs).pattern_count
     imports_from = calls_from + Query(lang, calls).pattern_count
-    return Grammar(name, Parser(lang), Query(lang, defs + calls + imports), calls_from, imports_from,
-                   Query(lang, "(ERROR) @error"))
+    locals_from = imports_from + Query(lang, imports).pattern_count
+    return Grammar(name, Parser(lang), Query(lang, defs + calls + imports + local), calls_from, imports_from,
+                   locals_from, Query(lang, "(ERROR) @error"))

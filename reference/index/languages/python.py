@@ -25,6 +25,13 @@ IMPORTS = """
 (import_statement) @import
 (import_from_statement) @import
 """
+# A parameter's or variable's annotation, or the class a plain assignment constructs (what the call is decides).
+LOCALS = """
+(typed_parameter (identifier) @local type: (type) @type)
+(typed_default_parameter name: (identifier) @local type: (type) @type)
+(assignment left: (identifier) @local type: (type) @type)
+(assignment left: (identifier) @local !type right: (call function: [(identifier) (attribute)] @type))
+"""
 
 # A string literal's prefix and opening quote, and its closing quote (see _strip_quotes).
 _OPENING_QUOTE = re.compile(r"[rRbBuUfF]*(?:\"\"\"|\'\'\'|\"|')")
@@ -123,4 +130,5 @@ RULES = LanguageRules(
     name="python", grammars={".py": "python", ".pyi": "python"},
     definitions_query=DEFINITIONS, calls_query=CALLS, imports_query=IMPORTS, separator=".",
     visibility=visibility, imports_of=imports_of, kind_of=kind_of, module_of=module_of, doc=doc,
+    locals_query=LOCALS,
 )

@@ -35,7 +35,9 @@ class LanguageRules:
       extensionless import tries them.
     - the definitions query puts a capture named after the kind on the definition node, plus `@name`
       (`@recv` for a receiver, `@body` where the body decides the kind); the calls query captures
-      `@callee` and an optional `@recv`; the imports query captures `@import` and what `imports_of` reads.
+      `@callee` and an optional `@recv`; the imports query captures `@import` and what `imports_of` reads;
+      the locals query captures `@local`, a variable's name, and `@type`, the type it is declared with or
+      constructed from (a parameter's annotation, `x = Foo()`), so that a call on it names that type's method.
     - `visibility(name, node, kind)`; `imports_of(src, import node, captures, path, module)`;
       `kind_of(capture, name, node, {recv, body})` the canonical kind; `module_of(path)` the module
       prefix of qualified names; `doc(src, body)` the first line of a definition's doc, uncut.
@@ -54,3 +56,4 @@ class LanguageRules:
     module_of: Callable[[str], str] = no_module
     doc: Callable[[Source, Node | None], str | None] | None = None
     methods_by_receiver: bool = False
+    locals_query: str = ""

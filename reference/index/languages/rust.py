@@ -29,6 +29,14 @@ CALLS = """
 IMPORTS = """
 (use_declaration argument: (_) @use) @import
 """
+# Parameters and `let`s by their types; `let x = T { .. }` and `let x = T::new(..)` by the type they make.
+LOCALS = """
+(parameter pattern: (identifier) @local type: (_) @type)
+(let_declaration pattern: (identifier) @local type: (_) @type)
+(let_declaration pattern: (identifier) @local !type value: (struct_expression name: (_) @type))
+(let_declaration pattern: (identifier) @local !type value: (call_expression
+  function: (scoped_identifier path: (_) @type name: (identifier) @constructor (#eq? @constructor "new"))))
+"""
 
 
 def module_of(path: str) -> str:
@@ -81,5 +89,5 @@ def imports_of(src: Source, node: Node, caps: dict[str, list[Node]], path: str, 
 RULES = LanguageRules(
     name="rust", grammars={".rs": "rust"},
     definitions_query=DEFINITIONS, calls_query=CALLS, imports_query=IMPORTS, separator="::",
-    visibility=visibility, imports_of=imports_of, module_of=module_of,
+    visibility=visibility, imports_of=imports_of, module_of=module_of, locals_query=LOCALS,
 )

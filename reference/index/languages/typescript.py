@@ -20,9 +20,15 @@ DEFINITIONS = ecma.DEFINITIONS + """
 (internal_module body: (statement_block (export_statement declaration: (lexical_declaration
   (variable_declarator name: (identifier) @name) @variable))))
 """
+# Parameters and variables by their annotations, besides `new`.
+LOCALS = ecma.LOCALS + """
+(required_parameter pattern: (identifier) @local type: (type_annotation (_) @type))
+(optional_parameter pattern: (identifier) @local type: (type_annotation (_) @type))
+(variable_declarator name: (identifier) @local type: (type_annotation (_) @type))
+"""
 
 RULES = LanguageRules(
     name="typescript", grammars={".ts": "typescript", ".tsx": "tsx", ".mts": "typescript", ".cts": "typescript"},
     definitions_query=DEFINITIONS, calls_query=ecma.CALLS, imports_query=ecma.IMPORTS, separator=".",
-    visibility=ecma.visibility, imports_of=ecma.imports_of, kind_of=ecma.kind_of,
+    visibility=ecma.visibility, imports_of=ecma.imports_of, kind_of=ecma.kind_of, locals_query=LOCALS,
 )

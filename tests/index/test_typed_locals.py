@@ -1,0 +1,129 @@
+"""A call on a variable names the method of the type the variable is declared with or constructed from: `c.total()`
+after `def f(c: Cart)` or `c = Cart()` (Python), `func (c *Cart)` or `c := &cart.Cart{}` (Go), `(c: Cart)` or
+`new Cart()` (TypeScript, JavaScript), `c: &Cart` or `Cart::new()` (Rust)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cruxgate.reference.index import index_workspace
+from cruxgate.reference.index.extract import _type_name, extract
+
+from .conftest import resolved_edges, write_tree
+
+TREE = {
+    "shop/__init__.py": "",
+    "shop/cart.py": "class Cart:\n    def total(self) -> int:\n        return 0\n\n\nclass Other:\n"
+                    "    def total(self) -> int:\n        return 1\n\n\ndef make() -> Cart:\n    return Cart()\n",
+    "app.py": "from shop.cart import Cart, make\nfrom shop import cart\n\n\n"
+              "def typed(c: Cart, d: \"Cart\", e: \"cart.Cart\" = None, f: Optional[Cart] = None) -> None:\n"
+              "    c.total()\n    d.total()\n    e.total()\n    f.total()\n\n\n"
+              "def built() -> None:\n    a = Cart()\n    b = cart.Other()\n    m = make()\n"
+              "    a.total()\n    b.total()\n    m.total()\n\n\n"
+              "def twice(flag: bool) -> None:\n    x = Cart()\n    if flag:\n        x = cart.Other()\n    x.total()\n\n\n"
+              "def annotated() -> None:\n    y: Cart = make()\n    y.total()\n\n\n"
+              "def elsewhere() -> None:\n    a.total()\n",
+    "go.mod": "module example.com/shop\n",
+    "cart/cart.go": "package cart\n\ntype Cart struct{ items []int }\n\nfunc (c *Cart) Total() int {\n"
+                    "\treturn c.count()\n}\n",
+    "cart/count.go": "package cart\n\nfunc (c *Cart) count() int { return 0 }\n\ntype Other struct{}\n\n"
+                     "func (o Other) Total() int { return 1 }\n",
+    "main.go": "package main\n\nimport \"example.com/shop/cart\"\n\nfunc use(c *cart.Cart, s []cart.Cart, o cart.Other) {\n"
+               "\tc.Total()\n\ts.Total()\n\to.Total()\n\tn := &cart.Cart{}\n\tn.Total()\n\tvar v cart.Other\n"
+               "\tv.Total()\n}\n",
+    "web/client.ts": "export class Client {\n  fetch(): number {\n    return 1\n  }\n}\n",
+    "web/app.ts": "import { Client } from './client'\n\nexport function run(c: Client, d?: Client, e: Client[] = []) {\n"
+                  "  c.fetch()\n  d.fetch()\n  e.fetch()\n  const n = new Client()\n  n.fetch()\n}\n",
+    "web/plain.js": "import { Client } from './client'\n\nconst k = new Client()\nk.fetch()\n",
+    "rs/Cargo.toml": "[package]\nname = \"shop\"\n",
+    "rs/src/lib.rs": "pub mod cart;\nuse crate::cart::Cart;\n\nfn run(c: &Cart, m: &mut crate::cart::Cart, v: Vec<Cart>) {\n"
+                     "    c.total();\n    m.total();\n    v.total();\n    let n = Cart::new();\n    n.total();\n"
+                     "    let s = Cart { items: 0 };\n    s.total();\n}\n",
+    "rs/src/cart.rs": "pub struct Cart {\n    pub items: u32,\n}\n\nimpl Cart {\n    pub fn new() -> Self {\n"
+                      "        Cart { items: 0 }\n    }\n\n    pub fn total(&self) -> u32 {\n        self.items\n    }\n}\n",
+}
+# Each file's calls: (line, target text, the qualified name of the definition it resolves to, or None).
+EXPECTED = {
+    "app.py": [
+        (6, "c.total", "shop.cart.Cart.total"),  # a parameter's annotation
+        (7, "d.total", "shop.cart.Cart.total"),  # written as a string
+        (8, "e.total", "shop.cart.Cart.total"),  # through the module an import binds
+        (9, "f.total", None),  # `Optional[Cart]`: `Optional`, no type of the tree
+        (13, "Cart", "shop.cart.Cart"),
+        (14, "cart.Other", "shop.cart.Other"),
+        (15, "make", "shop.cart.make"),
+        (16, "a.total", "shop.cart.Cart.total"),  # constructed
+        (17, "b.total", "shop.cart.Other.total"),
+        (18, "m.total", None),  # a function's result: its type is not known
+        (22, "Cart", "shop.cart.Cart"),
+        (24, "cart.Other", "shop.cart.Other"),
+        (25, "x.total", None),  # given two types
+        (29, "make", "shop.cart.make"),
+        (30, "y.total", "shop.cart.Cart.total"),  # the annotation, not the value
+        (34, "a.total", None),  # another function's variable
+    ],
+    "cart/cart.go": [(6, "c.count", "Cart.count")],  # a receiver; the method is in another file of the package
+    "main.go": [
+        (6, "c.Total", "Cart.Total"),  # a parameter, its type in the package an import path names
+        (7, "s.Total", None),  # a slice
+        (8, "o.Total", "Other.Total"),
+        (10, "n.Total", "Cart.Total"),  # `&cart.Cart{}`
+        (12, "v.Total", "Other.Total"),  # `var v cart.Other`
+    ],
+    "web/app.ts": [
+        (4, "c.fetch", "Client.fetch"),
+        (5, "d.fetch", "Client.fetch"),  # optional
+        (6, "e.fetch", None),  # an array
+        (7, "Client", "Client"),
+        (8, "n.fetch", "Client.fetch"),  # `new Client()`
+    ],
+    "web/plain.js": [(3, "Client", "Client"), (4, "k.fetch", "Client.fetch")],  # at the file's level
+    "rs/src/lib.rs": [
+        (5, "c::total", "shop::cart::Cart::total"),  # `&Cart`
+        (6, "m::total", "shop::cart::Cart::total"),  # `&mut crate::cart::Cart`
+        (7, "v::total", None),  # `Vec<Cart>`: `Vec`, no type of the tree
+        (8, "Cart::new", "shop::cart::Cart::new"),
+        (9, "n::total", "shop::cart::Cart::total"),  # `Cart::new()`
+        (11, "s::total", "shop::cart::Cart::total"),  # a struct expression
+    ],
+}
+
+
+def test_a_call_on_a_variable_names_the_method_of_its_type(tmp_path: Path) -> None:
+    root = write_tree(tmp_path, TREE)
+    index_workspace(root)
+    edges = resolved_edges(root)[1]
+    for path, expected in EXPECTED.items():
+        assert [(line, name, target) for from_path, line, kind, name, target in edges
+                if from_path == path and kind == "call"] == expected, path
+
+
+def test_a_call_on_a_variable_no_declaration_types_carries_no_type() -> None:
+    """The hint of a call on `self`, on an attribute or on a variable of another function stays as it was."""
+    source = b"class A:\n    def f(self, a: A) -> None:\n        self.g()\n        a.g.h()\n\n\ndef k() -> None:\n" \
+             b"    a.g()\n"
+    hints = [edge[4] for edge in extract("m.py", source, "python", "python").edges]
+    assert hints == [("call", "g", "self"), ("call", "h", "a.g"), ("call", "g", "a")]
+
+
+TYPE_TEXTS = [
+    ("*pkg.Server", "pkg.Server", "a Go pointer"),
+    ("&mut Config<T>", "Config", "a Rust reference, its generic arguments"),
+    ("&dyn Trait", "Trait", "a trait object"),
+    ("Vec::<u8>", "Vec", "a turbofish"),
+    ("'Cart'", "Cart", "a Python annotation as a string"),
+    ("List[int]", "List", "a generic's arguments"),
+    ("[]T", None, "a Go slice"),
+    ("map[K]V", None, "a Go map"),
+    ("Foo[]", None, "a TypeScript array"),
+    ("A | B", None, "a union"),
+    ("(a: number) => void", None, "a function type"),
+    ("x" * 201, None, "longer than a type name is read"),
+]
+
+
+@pytest.mark.parametrize(("text", "name"), [case[:2] for case in TYPE_TEXTS], ids=[case[2] for case in TYPE_TEXTS])
+def test_the_name_a_declared_type_gives(text: str, name: str | None) -> None:
+    assert _type_name(text) == name
