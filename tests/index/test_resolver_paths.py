@@ -26,7 +26,8 @@ from .conftest import copy_fixture
 # a function in one module and a variable in another; a call can only mean the function; `run_work` is what a
 # package's import binds (an alias: the patch's from the database, the full run's from its scratch tables).
 # TypeScript: `run` names a top-level function and a method; an import of it can only mean the function; `kit`, a
-# package of the tree, re-exports `alpha` (`export *`) and `run` (as `go`).
+# package of the tree, re-exports `alpha` (`export *`) and `run` (as `go`). A call on a variable names its type's
+# method: Go's `Cart.Total` is in another file than its type, and only its package's `Cart` has it.
 EXTRA_FILES = {
     "zgo/caller/d.go": b"package caller\n\nfunc Use() {\n\tHelper()\n}\n",
     "zgo/other/c.go": b"package other\n\nfunc Helper() {}\n",
@@ -34,6 +35,15 @@ EXTRA_FILES = {
     "zgo/pkg/b.go": b"package pkg\n\nfunc Run() {\n\tHelper()\n}\n",
     "zgo/go.mod": b"module example.com/zgo\n",
     "zgo/main/e.go": b"package main\n\nimport \"example.com/zgo/pkg\"\n\nfunc main() {\n\tpkg.Run()\n}\n",
+    "zgo/pkg/cart.go": b"package pkg\n\ntype Cart struct{}\n",
+    "zgo/pkg/total.go": b"package pkg\n\nfunc (c *Cart) Total() int { return 0 }\n",
+    "zgo/other/cart.go": b"package other\n\ntype Cart struct{}\n\nfunc (c Cart) Total() int { return 1 }\n",
+    "zgo/main/f.go": b"package main\n\nimport \"example.com/zgo/pkg\"\n\nfunc sum(c *pkg.Cart) int {\n"
+                     b"\treturn c.Total()\n}\n",
+    "zpy/typed.py": b"from pkg.impl import work\n\n\nclass Box:\n    def open(self):\n        return 4\n\n\n"
+                    b"def unpack(b: Box):\n    c = Box()\n    return b.open() + c.open()\n",
+    "zts/typed.ts": b"import { Box } from './funcs';\n\nexport function pack(b: Box) {\n  const c = new Box();\n"
+                    b"  b.run();\n  c.run();\n}\n",
     "zpy/values.py": b"helper = 1\n",
     "zpy/funcs.py": b"def helper():\n    return 2\n",
     "zpy/use.py": b"def main():\n    return helper()\n",
@@ -131,6 +141,11 @@ def test_a_full_runs_resolver_resolves_every_edge_as_a_patchs_and_as_stored(gene
     alpha, run = firsts["zts/kit/src/a.ts"][1], firsts["zts/funcs.ts"][1]
     assert [row[4] for row in patch.edges(*firsts["zts/app.ts"])] == [alpha, run, alpha, run]  # through `kit`
     assert [row[4] for row in patch.edges(*firsts["zts/use.ts"])] == [run, run]  # the import and the call
+    # Calls on variables: the method of the variable's type, the Go one in another file of the type's package.
+    assert [row[4] for row in patch.edges(*firsts["zgo/main/f.go"])] == [None, firsts["zgo/pkg/total.go"][1]]
+    box = firsts["zpy/typed.py"][1]
+    assert [row[4] for row in patch.edges(*firsts["zpy/typed.py"])] == [work, box, box + 1, box + 1]
+    assert [row[4] for row in patch.edges(*firsts["zts/typed.ts"])][-2:] == [run + 2, run + 2]  # Box.run
 
 
 def test_a_plain_call_resolves_as_the_call_rule_says(generation: Generation, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -148,7 +163,7 @@ def test_a_plain_call_resolves_as_the_call_rule_says(generation: Generation, mon
             if edge_type == "import":
                 continue
             source = None if source_index < 0 else first + source_index
-            target, renamed = patch._call_target(result, hint[1], hint[2], source, bound)
+            target, renamed = patch._call_target(result, hint[1], hint[2], source, bound, (*hint, None)[3])
             assert row[4:] == (target, renamed if target is None and renamed else to_name), (result.path, hint)
             plain += hint[2] is None and hint[1] not in bound
     assert plain > 10

@@ -22,7 +22,8 @@ TREE = {
               "    c.total()\n    d.total()\n    e.total()\n    f.total()\n\n\n"
               "def built() -> None:\n    a = Cart()\n    b = cart.Other()\n    m = make()\n"
               "    a.total()\n    b.total()\n    m.total()\n\n\n"
-              "def twice(flag: bool) -> None:\n    x = Cart()\n    if flag:\n        x = cart.Other()\n    x.total()\n\n\n"
+              "def twice(flag: bool) -> None:\n    x = Cart()\n    if flag:\n        x = cart.Other()\n"
+              "    x.total()\n\n\n"
               "def annotated() -> None:\n    y: Cart = make()\n    y.total()\n\n\n"
               "def elsewhere() -> None:\n    a.total()\n",
     "go.mod": "module example.com/shop\n",
@@ -30,19 +31,23 @@ TREE = {
                     "\treturn c.count()\n}\n",
     "cart/count.go": "package cart\n\nfunc (c *Cart) count() int { return 0 }\n\ntype Other struct{}\n\n"
                      "func (o Other) Total() int { return 1 }\n",
-    "main.go": "package main\n\nimport \"example.com/shop/cart\"\n\nfunc use(c *cart.Cart, s []cart.Cart, o cart.Other) {\n"
+    "main.go": "package main\n\nimport \"example.com/shop/cart\"\n\n"
+               "func use(c *cart.Cart, s []cart.Cart, o cart.Other) {\n"
                "\tc.Total()\n\ts.Total()\n\to.Total()\n\tn := &cart.Cart{}\n\tn.Total()\n\tvar v cart.Other\n"
                "\tv.Total()\n}\n",
     "web/client.ts": "export class Client {\n  fetch(): number {\n    return 1\n  }\n}\n",
-    "web/app.ts": "import { Client } from './client'\n\nexport function run(c: Client, d?: Client, e: Client[] = []) {\n"
+    "web/app.ts": "import { Client } from './client'\n\n"
+                  "export function run(c: Client, d?: Client, e: Client[] = []) {\n"
                   "  c.fetch()\n  d.fetch()\n  e.fetch()\n  const n = new Client()\n  n.fetch()\n}\n",
     "web/plain.js": "import { Client } from './client'\n\nconst k = new Client()\nk.fetch()\n",
     "rs/Cargo.toml": "[package]\nname = \"shop\"\n",
-    "rs/src/lib.rs": "pub mod cart;\nuse crate::cart::Cart;\n\nfn run(c: &Cart, m: &mut crate::cart::Cart, v: Vec<Cart>) {\n"
+    "rs/src/lib.rs": "pub mod cart;\nuse crate::cart::Cart;\n\n"
+                     "fn run(c: &Cart, m: &mut crate::cart::Cart, v: Vec<Cart>) {\n"
                      "    c.total();\n    m.total();\n    v.total();\n    let n = Cart::new();\n    n.total();\n"
                      "    let s = Cart { items: 0 };\n    s.total();\n}\n",
     "rs/src/cart.rs": "pub struct Cart {\n    pub items: u32,\n}\n\nimpl Cart {\n    pub fn new() -> Self {\n"
-                      "        Cart { items: 0 }\n    }\n\n    pub fn total(&self) -> u32 {\n        self.items\n    }\n}\n",
+                      "        Cart { items: 0 }\n    }\n\n    pub fn total(&self) -> u32 {\n        self.items\n"
+                      "    }\n}\n",
 }
 # Each file's calls: (line, target text, the qualified name of the definition it resolves to, or None).
 EXPECTED = {
