@@ -47,7 +47,7 @@ import tantivy
 from .extract import FileExtract
 from .extracts import ExtractStore
 from .names import name_key
-from .packages import GO_MODULE, JS_PACKAGE, Layout
+from .packages import GO_MODULE, JS_PACKAGE, TS_CONFIGS, Layout
 from .resolve import Resolver, alias_part, import_aliases
 from .rowlog import Chain, LogMismatch, Recording, replay, vouches, write_log
 from .seal import stamp
@@ -236,7 +236,10 @@ class Patch:
             manifests = {posixpath.basename(path) for path in gone_paths}
             if GO_MODULE in manifests:
                 languages.add("go")
-            if JS_PACKAGE in manifests or not stars.isdisjoint(_JS_LANGUAGES):
+            # A tsconfig.json, or a config one extends, what a path alias names.
+            configs = self.layout.ts_config_files if self.layout is not None else frozenset()
+            if JS_PACKAGE in manifests or not stars.isdisjoint(_JS_LANGUAGES) or not TS_CONFIGS.isdisjoint(manifests) \
+                    or not configs.isdisjoint(gone_paths):
                 languages.update(_JS_LANGUAGES)
             languages.update(stars & {"python"})
             rerun = self._affected_files(db, affected, gone_ids, languages, live) - set(gone_paths)

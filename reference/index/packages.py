@@ -1,6 +1,7 @@
 """Where a file's module path starts: Python's packages (`__init__.py`) and projects (`pyproject.toml`, `setup.py`),
 and Rust's crates (`Cargo.toml`); which directory a Go import path names (`go.mod`), and which file a TypeScript or
-JavaScript import of a workspace package's name names (`package.json`).
+JavaScript import of a workspace package's name (`package.json`) or of a path alias (`tsconfig.json`'s `paths` and
+`baseUrl`) names.
 
 A repository rarely keeps its code at its top: a monorepo holds `services/api/app/` beside `libs/core/src/`, and a
 file's module is what its language's imports call it (`app.main`, `core::config`), not its path from the top
@@ -18,7 +19,9 @@ import posixpath
 import re
 import tomllib
 from collections.abc import Callable, Collection, Iterable
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
+
+import json5
 
 from .languages import LANGUAGES, language_of, python
 
@@ -34,9 +37,42 @@ JS_PACKAGE = "package.json"
 JS_ENTRIES = ("src/index", "index")
 # The package.json fields that may name its entry file (after `exports`), in the order they are tried.
 _JS_ENTRY_FIELDS = ("source", "module", "main", "types", "typings")
+# The files whose `compilerOptions` map a TypeScript or JavaScript import (`paths`, `baseUrl`) for the files below them.
+TS_CONFIGS = frozenset({"tsconfig.json", "jsconfig.json"})
+# How many configs one config's `extends` chain reads (a chain that loops, or runs long, ends there).
+TS_CONFIG_CHAIN = 16
 # A go.mod's module directive: `module example.com/m`, the path quoted or not, a comment after it.
 _GO_MODULE_LINE = re.compile(r'^\s*module\s+(?:"([^"]+)"|(\S+))', re.MULTILINE)
 T = TypeVar("T")
+
+
+class PathMap(NamedTuple):
+    """What one `tsconfig.json` (its `extends` chain included) maps bare imports to: `patterns`, its `paths` (each
+    pattern, with at most one `*`, and the paths it stands for, in order), looked up from `root`; `base_url`, the
+    folder any other bare import is also looked up in (None: no `baseUrl`). Folders are the tree's ("" its top)."""
+
+    root: str
+    patterns: tuple[tuple[str, tuple[str, ...]], ...]
+    base_url: str | None
+
+    def candidates(self, source: str) -> list[str]:
+        """The tree's paths a bare import may name, in the order TypeScript tries them: the `paths` pattern that
+        matches it (one without `*` first, else the one with the longest part before `*`), each of its paths with
+        `*` replaced; then `baseUrl` and the import."""
+        best: tuple[int, str, tuple[str, ...]] | None = None
+        for pattern, targets in self.patterns:
+            head, star, tail = pattern.partition("*")
+            if not star:
+                if pattern == source:
+                    best = (len(pattern) + 1, "", targets)
+                    break
+            elif source.startswith(head) and source.endswith(tail) and len(source) >= len(head) + len(tail) \
+                    and (best is None or len(head) > best[0]):
+                best = (len(head), source[len(head):len(source) - len(tail)], targets)
+        found = [] if best is None else [_in_tree(self.root, target.replace("*", best[1])) for target in best[2]]
+        if self.base_url is not None:
+            found.append(_in_tree(self.base_url, source))
+        return [path for path in found if path is not None]
 
 
 class Layout:
@@ -55,6 +91,8 @@ class Layout:
         crates: dict[str, str | None] = {}
         go_modules: dict[str, str] = {}
         js_packages: dict[str, tuple[str, tuple[str, ...]]] = {}
+        ts_paths: dict[str, PathMap] = {}
+        ts_config_files: set[str] = set()
         for path in paths:
             directory, _, name = path.rpartition("/")
             if name == PYTHON_PACKAGE:
@@ -67,12 +105,20 @@ class Layout:
                 go_modules[module] = directory
             elif name == JS_PACKAGE and names is None and (package := js_package(read, path)) is not None:
                 js_packages[package[0]] = (directory, package[1])
+            elif name in TS_CONFIGS and names is None:
+                mapping = ts_path_map(read, path, ts_config_files)
+                if mapping is not None:
+                    ts_paths[directory] = mapping
         self.packages = frozenset(packages)
         self.projects = frozenset(projects)
         self.crates = crates
         self.go_modules = go_modules  # module path -> the directory of its go.mod
         # A workspace package's name -> its package.json's directory and the files that may be its entry, in order.
         self.js_packages = js_packages
+        # A tsconfig.json's or jsconfig.json's directory -> what it maps bare imports to; and every config file those
+        # read or name in `extends` (a patch re-resolves TypeScript and JavaScript when one of them changes).
+        self.ts_paths = ts_paths
+        self.ts_config_files = frozenset(ts_config_files)
 
     def module(self, path: str) -> str:
         """The module prefix of `path`'s qualified names ("" when its language has none, or it has no language)."""
@@ -88,10 +134,10 @@ class Layout:
                 return python.dotted(path[len(root) + 1:] if root else path)
             # A module outside any package (a namespace package's, a script's) counts from its project's folder,
             # where its tools put it on the import path, or from the top; either one's `src/` dropped.
-            project = _nearest(posixpath.dirname(path), self.projects)
+            project = nearest(posixpath.dirname(path), self.projects)
             return rules.module_of(path[len(project) + 1:] if project else path)
         elif language == "rust":
-            crate = _nearest(posixpath.dirname(path), self.crates)
+            crate = nearest(posixpath.dirname(path), self.crates)
             if crate is not None:
                 module = rules.module_of(path[len(crate) + 1:] if crate else path)
                 name = self.crates[crate]
@@ -110,7 +156,63 @@ class Layout:
         return directory  # the workspace's top is itself a package
 
 
-def _nearest(directory: str, marked: Collection[str]) -> str | None:
+def ts_path_map(read: Callable[[str], str | None] | None, config: str, files: set[str] | None = None) -> PathMap | None:
+    """What the `tsconfig.json` (or `jsconfig.json`) `config` maps bare imports to, its options merged over those of
+    the configs its `extends` names (those of the tree: a relative path; a later one of a list over an earlier one);
+    None when it maps none. `files` gains every config read or named."""
+    root: str | None = None
+    patterns: tuple[tuple[str, tuple[str, ...]], ...] | None = None
+    base_url: str | None = None
+    stack: list[str] = [config]
+    seen: set[str] = set()
+    while stack and len(seen) < TS_CONFIG_CHAIN:
+        path = stack.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        if files is not None:
+            files.add(path)
+        found = _jsonc(read(path) if read is not None else None)
+        directory = posixpath.dirname(path)
+        options = found.get("compilerOptions") if isinstance(found, dict) else None
+        if isinstance(options, dict):
+            if base_url is None and isinstance(options.get("baseUrl"), str):
+                base_url = _in_tree(directory, options["baseUrl"])
+            if patterns is None and isinstance(options.get("paths"), dict):
+                root, patterns = directory, tuple(
+                    (pattern, tuple(target for target in targets if isinstance(target, str)))
+                    for pattern, targets in options["paths"].items()
+                    if pattern.count("*") <= 1 and isinstance(targets, list))
+        extends = found.get("extends") if isinstance(found, dict) else None
+        for base in [extends] if isinstance(extends, str) else extends if isinstance(extends, list) else []:
+            if isinstance(base, str) and base.startswith(("./", "../")):
+                target = _in_tree(directory, base if base.endswith(".json") else f"{base}.json")
+                if target is not None:
+                    stack.append(target)  # popped first, so a later entry of a list is read before an earlier one
+    if patterns is None and base_url is None:
+        return None
+    return PathMap(base_url if base_url is not None else root or "", patterns or (), base_url)
+
+
+def _jsonc(text: str | None) -> object:
+    """A config written as JSON with comments and trailing commas, as TypeScript reads it (None when it is not)."""
+    if text is None:
+        return None
+    try:
+        return json5.loads(text)
+    except (ValueError, RecursionError):  # not JSON5; or nested deeper than the parser goes
+        return None
+
+
+def _in_tree(directory: str, path: str) -> str | None:
+    """`path` read from `directory`, as a path of the tree ("" its top); None when it leaves the tree."""
+    joined = posixpath.normpath(posixpath.join(directory, path))
+    if joined == ".":
+        return ""
+    return None if joined == ".." or joined.startswith(("../", "/")) else joined
+
+
+def nearest(directory: str, marked: Collection[str]) -> str | None:
     """The nearest of the `marked` directories at or above `directory` (None: none is)."""
     while True:
         if directory in marked:

@@ -12,14 +12,16 @@ from sys import intern
 from .extract import FileExtract, Symbol
 from .kinds import kinds_of
 from .languages import LANGUAGES, language_of
-from .packages import Layout, go_package, longest_prefix
+from .packages import Layout, go_package, longest_prefix, nearest
 
 CALLABLE_TARGETS = kinds_of("callable", "type")  # a call may construct a type
 CONTAINERS = kinds_of("type", "namespace")
 TYPES = kinds_of("type")
 SELF_NAMES = frozenset({"self", "this", "cls", "Self"})
-# What an extensionless relative import may name, tried in this order (TypeScript's files first).
-JS_EXTENSIONS = (*LANGUAGES["typescript"].grammars, *LANGUAGES["javascript"].grammars)
+# What an extensionless import may name, tried in this order: TypeScript's files first (a declaration file after
+# `.ts` and `.tsx`, as TypeScript tries them), then JavaScript's.
+_TS_EXTENSIONS = tuple(LANGUAGES["typescript"].grammars)
+JS_EXTENSIONS = (*_TS_EXTENSIONS[:2], ".d.ts", *_TS_EXTENSIONS[2:], *LANGUAGES["javascript"].grammars)
 # A table value when its key names more than one symbol: a target resolves only when it is unambiguous,
 # so a table keeps the one symbol id of a key or this mark, never the list of ids.
 AMBIGUOUS = -1
@@ -34,7 +36,7 @@ ALIAS_HOPS = 8
 LOOKUP_NAMES = 64
 # How names resolve, named in each generation's manifest: a generation resolved by another rule is not patched (its
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
-RESOLUTION = "aliases-go-ecma-stars-typed-5"
+RESOLUTION = "aliases-go-ecma-stars-typed-paths-6"
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
@@ -102,6 +104,7 @@ class Resolver:
         # The tree's Go modules (module path -> directory) and TypeScript/JavaScript packages (`packages.Layout`).
         self.go_modules = layout.go_modules if layout is not None else {}
         self.js_packages = layout.js_packages if layout is not None else {}
+        self.ts_paths = layout.ts_paths if layout is not None else {}
         self.top_level: dict[tuple[str, str], int] = {}   # (path, name), parentless
         self.children: dict[tuple[int, str], int] = {}
         self.containers: dict[tuple[str, str], int] = {}
@@ -163,15 +166,24 @@ class Resolver:
         return None
 
     def _js_module(self, result: FileExtract, source: str) -> str | None:
-        """The file an ES import's source names: a relative path's, or a workspace package's (`_js_file`)."""
-        return self._js_file(_js_base(result.path, source))
+        """The file an ES import's source names: a relative path's, or a path alias's or a workspace package's
+        (`_js_file`)."""
+        return self._js_file(_js_base(result.path, source), result.path)
 
-    def _js_file(self, base: str) -> str | None:
-        """The file a module base names: `/dir/name` a path of the tree (itself, with each extension, or its folder's
-        `index`, tried in that order; `./a.js` also as `./a`, which TypeScript reads as `a.ts`), else a workspace
-        package's name (`@scope/pkg`: its entry file; `@scope/pkg/sub`: `sub` in its folder, then in its `src/`)."""
+    def _js_file(self, base: str, importer: str) -> str | None:
+        """The file a module base written in `importer` names: `/dir/name` a path of the tree (itself, with each
+        extension, or its folder's `index`, tried in that order; `./a.js` also as `./a`, which TypeScript reads as
+        `a.ts`), else what the nearest `tsconfig.json` above `importer` maps it to (`paths`, `baseUrl`), else a
+        workspace package's name (`@scope/pkg`: its entry file; `@scope/pkg/sub`: `sub` in its folder, then in its
+        `src/`)."""
         if base.startswith("/"):
             return self._js_probe(base[1:])
+        config = nearest(posixpath.dirname(importer), self.ts_paths) if self.ts_paths else None
+        if config is not None:
+            for path in self.ts_paths[config].candidates(base):
+                file = self._js_probe(path)
+                if file is not None:
+                    return file
         found = longest_prefix(self.js_packages, base)
         if found is None:
             return None
@@ -207,10 +219,10 @@ class Resolver:
         target = self.aliases.get((language, f"{file}:{name}"))
         if target is not None:
             base, _, original = str(target).rpartition(":")
-            followed = None if target == AMBIGUOUS else self._js_file(base)
+            followed = None if target == AMBIGUOUS else self._js_file(base, file)
             return None if followed is None else self._js_definition(followed, original, hops + 1, seen)
         definitions = {definition for star in self.stars.get((language, f"{file}:*")) or ()
-                       if (followed := self._js_file(star.rpartition(":")[0])) is not None
+                       if (followed := self._js_file(star.rpartition(":")[0], file)) is not None
                        and (definition := self._js_definition(followed, name, hops + 1, seen)) is not None}
         return definitions.pop() if len(definitions) == 1 else None
 

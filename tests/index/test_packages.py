@@ -9,7 +9,7 @@ import pytest
 
 from cruxgate.reference.index import build as build_module
 from cruxgate.reference.index import index_workspace
-from cruxgate.reference.index.packages import Layout, changed_modules, go_package, js_package
+from cruxgate.reference.index.packages import Layout, changed_modules, go_package, js_package, ts_path_map
 
 from .conftest import resolved_edges, write_tree
 
@@ -135,6 +135,66 @@ def test_a_package_json_names_its_package_and_entries(text: str, package: tuple 
     assert js_package(lambda path: text, "package.json") == package
 
 
+# (description, the tree's configs (path -> text), the config read, an import, the paths it may name in order, every
+# config read or named)
+TS_PATHS = [
+    ("a pattern and `baseUrl`: the pattern's paths, then the import below baseUrl",
+     {"web/tsconfig.json": '{"compilerOptions": {"baseUrl": ".", "paths": {"@/*": ["./src/*", "./gen/*"]}}}'},
+     "web/tsconfig.json", "@/lib/utils", ["web/src/lib/utils", "web/gen/lib/utils", "web/@/lib/utils"],
+     {"web/tsconfig.json"}),
+    ("paths without baseUrl are read from the config's folder; an import no pattern matches names nothing",
+     {"tsconfig.json": '{"compilerOptions": {"paths": {"~/*": ["app/*"]}}}'},
+     "tsconfig.json", "react", [], {"tsconfig.json"}),
+    ("a pattern without `*` before any with it; of those, the one with the longest part before `*`",
+     {"tsconfig.json": '{"compilerOptions": {"paths": {"@app/*": ["a/*"], "@app/core/*": ["core/*"], '
+                       '"@app/core/x": ["exact/x"]}}}'},
+     "tsconfig.json", "@app/core/x", ["exact/x"], {"tsconfig.json"}),
+    ("the longest part before `*`", {"tsconfig.json": '{"compilerOptions": {"paths": {"@app/*": ["a/*"], '
+                                                      '"@app/core/*": ["core/*"]}}}'},
+     "tsconfig.json", "@app/core/y", ["core/y"], {"tsconfig.json"}),
+    ("comments and trailing commas, as TypeScript reads a config",
+     {"tsconfig.json": '{\n  // aliases\n  "compilerOptions": {/* here */ "paths": {"@/*": ["src/*",],},},\n}'},
+     "tsconfig.json", "@/a", ["src/a"], {"tsconfig.json"}),
+    ("`extends`: the options of the config it names, its own over them; baseUrl read from the config that sets it",
+     {"apps/web/tsconfig.json": '{"extends": "../../tsconfig.base", "compilerOptions": {"baseUrl": "."}}',
+      "tsconfig.base.json": '{"compilerOptions": {"baseUrl": "src", "paths": {"@lib/*": ["libs/*"]}}}'},
+     "apps/web/tsconfig.json", "@lib/a", ["apps/web/libs/a", "apps/web/@lib/a"],
+     {"apps/web/tsconfig.json", "tsconfig.base.json"}),
+    ("paths a config extends, without baseUrl, are read from the folder of the config that sets them",
+     {"apps/web/tsconfig.json": '{"extends": "../../tsconfig.base.json"}',
+      "tsconfig.base.json": '{"compilerOptions": {"paths": {"@lib/*": ["libs/*"]}}}'},
+     "apps/web/tsconfig.json", "@lib/a", ["libs/a"], {"apps/web/tsconfig.json", "tsconfig.base.json"}),
+    ("a list of `extends`: a later one's options over an earlier one's; a package's config is not read",
+     {"tsconfig.json": '{"extends": ["./one.json", "@tsconfig/node20/tsconfig.json", "./two.json"]}',
+      "one.json": '{"compilerOptions": {"paths": {"x/*": ["one/*"]}}}',
+      "two.json": '{"compilerOptions": {"paths": {"x/*": ["two/*"]}}}'},
+     "tsconfig.json", "x/a", ["two/a"], {"tsconfig.json", "one.json", "two.json"}),
+    ("a chain of `extends` that loops ends; one that leaves the tree is not read",
+     {"a/tsconfig.json": '{"extends": "../b/tsconfig.json"}',
+      "b/tsconfig.json": '{"extends": ["../a/tsconfig.json", "../../out.json"], '
+                         '"compilerOptions": {"paths": {"b": ["b/b"]}}}'},
+     "a/tsconfig.json", "b", ["b/b/b"], {"a/tsconfig.json", "b/tsconfig.json"}),
+    ("a path that leaves the tree names nothing",
+     {"tsconfig.json": '{"compilerOptions": {"paths": {"*": ["../*"]}}}'},
+     "tsconfig.json", "a", [], {"tsconfig.json"}),
+    ("nested deeper than the parser goes",
+     {"tsconfig.json": '{"compilerOptions": ' + "[" * 100_000 + "]" * 100_000 + "}"},
+     "tsconfig.json", "a", None, {"tsconfig.json"}),
+    ("neither paths nor baseUrl", {"tsconfig.json": '{"compilerOptions": {"strict": true}}'},
+     "tsconfig.json", "a", None, {"tsconfig.json"}),
+]
+
+
+@pytest.mark.parametrize(("configs", "config", "imported", "paths", "read"), [case[1:] for case in TS_PATHS],
+                         ids=[case[0] for case in TS_PATHS])
+def test_a_tsconfig_maps_a_bare_import_to_paths_of_the_tree(configs: dict[str, str], config: str, imported: str,
+                                                            paths: list[str] | None, read: set[str]) -> None:
+    files: set[str] = set()
+    mapping = ts_path_map(configs.get, config, files)
+    assert (None if mapping is None else mapping.candidates(imported)) == paths
+    assert files == read
+
+
 def test_changed_modules_names_the_files_a_marker_moved() -> None:
     files = ["tools/app/run.py", "tools/main.py", "crates/u/src/a.rs", "README.md"]
     before = Layout(files)
@@ -177,6 +237,35 @@ def test_imports_of_a_monorepo_resolve(tmp_path: Path) -> None:
     # Another crate of the workspace names it by its crate's name.
     assert ("apps/cli/src/main.rs", 1, "import", "util::text::shout", "util::text::shout") in edges
     assert ("apps/cli/src/main.rs", 4, "call", "shout", "util::text::shout") in edges
+
+
+# An app whose tsconfig sets its baseUrl and extends a base config whose paths map `@/` to the app's folder and
+# `~lib/` to a library's.
+ALIASED = {
+    "tsconfig.base.json": '{"compilerOptions": {"paths": {"@/*": ["./*"], "~lib/*": ["../../libs/ui/src/*"]}}}',
+    "libs/ui/src/button.ts": "export function Button() {}\n",
+    "apps/web/tsconfig.json": '{\n  // the app\n  "extends": "../../tsconfig.base.json",\n'
+                              '  "compilerOptions": {"baseUrl": ".",},\n}\n',
+    "apps/web/lib/utils.ts": "export function cn() {}\n",
+    "apps/web/types/index.d.ts": "export interface Plan {}\n",
+    "apps/web/page.tsx": "import { cn } from '@/lib/utils'\nimport { Button } from '~lib/button'\n"
+                         "import { Plan } from 'types'\nimport { z } from 'zod'\n\nexport function Page() {\n"
+                         "  cn()\n  Button()\n}\n",
+    "apps/other/page.ts": "import { cn } from '@/lib/utils'\n",  # no tsconfig.json above it
+}
+
+
+def test_a_path_alias_names_the_file_the_nearest_tsconfig_maps_it_to(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "mono", ALIASED)
+    index_workspace(root)
+    edges = resolved_edges(root)[1]
+    assert [e[1:] for e in edges if e[0] == "apps/web/page.tsx"] == [
+        (1, "import", "@/lib/utils.cn", "cn"),  # the `paths` of the config it extends, read from its own baseUrl
+        (2, "import", "~lib/button.Button", "Button"),
+        (3, "import", "types.Plan", "Plan"),  # baseUrl alone; a declaration file
+        (4, "import", "zod.z", None),  # a package outside the tree
+        (7, "call", "cn", "cn"), (8, "call", "Button", "Button")]
+    assert [e[1:] for e in edges if e[0] == "apps/other/page.ts"] == [(1, "import", "@/lib/utils.cn", None)]
 
 
 def test_a_generation_of_another_module_rule_is_extracted_again(tmp_path: Path,

@@ -176,6 +176,16 @@ ECMA_STEPS: list[tuple[str, list[Edit]]] = [
         replace("packages/kit/src/index.ts", "export { shout as yell } from './text';", "export * from './text';")]),
     ("the package is renamed in its package.json: the import names no package of the tree", [
         replace("packages/kit/package.json", "@acme/kit", "@acme/toolkit")]),
+    ("a tsconfig extends a config that maps `@/` to a folder; a file imports through it", [
+        write("apps/site/tsconfig.json", '{"extends": "./tsconfig.base.json"}\n'),
+        write("apps/site/tsconfig.base.json", '{"compilerOptions": {"paths": {"@/*": ["./src/*"]}}}\n'),
+        write("apps/site/src/lib/text.ts", "export function whisper(s: string): string {\n  return s;\n}\n"),
+        write("apps/site/src/page.ts", "import { whisper } from '@/lib/text';\n\nexport function page(): string {\n"
+                                       "  return whisper('x');\n}\n")]),
+    ("the config it extends maps `@/` elsewhere: the import names nothing", [
+        replace("apps/site/tsconfig.base.json", "./src/*", "./lib/*")]),
+    ("and back", [replace("apps/site/tsconfig.base.json", "./lib/*", "./src/*")]),
+    ("the tsconfig goes", [delete("apps/site/tsconfig.json")]),
 ]
 # A call on a variable names the method of the type the variable is declared with: a patch re-resolves it when that
 # type changes, though the call's own text does not name the type.
