@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import marshal
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import NamedTuple
@@ -94,13 +95,15 @@ class FileExtract:
     content_head: str = ""   # expanded
     search_path: str = ""    # expanded
     search_filename: str = ""
+    # (exported name, local name) of what the file exports without `from` (`export { a as b }`, `export default`)
+    exports: list[tuple[str, str]] = field(default_factory=list)
 
     def dumps(self) -> bytes:
         """A compact record of the extract (marshal: fast to write, to read and to store)."""
         return marshal.dumps((
             self.path, self.language, self.size, self.content_hash, self.line_count, self.parse_errors, self.module,
             [tuple(x) for x in self.symbols], self.edges, self.snippets, self.imports_text,
-            self.content_head, self.search_path, self.search_filename))
+            self.content_head, self.search_path, self.search_filename, self.exports))
 
     @classmethod
     def loads(cls, blob: bytes) -> FileExtract:
@@ -414,18 +417,24 @@ def _snippet_regions(symbols: list[Symbol], line_count: int) -> list[tuple[int, 
     return regions
 
 
-def _partition(matches: list[tuple[int, dict]], calls_from: int, imports_from: int,
-               locals_from: int) -> tuple[list[tuple[int, dict]], ...]:
-    """The matches of the definitions, calls, imports and locals patterns, each in match order."""
-    defs: list[tuple[int, dict]] = []
-    calls: list[tuple[int, dict]] = []
-    imports: list[tuple[int, dict]] = []
-    local: list[tuple[int, dict]] = []
+def _partition(matches: list[tuple[int, dict]], *firsts: int) -> list[list[tuple[int, dict]]]:
+    """The matches of each group of patterns (`firsts`: the first pattern index of each group after the first), each
+    in match order."""
+    groups: list[list[tuple[int, dict]]] = [[] for _ in range(len(firsts) + 1)]
     for match in matches:
-        index = match[0]
-        (defs if index < calls_from else calls if index < imports_from else imports if index < locals_from
-         else local).append(match)
-    return defs, calls, imports, local
+        groups[bisect_right(firsts, match[0])].append(match)
+    return groups
+
+
+def _exports(src: Source, matches: list[tuple[int, dict]]) -> list[tuple[str, str]]:
+    """(exported name, local name) of each exports match: `default` for `export default`."""
+    found = []
+    for _, caps in matches:
+        local = src.text(caps["local"][0])
+        exported = "default" if caps.get("default") else src.text(caps["exported"][0]) if caps.get("exported") \
+            else local
+        found.append((exported, local))
+    return found
 
 
 def extract(path: str, data: bytes, language: str | None, grammar_name: str | None,
@@ -447,14 +456,15 @@ def extract(path: str, data: bytes, language: str | None, grammar_name: str | No
             result.parse_errors = max(1, len(QueryCursor(g.errors).captures(root).get("error", [])))
         rules = LANGUAGES[language]
         result.module = rules.module_of(path) if module is None else module
-        defs_m, calls_m, imports_m, locals_m = _partition(QueryCursor(g.query).matches(root), g.calls_from,
-                                                          g.imports_from, g.locals_from)
+        defs_m, calls_m, imports_m, locals_m, exports_m = _partition(
+            QueryCursor(g.query).matches(root), g.calls_from, g.imports_from, g.locals_from, g.exports_from)
         defs = _definitions(rules, src, defs_m)
         result.symbols = _symbols(rules, path, result.module, src, defs)
         scopes = _scopes(result.symbols) if locals_m else None
         typed = _typed_locals(src, locals_m, defs, scopes) if scopes is not None else None
         result.edges, imports_text = _edges(rules, src, calls_m, imports_m, defs, path, result.module, typed, scopes)
         result.imports_text = expand(imports_text)
+        result.exports = _exports(src, exports_m)
     for start, end in _snippet_regions(result.symbols, text_lines):
         body = src.expanded(start, end)
         if body.strip():

@@ -36,7 +36,7 @@ ALIAS_HOPS = 8
 LOOKUP_NAMES = 64
 # How names resolve, named in each generation's manifest: a generation resolved by another rule is not patched (its
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
-RESOLUTION = "aliases-go-ecma-stars-typed-paths-6"
+RESOLUTION = "aliases-go-ecma-stars-typed-paths-exports-7"
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
@@ -48,12 +48,22 @@ def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
 
     TypeScript and JavaScript: a name a file re-exports: `export { X as Y } from './b'` in `a/index.ts` makes
     `a/index.ts:Y` stand for `/a/b:X` (a module base, `_js_base`, and a name); `export * from './b'` gives
-    `a/index.ts:*` -> `/a/b:*`, one row for each such module.
+    `a/index.ts:*` -> `/a/b:*`, one row for each such module. A name it exports without `from` stands for what an
+    import of the file binds by that name (`import { X } from './b'; export { X }`), else for the file's own
+    definition when exported under another name (`export default function F` makes `a/index.ts:default` stand for
+    `/a/index.ts:F`).
     """
     if result.language in ("typescript", "javascript"):
-        return [(f"{result.path}:{hint[3]}", f"{_js_base(result.path, hint[1])}:{hint[2]}")
+        rows = [(f"{result.path}:{hint[3]}", f"{_js_base(result.path, hint[1])}:{hint[2]}")
                 for _, _, edge_type, _, hint, _ in result.edges
                 if edge_type == "import" and len(hint) == 4 and hint[2] is not None and hint[3]]
+        if result.exports:
+            bound = {binding: f"{_js_base(result.path, hint[1])}:{hint[2]}"
+                     for _, _, edge_type, _, hint, binding in result.edges
+                     if edge_type == "import" and binding and len(hint) == 3 and hint[2] is not None}
+            rows += [(f"{result.path}:{exported}", bound.get(local, f"/{result.path}:{local}"))
+                     for exported, local in result.exports if local in bound or exported != local]
+        return rows
     if result.language != "python" or not result.module:
         return []
     return [(f"{result.module}.{binding}", _bound_name(to_name, binding)) if binding else
@@ -159,7 +169,7 @@ class Resolver:
             return self._rust_definition(result.module, target)
         if lang in ("typescript", "javascript") and len(hint) >= 3:  # 4 for a re-export: the name exported last
             source, name = hint[1], hint[2]
-            if not name or name in ("default", "*"):
+            if not name or name == "*":
                 return None
             file = self._js_module(result, source)
             return None if file is None else self._js_definition(file, name)

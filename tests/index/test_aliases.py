@@ -114,7 +114,7 @@ WORKSPACE = {
 # main.ts's edges: (line, type, target text, the qualified name of the definition it resolves to or None).
 WORKSPACE_EXPECTED = [
     (1, "import", "@acme/core.Client", "Client"),  # the package's entry re-exports it by name
-    (1, "import", "@acme/core.Main", None),  # a default export: no name of the module
+    (1, "import", "@acme/core.Main", None),  # the default export of a module that has none
     (1, "import", "@acme/core.assist", "helper"),  # re-exported under another name
     (1, "import", "@acme/core.extra", "extra"),  # through one `export * from`
     (1, "import", "@acme/core.helper", "helper"),
@@ -182,3 +182,42 @@ def test_a_python_lookup_through_a_module_that_imports_all_of_its_own_submodules
     # Each name asks for the modules of each of its prefixes, and a name grows by a part a hop.
     assert resolver.stars.asked <= LOOKUP_NAMES * (ALIAS_HOPS + 2)
     assert resolver._python_definition("m.found") == 5
+
+
+# What a file exports without `from`: its own definitions under another name (`export default`, `export { a as b }`)
+# and what its imports bind (`import Button from './button'; export { Button }`).
+EXPORTS = {
+    "web/button.ts": "export default function Button(): void {}\n",
+    "web/card.ts": "class Card {\n  open(): void {}\n}\nexport default Card\n",
+    "web/helpers.ts": "function helper(): void {}\nexport { helper as assist, helper as default }\n",
+    "web/index.ts": "import Button from './button'\nimport { default as Card } from './card'\n"
+                    "import { assist } from './helpers'\nexport { Button, Card as Panel, assist }\n",
+    "web/page.ts": "import Button from './button'\nimport Card from './card'\nimport help from './helpers'\n"
+                   "import { Button as B, Panel, assist } from './index'\nimport Missing from './index'\n\n"
+                   "export function page(): void {\n  Button()\n  const c = new Card()\n  c.open()\n  help()\n"
+                   "  B()\n  Panel.open()\n  assist()\n  Missing()\n}\n",
+}
+EXPORTS_EXPECTED = [
+    (1, "import", "./button.default", "Button"),  # `export default function Button`
+    (2, "import", "./card.default", "Card"),  # `export default Card`
+    (3, "import", "./helpers.default", "helper"),  # `export { helper as default }`
+    (4, "import", "./index.Button", "Button"),  # the barrel exports what its import binds
+    (4, "import", "./index.Panel", "Card"),  # ... under another name
+    (4, "import", "./index.assist", "helper"),  # ... the name of a name
+    (5, "import", "./index.default", None),  # the barrel has no default export
+    (8, "call", "Button", "Button"),
+    (9, "call", "Card", "Card"),
+    (10, "call", "c.open", "Card.open"),
+    (11, "call", "help", "helper"),
+    (12, "call", "B", "Button"),
+    (13, "call", "Panel.open", "Card.open"),
+    (14, "call", "assist", "helper"),
+    (15, "call", "./index.default", None),  # unresolved: named as its import names it
+]
+
+
+def test_typescript_names_resolve_through_what_a_file_exports_without_from(tmp_path: Path) -> None:
+    write_tree(tmp_path, EXPORTS)
+    index_workspace(tmp_path)
+    edges = resolved_edges(tmp_path)[1]
+    assert [edge[1:] for edge in edges if edge[0] == "web/page.ts"] == EXPORTS_EXPECTED

@@ -186,6 +186,12 @@ ECMA_STEPS: list[tuple[str, list[Edit]]] = [
         replace("apps/site/tsconfig.base.json", "./src/*", "./lib/*")]),
     ("and back", [replace("apps/site/tsconfig.base.json", "./lib/*", "./src/*")]),
     ("the tsconfig goes", [delete("apps/site/tsconfig.json")]),
+    ("a barrel exports the default export its import binds; a file imports it from the barrel", [
+        write("web/parts/knob.ts", "export default function Knob(): void {}\n"),
+        write("web/parts/index.ts", "import Knob from './knob'\nexport { Knob }\n"),
+        write("web/panel.ts", "import { Knob } from './parts'\n\nexport function panel(): void {\n  Knob()\n}\n")]),
+    ("the default export is renamed", [replace("web/parts/knob.ts", "function Knob", "function Dial")]),
+    ("the barrel no longer exports it", [write("web/parts/index.ts", "import Knob from './knob'\n")]),
 ]
 # A call on a variable names the method of the type the variable is declared with: a patch re-resolves it when that
 # type changes, though the call's own text does not name the type.

@@ -26,6 +26,13 @@ IMPORTS = """
 (import_statement source: (string (string_fragment) @source)) @import
 (export_statement source: (string (string_fragment) @source)) @import
 """
+# What a file exports without `from`: `export { a, b as c }`, `export default` a function, a class or a name.
+EXPORTS = """
+(export_statement !source (export_clause (export_specifier name: (_) @local alias: (_)? @exported)))
+(export_statement "default" @default declaration: [(function_declaration name: (_) @local)
+                                                   (class_declaration name: (_) @local)])
+(export_statement "default" @default value: (identifier) @local)
+"""
 # A variable `new` gives a value of a class.
 LOCALS = """
 (variable_declarator name: (identifier) @local value: (new_expression constructor: (_) @type))

@@ -16,10 +16,10 @@ from . import RULES_OF_GRAMMAR
 
 @dataclass(frozen=True)
 class Grammar:
-    """A loaded grammar: its parser and one query holding definitions, calls, imports and locals patterns.
+    """A loaded grammar: its parser and one query holding definitions, calls, imports, locals and exports patterns.
 
     One query means one walk of the tree (each walk costs about as much as a parse);
-    `calls_from`, `imports_from` and `locals_from` are the first pattern index of each group.
+    `calls_from`, `imports_from`, `locals_from` and `exports_from` are the first pattern index of each group.
     """
 
     name: str
@@ -28,6 +28,7 @@ class Grammar:
     calls_from: int
     imports_from: int
     locals_from: int
+    exports_from: int
     errors: Query
 
 
@@ -36,9 +37,10 @@ def grammar(name: str) -> Grammar:
     """The parser and compiled queries of grammar `name`."""
     lang: Language = get_language(name)  # type: ignore[arg-type]
     rules = RULES_OF_GRAMMAR[name]
-    defs, calls, imports, local = rules.definitions_query, rules.calls_query, rules.imports_query, rules.locals_query
-    calls_from = Query(lang, defs).pattern_count
-    imports_from = calls_from + Query(lang, calls).pattern_count
-    locals_from = imports_from + Query(lang, imports).pattern_count
-    return Grammar(name, Parser(lang), Query(lang, defs + calls + imports + local), calls_from, imports_from,
-                   locals_from, Query(lang, "(ERROR) @error"))
+    groups = (rules.definitions_query, rules.calls_query, rules.imports_query, rules.locals_query, rules.exports_query)
+    firsts = [0]
+    for group in groups[:-1]:  # each group's first pattern index: the patterns before it
+        firsts.append(firsts[-1] + Query(lang, group).pattern_count)
+    calls_from, imports_from, locals_from, exports_from = firsts[1:]
+    return Grammar(name, Parser(lang), Query(lang, "".join(groups)), calls_from, imports_from, locals_from,
+                   exports_from, Query(lang, "(ERROR) @error"))

@@ -14,4 +14,5 @@ RULES = LanguageRules(
     name="javascript", grammars={".js": "javascript", ".jsx": "javascript", ".mjs": "javascript", ".cjs": "javascript"},
     definitions_query=DEFINITIONS, calls_query=ecma.CALLS, imports_query=ecma.IMPORTS, separator=".",
     visibility=ecma.visibility, imports_of=ecma.imports_of, kind_of=ecma.kind_of, locals_query=ecma.LOCALS,
+    exports_query=ecma.EXPORTS,
 )

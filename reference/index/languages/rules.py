@@ -37,7 +37,9 @@ class LanguageRules:
       (`@recv` for a receiver, `@body` where the body decides the kind); the calls query captures
       `@callee` and an optional `@recv`; the imports query captures `@import` and what `imports_of` reads;
       the locals query captures `@local`, a variable's name, and `@type`, the type it is declared with or
-      constructed from (a parameter's annotation, `x = Foo()`), so that a call on it names that type's method.
+      constructed from (a parameter's annotation, `x = Foo()`), so that a call on it names that type's method;
+      the exports query captures `@local`, a name the file exports of its own or of an import, with `@exported`,
+      the name it is exported as, or `@default` for `export default`.
     - `visibility(name, node, kind)`; `imports_of(src, import node, captures, path, module)`;
       `kind_of(capture, name, node, {recv, body})` the canonical kind; `module_of(path)` the module
       prefix of qualified names; `doc(src, body)` the first line of a definition's doc, uncut.
@@ -57,3 +59,4 @@ class LanguageRules:
     doc: Callable[[Source, Node | None], str | None] | None = None
     methods_by_receiver: bool = False
     locals_query: str = ""
+    exports_query: str = ""

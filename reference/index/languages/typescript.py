@@ -31,4 +31,5 @@ RULES = LanguageRules(
     name="typescript", grammars={".ts": "typescript", ".tsx": "tsx", ".mts": "typescript", ".cts": "typescript"},
     definitions_query=DEFINITIONS, calls_query=ecma.CALLS, imports_query=ecma.IMPORTS, separator=".",
     visibility=ecma.visibility, imports_of=ecma.imports_of, kind_of=ecma.kind_of, locals_query=LOCALS,
+    exports_query=ecma.EXPORTS,
 )
