@@ -216,11 +216,11 @@ def _symbols(rules: LanguageRules, path: str, module: str, src: Source, defs: li
         owner_name = d.owner
         if parent is not None and parent.kind == "impl":
             owner_name = parent.owner
-            parent = types.get(owner_name or "") or parent.parent
+            parent = _owner(types.get(owner_name or ""), d) or parent.parent
             while parent is not None and parent.kind == "impl":
                 parent = parent.parent
         elif rules.methods_by_receiver and d.kind == "method" and d.owner:
-            parent = types.get(d.owner)
+            parent = _owner(types.get(d.owner), d) or parent
         kind = d.kind
         if kind == "function" and (d.parent is not None and d.parent.kind in ("impl", "trait", "class", "interface")):
             kind = "method"
@@ -266,6 +266,18 @@ def _symbols(rules: LanguageRules, path: str, module: str, src: Source, defs: li
                           src.expanded(line_start, end, MAX_SYMBOL_CONTENT), search_name, search_qualified,
                           expand(signature)))
     return out
+
+
+def _owner(found: _Def | None, d: _Def) -> _Def | None:
+    """The type `found` by name as the parent of `d`, unless `d` is already among its parents: a type inside the
+    method or impl that names it (`impl T { type T = u8; }`) would make `d` its own ancestor, and every walk up the
+    parents endless."""
+    probe = found
+    while probe is not None:
+        if probe is d:
+            return None
+        probe = probe.parent
+    return found
 
 
 def _expand_qualified(qualified: str, outer: str, name: str, outer_humps: dict[str, str]) -> str:

@@ -143,3 +143,27 @@ def test_non_utf8_names_are_skipped_with_a_warning(ws: Path) -> None:
     assert set(indexed(ws)) == {"src/ok.py"}
     assert "src/caf\\xe9.py: not indexed, its name is not valid UTF-8" in done.stderr
     assert "d\\xe9j\\xe0: not indexed, its name is not valid UTF-8" in done.stderr
+
+
+# Sources whose type named by an `impl` or a Go receiver is declared inside that impl or method: taken as the
+# definition's parent, it would make the definition its own ancestor.
+OWN_ANCESTORS = {
+    "assoc.rs": "impl T {\n    type T = u8;\n    const C: u8 = 1;\n}\n",
+    "local.go": "package p\n\nfunc (t *T) M() {\n\ttype T struct{}\n\tvar v T\n\tv.M()\n}\n",
+    "crossed.go": "package p\n\nfunc (a *A) M1() {\n\ttype B struct{}\n}\n\nfunc (b *B) M2() {\n\ttype A struct{}\n}\n",
+}
+
+
+def test_a_type_declared_inside_what_names_it_never_hangs_the_run(ws: Path) -> None:
+    for name, text in OWN_ANCESTORS.items():
+        (ws / name).write_text(text, encoding="utf-8")
+    done = cli_index(ws)
+    assert done.returncode == 0, done.stderr
+    reader = IndexReader.open(ws)
+    try:
+        parents = dict(reader.db.execute(
+            "SELECT s.qualified_name, p.qualified_name FROM symbols s JOIN symbol_relations r USING (symbol_id) "
+            "LEFT JOIN symbols p ON p.symbol_id = r.parent_symbol_id WHERE s.path IN ('assoc.rs', 'local.go')"))
+    finally:
+        reader.close()
+    assert parents == {"assoc::T::T": None, "assoc::T::C": "assoc::T::T", "T.M": None, "M.T": "T.M"}
