@@ -36,6 +36,7 @@ TYPE_KINDS = kinds_of("type")
 CONTAINER_KINDS = kinds_of("type", "namespace")
 SCOPE_KINDS = kinds_of("type", "namespace", "callable") | {"impl"}  # a Rust impl block is a scope, not a kind
 CALLABLE_KINDS = kinds_of("callable")
+SELF_NAMES = frozenset({"self", "this", "cls", "Self"})  # what a method calls the instance (or class) it is called on
 _SIMPLE_RECV = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$")
 # What a type's text may start with that is not its name: Go's and Rust's pointers and references, `mut`, `dyn`.
 _TYPE_PREFIX = re.compile(r"^(?:[*&]\s*|(?:mut|dyn|const)\s+)+")
@@ -324,34 +325,72 @@ def _type_name(text: str) -> str | None:
     return text if _SIMPLE_RECV.match(text) else None
 
 
-def _scopes(symbols: list[Symbol]) -> list[int]:
-    """For each symbol index, the innermost function or method it is or is in (-1: none, the file's level)."""
+class _Scopes(NamedTuple):
+    """For each symbol index: `local`, the innermost function, method or type it is or is in (where a variable
+    declared in it lives); `owner`, the innermost type (whose members `self.x` names); -1: none, the file's level."""
+
+    local: list[int]
+    owner: list[int]
+    is_type: list[bool]
+
+
+def _scopes(symbols: list[Symbol]) -> _Scopes:
+    """The scopes of each symbol index (`_Scopes`)."""
     kinds, parents = [s[2] for s in symbols], [s[8] for s in symbols]
-    scopes = []
+    is_type = [kind in TYPE_KINDS for kind in kinds]
+    local, owner = [], []
     for index in range(len(symbols)):
-        while index >= 0 and kinds[index] not in CALLABLE_KINDS:
-            index = parents[index]
-        scopes.append(index)
-    return scopes
+        scope = index
+        while scope >= 0 and not is_type[scope] and kinds[scope] not in CALLABLE_KINDS:
+            scope = parents[scope]
+        local.append(scope)
+        while scope >= 0 and not is_type[scope]:
+            scope = parents[scope]
+        owner.append(scope)
+    return _Scopes(local, owner, is_type)
+
+
+def _declared(scopes: _Scopes, index: int, name: str, on: str | None) -> tuple[int, str] | None:
+    """The key of a variable `name` declared at symbol index `index` (-1: the file's level): `(type, ".name")` for a
+    member (declared in a type's body, as `self.name` or `this.name` (`on`), or as a constructor's parameter
+    property, `on` ""), else `(function, name)`; None for an attribute of anything else."""
+    if on is not None:
+        owner = scopes.owner[index] if index >= 0 and (on == "" or on in SELF_NAMES) else -1
+        return (owner, f".{name}") if owner >= 0 else None
+    scope = scopes.local[index] if index >= 0 else -1
+    return (scope, f".{name}") if scope >= 0 and scopes.is_type[scope] else (scope, name)
+
+
+def _called_on(scopes: _Scopes, index: int, recv: str) -> tuple[int, str] | None:
+    """The key (`_declared`'s) of the variable a call's receiver `recv` names from symbol index `index`: a name, or a
+    member of the type the call is in (`self.x`, `this.x`); None for any other receiver."""
+    head, dot, member = recv.partition(".")
+    if not dot:
+        return (scopes.local[index] if index >= 0 else -1, recv)
+    if head in SELF_NAMES and index >= 0 and scopes.owner[index] >= 0 and member.isidentifier():
+        return (scopes.owner[index], f".{member}")
+    return None
 
 
 def _typed_locals(src: Source, matches: list[tuple[int, dict]], defs: list[_Def],
-                  scopes: list[int]) -> dict[tuple[int, str], str | None]:
-    """(scope, name) -> the type the function `scope` (`_scopes`) declares or constructs its variable `name` with
-    (`_type_name`); None when the variable is given more than one type, or one that is not a name."""
-    found = sorted((caps["local"][0].start_byte, src.text(caps["local"][0]), _type_name(src.text(caps["type"][0])))
-                   for _, caps in matches if caps.get("local") and caps.get("type"))
+                  scopes: _Scopes) -> dict[tuple[int, str], str | None]:
+    """(`_declared` key) -> the type a variable or a member is declared with or constructed from (`_type_name`); None
+    when it is given more than one type, or one that is not a name."""
+    found = [(caps["local"][0].start_byte, src.text(caps["local"][0]), _type_name(src.text(caps["type"][0])),
+              "" if caps.get("member") else src.text(caps["object"][0]) if caps.get("object") else None)
+             for _, caps in matches if caps.get("local") and caps.get("type")]
+    found.sort(key=_EDGE_BYTE)  # by position alone (`_enclosing` wants them in order); ties keep match order
     typed: dict[tuple[int, str], str | None] = {}
-    for (_, name, type_name), index in zip(found, _enclosing(defs, [f[0] for f in found]), strict=True):
-        key = (scopes[index] if index >= 0 else -1, name)
-        if typed.setdefault(key, type_name) != type_name:
+    for (_, name, type_name, on), index in zip(found, _enclosing(defs, [f[0] for f in found]), strict=True):
+        key = _declared(scopes, index, name, on)
+        if key is not None and typed.setdefault(key, type_name) != type_name:
             typed[key] = None
     return typed
 
 
 def _edges(rules: LanguageRules, src: Source, calls: list[tuple[int, dict]], imports: list[tuple[int, dict]],
            defs: list[_Def], path: str, module: str, typed: dict[tuple[int, str], str | None] | None = None,
-           scopes: list[int] | None = None) -> tuple[list[tuple], str]:
+           scopes: _Scopes | None = None) -> tuple[list[tuple], str]:
     """Edges as plain tuples in Edge field order (they are the bulk of a file's record: kept cheap). A call on a
     variable `typed` knows (`_typed_locals`; `scopes`: `_scopes`) carries the variable's type in its hint."""
     sep = rules.separator
@@ -389,10 +428,12 @@ def _edges(rules: LanguageRules, src: Source, calls: list[tuple[int, dict]], imp
     edges = [(source, line, edge_type, to_name, hint, binding)
              for (_, _, line, edge_type, to_name, hint, binding), source in zip(raw, sources, strict=True)]
     if typed and scopes is not None:
-        names = {name for _, name in typed}
+        names = {name.lstrip(".") for _, name in typed}  # what a receiver typed ends with: a quick test first
         for k, (source, line, edge_type, to_name, hint, binding) in enumerate(edges):
-            if edge_type == "call" and hint[2] in names:
-                type_name = typed.get((scopes[source] if source >= 0 else -1, hint[2]))
+            receiver = hint[2] if edge_type == "call" else None
+            if receiver is not None and receiver.rpartition(".")[2] in names:
+                key = _called_on(scopes, source, receiver)
+                type_name = typed.get(key) if key is not None else None
                 if type_name is not None:
                     edges[k] = (source, line, edge_type, to_name, (*hint, type_name), binding)
     return edges, "\n".join(import_texts)[:MAX_IMPORTS_TEXT]

@@ -9,7 +9,7 @@ from collections.abc import Collection, Iterable
 from operator import itemgetter
 from sys import intern
 
-from .extract import FileExtract, Symbol
+from .extract import SELF_NAMES, FileExtract, Symbol
 from .kinds import kinds_of
 from .languages import LANGUAGES, language_of
 from .packages import Layout, go_package, longest_prefix, nearest
@@ -17,7 +17,6 @@ from .packages import Layout, go_package, longest_prefix, nearest
 CALLABLE_TARGETS = kinds_of("callable", "type")  # a call may construct a type
 CONTAINERS = kinds_of("type", "namespace")
 TYPES = kinds_of("type")
-SELF_NAMES = frozenset({"self", "this", "cls", "Self"})
 # What an extensionless import may name, tried in this order: TypeScript's files first (a declaration file after
 # `.ts` and `.tsx`, as TypeScript tries them), then JavaScript's.
 _TS_EXTENSIONS = tuple(LANGUAGES["typescript"].grammars)

@@ -105,6 +105,54 @@ def test_a_call_on_a_variable_names_the_method_of_its_type(tmp_path: Path) -> No
                 if from_path == path and kind == "call"] == expected, path
 
 
+# Members: what a type's body, its constructor's parameter properties or `self.x = ...` declare `self.x` to be.
+MEMBERS = {
+    "shop/__init__.py": "",
+    "shop/parts.py": "class Client:\n    def fetch(self) -> int:\n        return 0\n\n\nclass Cache:\n"
+                     "    def find(self) -> int:\n        return 1\n",
+    "shop/service.py": "from shop.parts import Cache, Client\n\n\nclass Service:\n    cache: Cache\n\n"
+                       "    def __init__(self, other: Client) -> None:\n        self.client = Client()\n"
+                       "        other.spare = Cache()\n\n    def run(self) -> None:\n        self.client.fetch()\n"
+                       "        self.cache.find()\n        self.spare.find()\n\n\ncache.find()\n",
+    "web/parts.ts": "export class Http {\n  get(): number {\n    return 1\n  }\n}\n",
+    "web/service.ts": "import { Http } from './parts'\n\nexport class Service {\n  private spare: Http\n"
+                      "  made = new Http()\n\n  constructor(private http: Http) {\n    this.other = new Http()\n  }\n\n"
+                      "  run(): void {\n    this.http.get()\n    this.spare.get()\n    this.made.get()\n"
+                      "    this.other.get()\n  }\n}\n",
+    "rs/Cargo.toml": "[package]\nname = \"shop\"\n",
+    "rs/src/lib.rs": "struct State;\n\nimpl State {\n    fn go(&self) {}\n}\n\n"
+                     "struct Machine {\n    state: State,\n}\n\n"
+                     "impl Machine {\n    fn step(&self) {\n        self.state.go();\n    }\n}\n",
+}
+MEMBERS_EXPECTED = {
+    "shop/service.py": [
+        (8, "Client", "shop.parts.Client"),
+        (9, "Cache", "shop.parts.Cache"),
+        (12, "self.client.fetch", "shop.parts.Client.fetch"),  # `self.client = Client()` in another method
+        (13, "self.cache.find", "shop.parts.Cache.find"),  # the class body's annotation
+        (14, "self.spare.find", None),  # an attribute of another object: not a member
+        (17, "cache.find", None),  # the class's `cache` is not a variable of the module
+    ],
+    "web/service.ts": [
+        (5, "Http", "Http"), (8, "Http", "Http"),
+        (12, "this.http.get", "Http.get"),  # a constructor's parameter property
+        (13, "this.spare.get", "Http.get"),  # a field's annotation
+        (14, "this.made.get", "Http.get"),  # a field's `new`
+        (15, "this.other.get", "Http.get"),  # `this.other = new Http()`
+    ],
+    "rs/src/lib.rs": [(13, "self.state::go", "shop::State::go")],  # a field's type
+}
+
+
+def test_a_call_on_a_member_names_the_method_of_its_type(tmp_path: Path) -> None:
+    root = write_tree(tmp_path, MEMBERS)
+    index_workspace(root)
+    edges = resolved_edges(root)[1]
+    for path, expected in MEMBERS_EXPECTED.items():
+        assert [(line, name, target) for from_path, line, kind, name, target in edges
+                if from_path == path and kind == "call"] == expected, path
+
+
 def test_a_call_on_a_variable_no_declaration_types_carries_no_type() -> None:
     """The hint of a call on `self`, on an attribute or on a variable of another function stays as it was."""
     source = b"class A:\n    def f(self, a: A) -> None:\n        self.g()\n        a.g.h()\n\n\ndef k() -> None:\n" \

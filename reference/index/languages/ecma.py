@@ -33,9 +33,11 @@ EXPORTS = """
                                                    (class_declaration name: (_) @local)])
 (export_statement "default" @default value: (identifier) @local)
 """
-# A variable `new` gives a value of a class.
+# A variable, or a member (`this.x = new C()`), `new` gives a value of a class.
 LOCALS = """
 (variable_declarator name: (identifier) @local value: (new_expression constructor: (_) @type))
+(assignment_expression left: (member_expression object: (this) @object property: (property_identifier) @local)
+  right: (new_expression constructor: (_) @type))
 """
 
 _FUNCTION_VALUES = ("arrow_function", "function_expression", "function", "generator_function")

@@ -10,9 +10,14 @@ DEFINITIONS = ecma.DEFINITIONS + """
 (field_definition property: (property_identifier) @name) @field
 """
 
+# A class field `new` gives a value of a class.
+LOCALS = ecma.LOCALS + """
+(field_definition property: (property_identifier) @local value: (new_expression constructor: (_) @type))
+"""
+
 RULES = LanguageRules(
     name="javascript", grammars={".js": "javascript", ".jsx": "javascript", ".mjs": "javascript", ".cjs": "javascript"},
     definitions_query=DEFINITIONS, calls_query=ecma.CALLS, imports_query=ecma.IMPORTS, separator=".",
-    visibility=ecma.visibility, imports_of=ecma.imports_of, kind_of=ecma.kind_of, locals_query=ecma.LOCALS,
+    visibility=ecma.visibility, imports_of=ecma.imports_of, kind_of=ecma.kind_of, locals_query=LOCALS,
     exports_query=ecma.EXPORTS,
 )

@@ -25,12 +25,16 @@ IMPORTS = """
 (import_statement) @import
 (import_from_statement) @import
 """
-# A parameter's or variable's annotation, or the class a plain assignment constructs (what the call is decides).
+# A parameter's or variable's annotation, or the class a plain assignment constructs (what the call is decides); the
+# same of an attribute of `self` (a member of the class).
 LOCALS = """
 (typed_parameter (identifier) @local type: (type) @type)
 (typed_default_parameter name: (identifier) @local type: (type) @type)
 (assignment left: (identifier) @local type: (type) @type)
 (assignment left: (identifier) @local !type right: (call function: [(identifier) (attribute)] @type))
+(assignment left: (attribute object: (identifier) @object attribute: (identifier) @local) type: (type) @type)
+(assignment left: (attribute object: (identifier) @object attribute: (identifier) @local) !type
+  right: (call function: [(identifier) (attribute)] @type))
 """
 
 # A string literal's prefix and opening quote, and its closing quote (see _strip_quotes).

@@ -29,8 +29,10 @@ CALLS = """
 IMPORTS = """
 (use_declaration argument: (_) @use) @import
 """
-# Parameters and `let`s by their types; `let x = T { .. }` and `let x = T::new(..)` by the type they make.
+# Parameters and `let`s by their types; `let x = T { .. }` and `let x = T::new(..)` by the type they make; a struct's
+# fields (what `self.field` is).
 LOCALS = """
+(field_declaration name: (field_identifier) @local type: (_) @type)
 (parameter pattern: (identifier) @local type: (_) @type)
 (let_declaration pattern: (identifier) @local type: (_) @type)
 (let_declaration pattern: (identifier) @local !type value: (struct_expression name: (_) @type))

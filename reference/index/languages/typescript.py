@@ -20,11 +20,15 @@ DEFINITIONS = ecma.DEFINITIONS + """
 (internal_module body: (statement_block (export_statement declaration: (lexical_declaration
   (variable_declarator name: (identifier) @name) @variable))))
 """
-# Parameters and variables by their annotations, besides `new`.
+# Parameters, variables and class fields by their annotations (a constructor's parameter property is also a member),
+# besides `new`.
 LOCALS = ecma.LOCALS + """
 (required_parameter pattern: (identifier) @local type: (type_annotation (_) @type))
 (optional_parameter pattern: (identifier) @local type: (type_annotation (_) @type))
 (variable_declarator name: (identifier) @local type: (type_annotation (_) @type))
+(required_parameter (accessibility_modifier) @member pattern: (identifier) @local type: (type_annotation (_) @type))
+(public_field_definition name: (property_identifier) @local type: (type_annotation (_) @type))
+(public_field_definition name: (property_identifier) @local !type value: (new_expression constructor: (_) @type))
 """
 
 RULES = LanguageRules(
