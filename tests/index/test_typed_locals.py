@@ -96,15 +96,6 @@ EXPECTED = {
 }
 
 
-def test_a_call_on_a_variable_names_the_method_of_its_type(tmp_path: Path) -> None:
-    root = write_tree(tmp_path, TREE)
-    index_workspace(root)
-    edges = resolved_edges(root)[1]
-    for path, expected in EXPECTED.items():
-        assert [(line, name, target) for from_path, line, kind, name, target in edges
-                if from_path == path and kind == "call"] == expected, path
-
-
 # Members: what a type's body, its constructor's parameter properties or `self.x = ...` declare `self.x` to be.
 MEMBERS = {
     "shop/__init__.py": "",
@@ -144,13 +135,16 @@ MEMBERS_EXPECTED = {
 }
 
 
-def test_a_call_on_a_member_names_the_method_of_its_type(tmp_path: Path) -> None:
-    root = write_tree(tmp_path, MEMBERS)
+@pytest.mark.parametrize(("tree", "expected"), [(TREE, EXPECTED), (MEMBERS, MEMBERS_EXPECTED)],
+                         ids=["variables", "members"])
+def test_a_call_on_a_variable_or_member_names_the_method_of_its_type(
+        tmp_path: Path, tree: dict[str, str], expected: dict[str, list[tuple[int, str, str | None]]]) -> None:
+    root = write_tree(tmp_path, tree)
     index_workspace(root)
     edges = resolved_edges(root)[1]
-    for path, expected in MEMBERS_EXPECTED.items():
+    for path, calls in expected.items():
         assert [(line, name, target) for from_path, line, kind, name, target in edges
-                if from_path == path and kind == "call"] == expected, path
+                if from_path == path and kind == "call"] == calls, path
 
 
 def test_a_call_on_a_variable_no_declaration_types_carries_no_type() -> None:
