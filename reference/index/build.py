@@ -563,10 +563,11 @@ def _resolved_edges(spill: BinaryIO, names: BinaryIO, files: int, resolver: Reso
     names.seek(0)
     chunk: list[tuple] = []
     for _ in range(files):
-        path, language, module, edges, first = _unspill(spill)
+        path, language, module, edges, first, bases = _unspill(spill)
         _, _, symbols, _, _ = _unspill(names)
         resolver.enter(path, symbols, first)
-        chunk.extend(resolver.edges(FileExtract(path, language, 0, "", 0, module=module, edges=edges), first))
+        chunk.extend(resolver.edges(FileExtract(path, language, 0, "", 0, module=module, edges=edges, bases=bases),
+                                    first))
         if len(chunk) >= EDGE_CHUNK:
             yield chunk
             chunk = []
@@ -791,7 +792,7 @@ def _write(root: Path, store: ExtractStore, tasks: list, results: Iterator[tuple
         _, first, aliases = writer.add(result, blob)
         semantic.add_file(result.path, result.symbols, result.language)
         _spill_record(names, (result.path, result.language, list(map(registered, result.symbols)), first, aliases))
-        _spill_record(spill, (result.path, result.language, result.module, result.edges, first))
+        _spill_record(spill, (result.path, result.language, result.module, result.edges, first, result.bases))
         hashes.append((result.path, result.content_hash))
         if item[-1] is not None:
             remembered.append((path, item[-1], result.content_hash))

@@ -98,13 +98,15 @@ class FileExtract:
     search_filename: str = ""
     # (exported name, local name) of what the file exports without `from` (`export { a as b }`, `export default`)
     exports: list[tuple[str, str]] = field(default_factory=list)
+    # (symbol index of a class, the names of its bases as written: `Base`, `mod.Mixin`), for the classes that have any
+    bases: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
 
     def dumps(self) -> bytes:
         """A compact record of the extract (marshal: fast to write, to read and to store)."""
         return marshal.dumps((
             self.path, self.language, self.size, self.content_hash, self.line_count, self.parse_errors, self.module,
             [tuple(x) for x in self.symbols], self.edges, self.snippets, self.imports_text,
-            self.content_head, self.search_path, self.search_filename, self.exports))
+            self.content_head, self.search_path, self.search_filename, self.exports, self.bases))
 
     @classmethod
     def loads(cls, blob: bytes) -> FileExtract:
@@ -388,6 +390,18 @@ def _typed_locals(src: Source, matches: list[tuple[int, dict]], defs: list[_Def]
     return typed
 
 
+def _bases(src: Source, matches: list[tuple[int, dict]], defs: list[_Def]) -> list[tuple[int, tuple[str, ...]]]:
+    """(class's symbol index, its bases' names in order) from the locals matches that capture `@base`: the class is
+    the innermost definition around the base's name; a base that is not a type's name (`mixin(A)`) is left out."""
+    found = sorted((caps["base"][0].start_byte, name) for _, caps in matches
+                   if caps.get("base") and (name := _type_name(src.text(caps["base"][0]))) is not None)
+    bases: dict[int, list[str]] = {}
+    for (_, name), index in zip(found, _enclosing(defs, [f[0] for f in found]), strict=True):
+        if index >= 0:
+            bases.setdefault(index, []).append(name)
+    return [(index, tuple(names)) for index, names in bases.items()]
+
+
 def _edges(rules: LanguageRules, src: Source, calls: list[tuple[int, dict]], imports: list[tuple[int, dict]],
            defs: list[_Def], path: str, module: str, typed: dict[tuple[int, str], str | None] | None = None,
            scopes: _Scopes | None = None) -> tuple[list[tuple], str]:
@@ -518,6 +532,7 @@ def extract(path: str, data: bytes, language: str | None, grammar_name: str | No
         result.edges, imports_text = _edges(rules, src, calls_m, imports_m, defs, path, result.module, typed, scopes)
         result.imports_text = expand(imports_text)
         result.exports = _exports(src, exports_m)
+        result.bases = _bases(src, locals_m, defs) if locals_m else []
     for start, end in _snippet_regions(result.symbols, text_lines):
         body = src.expanded(start, end)
         if body.strip():

@@ -25,14 +25,17 @@ def name_parts(to_name: str) -> list[str]:
     return to_name.replace("::", ".").split(".")
 
 
-def edge_targets(edges: Iterable[tuple]) -> Iterator[str]:
+def edge_targets(edges: Iterable[tuple], bases: Iterable[tuple[int, tuple[str, ...]]] = ()) -> Iterator[str]:
     """What each of `edges` (tuples in Edge field order) names: its target's text, and the type a call's receiver is
-    declared with (a patch re-resolves the call when that type changes)."""
+    declared with; and the bases of the file's classes (`FileExtract.bases`, what `self.m()` may inherit from). A
+    patch re-resolves the calls when one of those changes."""
     for edge in edges:
         yield edge[3]
         hint = edge[4]
         if len(hint) > 3 and hint[0] == "call":
             yield hint[3]
+    for _, names in bases:
+        yield from names
 
 
 def edge_names(targets: Iterable[str]) -> str:

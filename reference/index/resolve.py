@@ -35,7 +35,7 @@ ALIAS_HOPS = 8
 LOOKUP_NAMES = 64
 # How names resolve, named in each generation's manifest: a generation resolved by another rule is not patched (its
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
-RESOLUTION = "aliases-go-ecma-stars-typed-paths-exports-7"
+RESOLUTION = "aliases-go-ecma-stars-typed-paths-exports-bases-8"
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
@@ -247,9 +247,10 @@ class Resolver:
         return None
 
     def _call_target(self, result: FileExtract, callee: str, recv: str | None, source: int | None,
-                     bound: dict[str, tuple[int | None, str]],
-                     typed: str | None = None) -> tuple[int | None, str | None]:
-        """(target, replacement to_name) for a call (`typed`: the type the receiver, a variable, is declared with)."""
+                     bound: dict[str, tuple[int | None, str]], typed: str | None = None,
+                     bases: dict[int, tuple[str, ...]] | None = None) -> tuple[int | None, str | None]:
+        """(target, replacement to_name) for a call (`typed`: the type the receiver, a variable, is declared with;
+        `bases`: the classes each class of the file names as its bases, by symbol id)."""
         lang = result.language or ""
         if typed is not None:
             found = self._method(result, typed, callee, source, bound)
@@ -272,7 +273,15 @@ class Resolver:
             return self._through_import(result, bound[head], head, recv, callee), None
         if recv in SELF_NAMES:
             container = self._enclosing_container(source)
-            return (None, None) if container is None else (_unique(self.children.get((container, callee))), None)
+            if container is None:
+                return None, None
+            found = _unique(self.children.get((container, callee)))
+            # A method the class inherits: the first of its bases (as the file names them) that has it.
+            for base in (bases or {}).get(container, ()) if found is None else ():
+                found = self._method(result, base, callee, source, bound)
+                if found is not None:
+                    break
+            return found, None
         owner_name = recv.rsplit("::", 1)[-1].rsplit(".", 1)[-1]
         owner = _unique(self.containers.get((lang, owner_name)))
         if owner is None:
@@ -385,6 +394,7 @@ class Resolver:
                     bound[binding] = (target, to_name)
         path = result.path
         lang = result.language or ""
+        bases = {first_symbol + index: names for index, names in result.bases}
         # A plain call of a name no import binds (most edges): `_call_target`'s first case, inline.
         by_file_name, by_name = self.by_file_name.get, self.by_name.get
         by_dir_name = self.by_dir_name.get if lang == "go" else None
@@ -405,7 +415,7 @@ class Resolver:
                         target = None
                 else:
                     target, renamed = self._call_target(result, callee, recv, source, bound,
-                                                        hint[3] if len(hint) > 3 else None)
+                                                        hint[3] if len(hint) > 3 else None, bases)
                     if target is None and renamed:
                         to_name = renamed
             append((source, path, line, edge_type, target, to_name))

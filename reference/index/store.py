@@ -156,7 +156,7 @@ class GenerationWriter:
         language = result.language
         self.files.append((file_id, path, language, result.size, result.content_hash, result.line_count,
                            result.parse_errors))
-        self.extracts.append((path, result.content_hash, payload, edge_names(edge_targets(result.edges))))
+        self.extracts.append((path, result.content_hash, payload, edge_names(edge_targets(result.edges, result.bases))))
         aliases = import_aliases(result)
         self.aliases.extend((path, language, name, target, alias_part(name) != alias_part(target))
                             for name, target in aliases)

@@ -206,6 +206,10 @@ TYPED_STEPS: list[tuple[str, list[Edit]]] = [
         write("src/shop/spare.py", "class Basket:\n    def count(self) -> int:\n        return 2\n")]),
     ("it goes", [delete("src/shop/spare.py")]),
     ("the method is renamed", [replace("src/shop/basket.py", "def total(", "def sum_up(")]),
+    ("a class's base is that class, by its name alone; its method calls the method it inherits", [
+        write("src/shop/kinds.py", "class Child(Basket):\n    def pay(self) -> int:\n        return self.sum_up()\n")]),
+    ("a second class of that name comes: the base is ambiguous, the inherited call names nothing", [
+        write("src/shop/extra.py", "class Basket:\n    def count(self) -> int:\n        return 3\n")]),
     ("a Go receiver's method in another file of its type's package", [
         write("svc/cart/cart.go", "package cart\n\ntype Cart struct{}\n\nfunc (c *Cart) Total() int {\n"
                                   "\treturn c.count()\n}\n"),

@@ -27,7 +27,8 @@ from .conftest import copy_fixture
 # package's import binds (an alias: the patch's from the database, the full run's from its scratch tables).
 # TypeScript: `run` names a top-level function and a method; an import of it can only mean the function; `kit`, a
 # package of the tree, re-exports `alpha` (`export *`) and `run` (as `go`). A call on a variable names its type's
-# method: Go's `Cart.Total` is in another file than its type, and only its package's `Cart` has it.
+# method: Go's `Cart.Total` is in another file than its type, and only its package's `Cart` has it; `self.open()` in
+# a subclass names its base's method.
 EXTRA_FILES = {
     "zgo/caller/d.go": b"package caller\n\nfunc Use() {\n\tHelper()\n}\n",
     "zgo/other/c.go": b"package other\n\nfunc Helper() {}\n",
@@ -42,6 +43,8 @@ EXTRA_FILES = {
                      b"\treturn c.Total()\n}\n",
     "zpy/typed.py": b"from pkg.impl import work\n\n\nclass Box:\n    def open(self):\n        return 4\n\n\n"
                     b"def unpack(b: Box):\n    c = Box()\n    return b.open() + c.open()\n",
+    "zpy/crate.py": b"from zpy.typed import Box\n\n\nclass Crate(Box):\n    def close(self):\n"
+                    b"        return self.open()\n",
     "zts/typed.ts": b"import { Box } from './funcs';\n\nexport function pack(b: Box) {\n  const c = new Box();\n"
                     b"  b.run();\n  c.run();\n}\n",
     "zpy/values.py": b"helper = 1\n",
@@ -146,6 +149,7 @@ def test_a_full_runs_resolver_resolves_every_edge_as_a_patchs_and_as_stored(gene
     box = firsts["zpy/typed.py"][1]
     assert [row[4] for row in patch.edges(*firsts["zpy/typed.py"])] == [work, box, box + 1, box + 1]
     assert [row[4] for row in patch.edges(*firsts["zts/typed.ts"])][-2:] == [run + 2, run + 2]  # Box.run
+    assert [row[4] for row in patch.edges(*firsts["zpy/crate.py"])] == [box, box + 1]  # a method of the base class
 
 
 def test_a_plain_call_resolves_as_the_call_rule_says(generation: Generation, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -163,7 +167,8 @@ def test_a_plain_call_resolves_as_the_call_rule_says(generation: Generation, mon
             if edge_type == "import":
                 continue
             source = None if source_index < 0 else first + source_index
-            target, renamed = patch._call_target(result, hint[1], hint[2], source, bound, (*hint, None)[3])
+            target, renamed = patch._call_target(result, hint[1], hint[2], source, bound, (*hint, None)[3],
+                                                 {first + index: names for index, names in result.bases})
             assert row[4:] == (target, renamed if target is None and renamed else to_name), (result.path, hint)
             plain += hint[2] is None and hint[1] not in bound
     assert plain > 10

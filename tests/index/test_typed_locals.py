@@ -135,9 +135,40 @@ MEMBERS_EXPECTED = {
 }
 
 
-@pytest.mark.parametrize(("tree", "expected"), [(TREE, EXPECTED), (MEMBERS, MEMBERS_EXPECTED)],
-                         ids=["variables", "members"])
-def test_a_call_on_a_variable_or_member_names_the_method_of_its_type(
+# Methods a class inherits from the bases its file names: `self.m()` is the first base's that has `m`.
+INHERITED = {
+    "shop/__init__.py": "",
+    "shop/base.py": "class Base:\n    def run(self) -> None:\n        pass\n\n    def both(self) -> None:\n"
+                    "        pass\n\n\nclass Mixin:\n    def mix(self) -> None:\n        pass\n\n"
+                    "    def both(self) -> None:\n        pass\n",
+    "shop/child.py": "from shop import base\nfrom shop.base import Base\n\n\nclass Child(Base, base.Mixin):\n"
+                     "    def run(self) -> None:\n        self.run()\n        self.mix()\n        self.both()\n"
+                     "        self.walk()\n\n    @classmethod\n    def make(cls) -> None:\n        cls.mix()\n\n\n"
+                     "class Other(Unknown):\n    def go(self) -> None:\n        self.run()\n",
+    "web/base.ts": "export class Base {\n  run(): void {}\n}\n",
+    "web/child.ts": "import { Base } from './base'\n\nexport class Child extends Base {\n  go(): void {\n"
+                    "    this.run()\n  }\n}\n",
+    "web/kid.js": "import { Base } from './base'\n\nexport class Kid extends Base {\n  go() {\n"
+                  "    this.run()\n  }\n}\n",
+}
+INHERITED_EXPECTED = {
+    "shop/child.py": [
+        (7, "self.run", "shop.child.Child.run"),  # its own method first
+        (8, "self.mix", "shop.base.Mixin.mix"),  # the second base's, named through the module
+        (9, "self.both", "shop.base.Base.both"),  # both bases have it: the first's
+        (10, "self.walk", None),  # none has it
+        (14, "cls.mix", "shop.base.Mixin.mix"),
+        (19, "self.run", None),  # a base that is no class of the tree
+    ],
+    "web/child.ts": [(5, "this.run", "Base.run")],
+    "web/kid.js": [(5, "this.run", "Base.run")],
+}
+
+
+@pytest.mark.parametrize(("tree", "expected"), [(TREE, EXPECTED), (MEMBERS, MEMBERS_EXPECTED),
+                                                (INHERITED, INHERITED_EXPECTED)],
+                         ids=["variables", "members", "inherited"])
+def test_a_call_on_a_variable_a_member_or_self_names_the_method_of_its_type(
         tmp_path: Path, tree: dict[str, str], expected: dict[str, list[tuple[int, str, str | None]]]) -> None:
     root = write_tree(tmp_path, tree)
     index_workspace(root)

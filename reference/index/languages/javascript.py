@@ -10,8 +10,9 @@ DEFINITIONS = ecma.DEFINITIONS + """
 (field_definition property: (property_identifier) @name) @field
 """
 
-# A class field `new` gives a value of a class.
+# A class field `new` gives a value of a class; the class a class extends (`@base`).
 LOCALS = ecma.LOCALS + """
+(class_heritage (_) @base)
 (field_definition property: (property_identifier) @local value: (new_expression constructor: (_) @type))
 """
 

@@ -26,8 +26,9 @@ IMPORTS = """
 (import_from_statement) @import
 """
 # A parameter's or variable's annotation, or the class a plain assignment constructs (what the call is decides); the
-# same of an attribute of `self` (a member of the class).
+# same of an attribute of `self` (a member of the class); a class's bases (`@base`: what `self.m()` may inherit).
 LOCALS = """
+(class_definition superclasses: (argument_list [(identifier) (attribute)] @base))
 (typed_parameter (identifier) @local type: (type) @type)
 (typed_default_parameter name: (identifier) @local type: (type) @type)
 (assignment left: (identifier) @local type: (type) @type)

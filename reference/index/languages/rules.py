@@ -37,7 +37,8 @@ class LanguageRules:
       (`@recv` for a receiver, `@body` where the body decides the kind); the calls query captures
       `@callee` and an optional `@recv`; the imports query captures `@import` and what `imports_of` reads;
       the locals query captures `@local`, a variable's name, and `@type`, the type it is declared with or
-      constructed from (a parameter's annotation, `x = Foo()`), so that a call on it names that type's method;
+      constructed from (a parameter's annotation, `x = Foo()`), so that a call on it names that type's method,
+      and `@base`, a class's base (whose methods `self.m()` may name);
       the exports query captures `@local`, a name the file exports of its own or of an import, with `@exported`,
       the name it is exported as, or `@default` for `export default`.
     - `visibility(name, node, kind)`; `imports_of(src, import node, captures, path, module)`;

@@ -21,8 +21,9 @@ DEFINITIONS = ecma.DEFINITIONS + """
   (variable_declarator name: (identifier) @name) @variable))))
 """
 # Parameters, variables and class fields by their annotations (a constructor's parameter property is also a member),
-# besides `new`.
+# besides `new`; the class a class extends (`@base`).
 LOCALS = ecma.LOCALS + """
+(class_heritage (extends_clause value: (_) @base))
 (required_parameter pattern: (identifier) @local type: (type_annotation (_) @type))
 (optional_parameter pattern: (identifier) @local type: (type_annotation (_) @type))
 (variable_declarator name: (identifier) @local type: (type_annotation (_) @type))
