@@ -29,7 +29,7 @@ def no_module(path: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class LanguageRules:
-    """One language: its files, its three tree-sitter queries, and the rules those queries cannot say.
+    """One language: its files, its tree-sitter queries (five groups, run as one), and the rules they cannot say.
 
     - `grammars`: file extension -> grammar name in tree-sitter-language-pack, in the order an
       extensionless import tries them.
