@@ -44,14 +44,14 @@ def test_the_gate_installs_without_the_reference_and_dev_brings_it() -> None:
     extra = PYPROJECT["project"]["optional-dependencies"]["reference"]
     reference = {canonicalize_name(Requirement(r).name) for r in extra}
     assert not gate & {"tantivy", "tree-sitter", "tree-sitter-language-pack", "numpy", "scipy", "threadpoolctl",
-                       "usearch", "pathspec", "json5"}
+                       "usearch", "pathspec", "pyjson5"}
     assert {"tantivy", "tree-sitter-language-pack", "numpy", "scipy"} <= reference
     assert "cruxgate[reference]" in PYPROJECT["project"]["optional-dependencies"]["dev"]
 
 
 # The reference extra's own modules (uvicorn and pydantic-core come with the MCP SDK to every install).
 REFERENCE_ONLY = ("tantivy", "tree_sitter", "tree_sitter_language_pack", "numpy", "scipy", "threadpoolctl", "tqdm",
-                  "usearch", "pathspec", "json5")
+                  "usearch", "pathspec", "pyjson5")
 BLOCK = f"""
 import importlib.abc, sys
 class Block(importlib.abc.MetaPathFinder):

@@ -14,6 +14,7 @@ modules of other files (`changed_modules`).
 
 from __future__ import annotations
 
+import functools
 import json
 import posixpath
 import re
@@ -21,7 +22,7 @@ import tomllib
 from collections.abc import Callable, Collection, Iterable
 from typing import NamedTuple, TypeVar
 
-import json5
+import pyjson5
 
 from .languages import LANGUAGES, language_of, python
 
@@ -93,6 +94,7 @@ class Layout:
         js_packages: dict[str, tuple[str, tuple[str, ...]]] = {}
         ts_paths: dict[str, PathMap] = {}
         ts_config_files: set[str] = set()
+        read_config: Callable[[str], str | None] | None = None
         for path in paths:
             directory, _, name = path.rpartition("/")
             if name == PYTHON_PACKAGE:
@@ -106,7 +108,9 @@ class Layout:
             elif name == JS_PACKAGE and names is None and (package := js_package(read, path)) is not None:
                 js_packages[package[0]] = (directory, package[1])
             elif name in TS_CONFIGS and names is None:
-                mapping = ts_path_map(read, path, ts_config_files)
+                # Each package's config often extends one base: it is read once (the reader remembers its texts).
+                read_config = read_config or (functools.cache(read) if read is not None else None)
+                mapping = ts_path_map(read_config, path, ts_config_files)
                 if mapping is not None:
                     ts_paths[directory] = mapping
         self.packages = frozenset(packages)
@@ -199,8 +203,8 @@ def _jsonc(text: str | None) -> object:
     if text is None:
         return None
     try:
-        return json5.loads(text)
-    except (ValueError, RecursionError):  # not JSON5; or nested deeper than the parser goes
+        return pyjson5.loads(text)
+    except pyjson5.Json5Exception:  # not JSON5, or nested deeper than the parser goes
         return None
 
 

@@ -93,13 +93,18 @@ class _ById:
 
 
 class _Paths:
-    """`path in paths`: the indexed files."""
+    """`path in paths`: the indexed files, read whole the first time one is asked about. A patch that re-resolves
+    every TypeScript file asks about each candidate of each import (33,000 paths for TanStack Query's 747 files):
+    one query each cost more than reading them all once."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
+        self.known: frozenset[str] | None = None
 
     def __contains__(self, path: object) -> bool:
-        return self.db.execute("SELECT 1 FROM files WHERE path = ?", (path,)).fetchone() is not None
+        if self.known is None:
+            self.known = frozenset(found for (found,) in self.db.execute("SELECT path FROM files"))
+        return path in self.known
 
 
 def stored_resolver(db: sqlite3.Connection, layout: Layout | None = None) -> Resolver:
