@@ -94,7 +94,8 @@ class Layout:
         js_packages: dict[str, tuple[str, tuple[str, ...]]] = {}
         ts_paths: dict[str, PathMap] = {}
         ts_config_files: set[str] = set()
-        read_config: Callable[[str], str | None] | None = None
+        # Each package's config often extends one base: the reader remembers the configs' texts, read once a run.
+        read_config = functools.cache(read) if read is not None else None
         for path in paths:
             directory, _, name = path.rpartition("/")
             if name == PYTHON_PACKAGE:
@@ -108,8 +109,6 @@ class Layout:
             elif name == JS_PACKAGE and names is None and (package := js_package(read, path)) is not None:
                 js_packages[package[0]] = (directory, package[1])
             elif name in TS_CONFIGS and names is None:
-                # Each package's config often extends one base: it is read once (the reader remembers its texts).
-                read_config = read_config or (functools.cache(read) if read is not None else None)
                 mapping = ts_path_map(read_config, path, ts_config_files)
                 if mapping is not None:
                     ts_paths[directory] = mapping
