@@ -38,6 +38,9 @@ SCOPE_KINDS = kinds_of("type", "namespace", "callable") | {"impl"}  # a Rust imp
 CALLABLE_KINDS = kinds_of("callable")
 SELF_NAMES = frozenset({"self", "this", "cls", "Self"})  # what a method calls the instance (or class) it is called on
 _SIMPLE_RECV = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$")
+# Python's `super()` / `super(Cls, self)` as a receiver: the call names a method of the class's bases, as `super.m()`
+# does in TypeScript and JavaScript (no other language here parses `super(...)` as a receiver).
+_SUPER_CALL = re.compile(r"super\([^()]*\)\Z")
 # What a type's text may start with that is not its name: Go's and Rust's pointers and references, `mut`, `dyn`.
 _TYPE_PREFIX = re.compile(r"^(?:[*&]\s*|(?:mut|dyn|const)\s+)+")
 MAX_TYPE_TEXT = 200
@@ -430,6 +433,8 @@ def _edges(rules: LanguageRules, src: Source, calls: list[tuple[int, dict]], imp
             r_start, r_end = r.start_byte, r.end_byte
             if r_end - r_start <= 80:
                 recv = data[r_start:r_end].decode("utf-8", "replace")
+                if _SUPER_CALL.match(recv):
+                    recv = "super"
                 if recv != "?" and simple(recv):
                     append((start, 1, line, "call", f"{recv}{sep}{callee}", ("call", callee, recv), None))
                     continue

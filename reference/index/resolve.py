@@ -33,9 +33,14 @@ ALIAS_HOPS = 8
 # How many names one Python lookup may pass through: a module that imports all of its own submodules (`from .a import
 # *` in `m`) makes `m.a.x` also `m.a.a.x`, `m.b.a.x`..., each a name of its own.
 LOOKUP_NAMES = 64
+# Where `super` names the class's bases: Python's `super()`, TypeScript's and JavaScript's `super`.
+SUPER_LANGUAGES = frozenset({"python", "typescript", "javascript"})
+# How many classes up an inherited method is looked for (a class's bases of bases, as one file names them); a cycle of
+# bases ends here.
+MAX_BASE_DEPTH = 8
 # How names resolve, named in each generation's manifest: a generation resolved by another rule is not patched (its
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
-RESOLUTION = "aliases-go-ecma-stars-typed-paths-exports-bases-8"
+RESOLUTION = "aliases-go-ecma-stars-typed-paths-exports-bases-super-9"
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
@@ -253,7 +258,7 @@ class Resolver:
         `bases`: the classes each class of the file names as its bases, by symbol id)."""
         lang = result.language or ""
         if typed is not None:
-            found = self._method(result, typed, callee, source, bound)
+            found = self._method(result, typed, callee, source, bound, bases)
             if found is not None:
                 return found, None
         if recv is None:
@@ -271,16 +276,14 @@ class Resolver:
         head = recv.split("::", 1)[0].split(".", 1)[0]
         if head in bound:
             return self._through_import(result, bound[head], head, recv, callee), None
-        if recv in SELF_NAMES:
+        if recv in SELF_NAMES or (recv == "super" and lang in SUPER_LANGUAGES):
             container = self._enclosing_container(source)
             if container is None:
                 return None, None
-            found = _unique(self.children.get((container, callee)))
-            # A method the class inherits: the first of its bases (as the file names them) that has it.
-            for base in (bases or {}).get(container, ()) if found is None else ():
-                found = self._method(result, base, callee, source, bound)
-                if found is not None:
-                    break
+            # `super` skips the class's own members: the method is one its bases give.
+            found = None if recv == "super" else _unique(self.children.get((container, callee)))
+            if found is None:
+                found = self._inherited(result, container, callee, source, bound, bases, 0)
             return found, None
         owner_name = recv.rsplit("::", 1)[-1].rsplit(".", 1)[-1]
         owner = _unique(self.containers.get((lang, owner_name)))
@@ -288,11 +291,23 @@ class Resolver:
             return None, None
         return _unique(self.children.get((owner, callee))), None
 
+    def _inherited(self, result: FileExtract, owner: int, callee: str, source: int | None,
+                   bound: dict[str, tuple[int | None, str]], bases: dict[int, tuple[str, ...]] | None,
+                   depth: int) -> int | None:
+        """The method `callee` class `owner` inherits: the first of its bases (as `result`'s file names them, so only
+        a class of that file has any here) that has it or inherits it, at most `MAX_BASE_DEPTH` classes up."""
+        for base in (bases or {}).get(owner, ()) if depth < MAX_BASE_DEPTH else ():
+            found = self._method(result, base, callee, source, bound, bases, depth + 1)
+            if found is not None:
+                return found
+        return None
+
     def _method(self, result: FileExtract, typed: str, callee: str, source: int | None,
-                bound: dict[str, tuple[int | None, str]]) -> int | None:
+                bound: dict[str, tuple[int | None, str]], bases: dict[int, tuple[str, ...]] | None = None,
+                depth: int = 0) -> int | None:
         """The method `callee` of the type named `typed` where `result` names it (resolved as a call of the type
-        would be): one of the type's members; in Go, the method `T.callee` of the type's package (its methods may be
-        in any of the package's files)."""
+        would be): one of the type's members, else one it inherits (`_inherited`); in Go, the method `T.callee` of
+        the type's package (its methods may be in any of the package's files)."""
         prefix, _, name = typed.rpartition("::" if "::" in typed else ".")
         if result.language == "go":
             if not prefix:
@@ -307,7 +322,8 @@ class Resolver:
             owner = self._call_target(result, name, prefix or None, source, bound)[0]
         if owner is None or owner >= len(self.kind) or self.kind[owner] not in TYPES:
             return None
-        return _unique(self.children.get((owner, callee)))
+        found = _unique(self.children.get((owner, callee)))
+        return found if found is not None else self._inherited(result, owner, callee, source, bound, bases, depth)
 
     def _through_import(self, result: FileExtract, bound: tuple[int | None, str], head: str, recv: str,
                         callee: str) -> int | None:

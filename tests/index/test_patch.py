@@ -208,6 +208,12 @@ TYPED_STEPS: list[tuple[str, list[Edit]]] = [
     ("the method is renamed", [replace("src/shop/basket.py", "def total(", "def sum_up(")]),
     ("a class's base is that class, by its name alone; its method calls the method it inherits", [
         write("src/shop/kinds.py", "class Child(Basket):\n    def pay(self) -> int:\n        return self.sum_up()\n")]),
+    ("`super()` names the method of a base, here the base's base, both named in one file", [
+        write("src/shop/tiers.py", "class Mid(Basket):\n    pass\n\n\nclass Top(Mid):\n    def sum_up(self) -> int:\n"
+                                   "        return super().sum_up()\n")]),
+    ("the inherited method is renamed back: the super call names nothing", [
+        replace("src/shop/basket.py", "def sum_up(", "def total(")]),
+    ("and again", [replace("src/shop/basket.py", "def total(", "def sum_up(")]),
     ("a second class of that name comes: the base is ambiguous, the inherited call names nothing", [
         write("src/shop/extra.py", "class Basket:\n    def count(self) -> int:\n        return 3\n")]),
     ("a Go receiver's method in another file of its type's package", [

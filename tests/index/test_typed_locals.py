@@ -164,10 +164,53 @@ INHERITED_EXPECTED = {
     "web/kid.js": [(5, "this.run", "Base.run")],
 }
 
+# `super().m()` (Python) and `super.m()` (TypeScript, JavaScript) name a base's method, never the class's own; a base
+# of a class of the same file is followed up its own bases, for `self.m()`, `super` and a typed variable alike.
+SUPER = {
+    "shop/__init__.py": "",
+    "shop/base.py": "class Base:\n    def __init__(self) -> None:\n        pass\n\n    def run(self) -> None:\n"
+                    "        pass\n\n    def stop(self) -> None:\n        pass\n",
+    "shop/child.py": "from shop.base import Base\n\n\nclass Child(Base):\n    def __init__(self) -> None:\n"
+                     "        super().__init__()\n\n    def run(self) -> None:\n        super(Child, self).run()\n"
+                     "\n    def own(self) -> None:\n        super().own()\n\n\nclass Grand(Child):\n"
+                     "    def go(self) -> None:\n        self.run()\n        super().run()\n        self.own()\n"
+                     "        self.stop()\n\n\ndef use() -> None:\n    g = Grand()\n    g.own()\n\n\n"
+                     "class A(B):\n    pass\n\n\n"
+                     "class B(A):\n    def go(self) -> None:\n        self.gone()\n\n\n"
+                     "class Out(Exception):\n    def __init__(self) -> None:\n        super().__init__()\n",
+    "web/base.ts": "export class Base {\n  run(): void {}\n}\n",
+    "web/child.ts": "import { Base } from './base'\n\nexport class Child extends Base {\n  run(): void {\n"
+                    "    super.run()\n  }\n}\n",
+    "web/kid.js": "import { Base } from './base'\n\nexport class Kid extends Base {\n  run() {\n"
+                  "    super.run()\n  }\n}\n",
+}
+SUPER_EXPECTED = {
+    "shop/child.py": [
+        (6, "super", None),  # the builtin itself
+        (6, "super.__init__", "shop.base.Base.__init__"),
+        (9, "super", None),
+        (9, "super.run", "shop.base.Base.run"),  # `super(Child, self)` as `super()`
+        (12, "super", None),
+        (12, "super.own", None),  # the class's own `own` is not its base's
+        (17, "self.run", "shop.child.Child.run"),
+        (18, "super", None),
+        (18, "super.run", "shop.child.Child.run"),
+        (19, "self.own", "shop.child.Child.own"),
+        (20, "self.stop", "shop.base.Base.stop"),  # two classes up: the base's base, as this file names it
+        (24, "Grand", "shop.child.Grand"),
+        (25, "g.own", "shop.child.Child.own"),  # a typed variable's inherited method
+        (34, "self.gone", None),  # bases in a cycle: looked up a bounded number of classes up
+        (39, "super", None),
+        (39, "super.__init__", None),  # a base outside the tree
+    ],
+    "web/child.ts": [(5, "super.run", "Base.run")],
+    "web/kid.js": [(5, "super.run", "Base.run")],
+}
+
 
 @pytest.mark.parametrize(("tree", "expected"), [(TREE, EXPECTED), (MEMBERS, MEMBERS_EXPECTED),
-                                                (INHERITED, INHERITED_EXPECTED)],
-                         ids=["variables", "members", "inherited"])
+                                                (INHERITED, INHERITED_EXPECTED), (SUPER, SUPER_EXPECTED)],
+                         ids=["variables", "members", "inherited", "super"])
 def test_a_call_on_a_variable_a_member_or_self_names_the_method_of_its_type(
         tmp_path: Path, tree: dict[str, str], expected: dict[str, list[tuple[int, str, str | None]]]) -> None:
     root = write_tree(tmp_path, tree)
