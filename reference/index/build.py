@@ -432,14 +432,15 @@ def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str,
     # the fit's arrays and the tables are never in memory together (the peak is the larger of the two, not the sum).
     with tempfile.TemporaryFile(dir=generation.parent) as spill, \
             tempfile.TemporaryFile(dir=generation.parent) as names, \
+            tempfile.TemporaryFile(dir=generation.parent) as classes, \
             tempfile.TemporaryFile(dir=generation.parent) as vectors, contextlib.ExitStack() as stack:
         try:
             # The pool forks on entry, before the writer starts Tantivy's threads.
             with _extraction(tasks, workers) as results:
                 writer = GenerationWriter(generation, store)
                 semantic = SemanticIndexBuilder(_spill(sentence, vectors), scratch=generation.parent)
-                counts, hashes, problems, remembered = _write(root, store, tasks, results, writer, semantic, spill,
-                                                              names, progress)
+                counts, hashes, problems, remembered = _write(root, store, tasks, results, writer, semantic,
+                                                              (spill, names, classes), progress)
             # Tantivy's commit and merges hold about 100 MB at 20k files (its writers' heaps and the merged segments):
             # they end before the fit, so that the run's peak is the larger of the two, not their sum.
             writer.wait_search_indices()
@@ -449,6 +450,8 @@ def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str,
             _trim_heap()
             scratch = stack.enter_context(_scratch_database(generation.parent))
             resolver = _resolver(names, counts["stored"], scratch, layout)
+            _add_bases(classes, counts["classes"], resolver)
+            writer.add_class_bases(resolver.class_bases.items())
             # SQLite stores the edges as they are resolved here, in its thread (outside the GIL), then builds its
             # indices.
             chunks: queue.Queue[list[tuple] | None] = queue.Queue(maxsize=EDGE_QUEUE)
@@ -555,6 +558,16 @@ def _resolver(names: BinaryIO, files: int, scratch: sqlite3.Connection, layout: 
     for attribute, table in tables.items():
         setattr(resolver, attribute, table)
     return resolver
+
+
+def _add_bases(classes: BinaryIO, files: int, resolver: Resolver) -> None:
+    """Give the resolver the bases of every class `_write` spilled to `classes` (a call may be resolved through a
+    base's base, which another file names): each file's names and imports, then its classes' bases."""
+    classes.seek(0)
+    for _ in range(files):
+        path, language, module, imports, first, bases, symbols = _unspill(classes)
+        resolver.enter(path, symbols, first)
+        resolver.add_bases(FileExtract(path, language, 0, "", 0, module=module, edges=imports, bases=bases), first)
 
 
 def _resolved_edges(spill: BinaryIO, names: BinaryIO, files: int, resolver: Resolver) -> Iterator[list[tuple]]:
@@ -747,14 +760,15 @@ def _linked_totals(generation: Path, unchanged: tuple[list[tuple[str, str]], int
 
 
 def _write(root: Path, store: ExtractStore, tasks: list, results: Iterator[tuple], writer: GenerationWriter,
-           semantic: SemanticIndexBuilder, spill: BinaryIO, names: BinaryIO, progress: Progress | None,
+           semantic: SemanticIndexBuilder, spills: tuple[BinaryIO, BinaryIO, BinaryIO], progress: Progress | None,
            ) -> tuple[dict[str, int], list[tuple[str, str]], list[str], list[tuple[str, str, str | None]]]:
     """Store each result as it arrives (in path order): its rows and documents written, its definitions counted by
-    the semantic builder, its edges spilled to `spill` and what the resolver registers of its symbols to `names`
-    (the edges are resolved once every file is in)."""
+    the semantic builder; to the three `spills`, its edges, what the resolver registers of its symbols and, for a
+    file whose classes name bases, its imports and bases (the edges are resolved once every file is in)."""
+    spill, names, classes = spills
     hashes: list[tuple[str, str]] = []
     remembered: list[tuple[str, str, str | None]] = []
-    parsed = reused = errors = skipped = 0
+    parsed = reused = errors = skipped = with_bases = 0
     problems: list[str] = []
     for done, item in enumerate(results, 1):  # in path order, written while workers parse on
         if progress is not None:
@@ -791,14 +805,20 @@ def _write(root: Path, store: ExtractStore, tasks: list, results: Iterator[tuple
             problems.append(f"{path}: {result.parse_errors} syntax error(s), indexed as far as it parses")
         _, first, aliases = writer.add(result, blob)
         semantic.add_file(result.path, result.symbols, result.language)
-        _spill_record(names, (result.path, result.language, list(map(registered, result.symbols)), first, aliases))
+        symbols = list(map(registered, result.symbols))
+        _spill_record(names, (result.path, result.language, symbols, first, aliases))
+        if result.bases:
+            imports = [edge for edge in result.edges if edge[2] == "import"]
+            _spill_record(classes, (result.path, result.language, result.module, imports, first, result.bases, symbols))
+            with_bases += 1
         _spill_record(spill, (result.path, result.language, result.module, result.edges, first, result.bases))
         hashes.append((result.path, result.content_hash))
         if item[-1] is not None:
             remembered.append((path, item[-1], result.content_hash))
     writer.commit_search_indices()  # in a thread, beside the pool's shutdown (the fit waits for it)
     writer.flush()  # the last batch's rows and extractions, not held through the fit and the resolution
-    counts = {"parsed": parsed, "reused": reused, "errors": errors, "skipped": skipped, "stored": len(hashes)}
+    counts = {"parsed": parsed, "reused": reused, "errors": errors, "skipped": skipped, "stored": len(hashes),
+              "classes": with_bases}
     return counts, hashes, problems, remembered
 
 

@@ -16,7 +16,9 @@ What a patch does, for the files that changed (added, edited, deleted):
 - edges are resolved again for those files and for every unchanged file whose edges name (as a dotted or
   `::` part of the target) a symbol name that appeared or disappeared, or a name an import alias (a Python
   module's top-level import, a TypeScript/JavaScript re-export) binds that appeared, disappeared or now stands for
-  another (or an alias renaming one of those), or point at a symbol that went; a TypeScript/JavaScript file added
+  another (or an alias renaming one of those), or point at a symbol that went (or whose class names one as a
+  base); a class that stays but whose bases resolve otherwise now every file of its language (a call anywhere
+  may inherit through it); a TypeScript/JavaScript file added
   or deleted, a package.json added, edited or deleted, or an `export * from` that comes or goes re-resolves every
   such file (their imports name paths and packages), a `from m import *` that comes or goes every Python file, and
   a go.mod added, edited or deleted every Go file (its module path names the directories Go imports find);
@@ -38,8 +40,9 @@ import shutil
 import sqlite3
 import threading
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 
 import tantivy
@@ -48,7 +51,7 @@ from .extract import FileExtract
 from .extracts import ExtractStore
 from .names import name_key
 from .packages import GO_MODULE, JS_PACKAGE, TS_CONFIGS, Layout
-from .resolve import Resolver, alias_part, import_aliases
+from .resolve import alias_part, import_aliases
 from .rowlog import Chain, LogMismatch, Recording, replay, vouches, write_log
 from .seal import stamp
 from .state import DATABASE
@@ -147,6 +150,35 @@ def _rows(db: sqlite3.Connection, sql: str, keys: list) -> list[tuple]:
     if not keys:
         return []
     return db.execute(sql.format(",".join("?" * len(keys))), keys).fetchall()
+
+
+def _file_ids(db: sqlite3.Connection, paths: list[str]) -> list[int]:
+    """The ids of these files (of those the database has)."""
+    return [file_id for chunk in _chunks(paths)
+            for (file_id,) in _rows(db, "SELECT file_id FROM files WHERE path IN ({})", chunk)]
+
+
+def _inheriting_otherwise(old: dict[str, tuple[str, tuple[str, ...]]], new: dict[str, tuple[str, tuple[str, ...]]],
+                          old_symbols: Collection[str], new_symbols: Collection[str]) -> list[str]:
+    """The languages (TypeScript's and JavaScript's together) of the classes that stay but inherit otherwise now
+    (`_stable_bases` before and after; a changed file's symbols before and after, by stable id): their bases, or
+    what their names name, changed, and so may what a call inherits through them anywhere."""
+    found = {(old.get(c) or new[c])[0] for c in old.keys() | new.keys()
+             if old.get(c, ("", ()))[1] != new.get(c, ("", ()))[1]
+             and (c in old_symbols) == (c in new_symbols)}  # a class of both generations (re-resolved: of neither)
+    return sorted(found | (set(_JS_LANGUAGES) if found & _JS_LANGUAGES else set()))
+
+
+def _stable_bases(db: sqlite3.Connection, file_ids: list[int]) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """The `class_bases` of the classes of these files, by stable ids: class -> (its language, its bases')."""
+    found: dict[str, tuple[str, tuple[str, ...]]] = {}
+    for chunk in _chunks(file_ids):
+        for stable, language, base in _rows(
+                db, "SELECT s.symbol_stable_id, s.language, b.symbol_stable_id FROM class_bases c "
+                    "JOIN symbols s ON s.symbol_id = c.symbol_id JOIN symbols b ON b.symbol_id = c.base_symbol_id "
+                    "WHERE s.file_id IN ({}) ORDER BY c.symbol_id, c.position", chunk):
+            found[stable] = (language, (*found.get(stable, ("", ()))[1], base))
+    return found
 
 
 def _alias_changes(db: sqlite3.Connection, gone_paths: list[str], changed: list[FileExtract]) -> set[tuple]:
@@ -261,7 +293,13 @@ class Patch:
             assert isinstance(wdb, Recording)
             removed_edges = self._edge_names(wdb, [*gone_paths, *rerun])
             removed = Counter[str]()
-            for keys, sql in ((file_ids, "DELETE FROM symbol_relations WHERE symbol_id IN "
+            # The bases of the classes of the changed, deleted and re-resolved files are made again (`add_bases`).
+            rerun_ids = _file_ids(wdb, rerun)
+            touched = [*file_ids, *rerun_ids]
+            old_bases = _stable_bases(wdb, touched)
+            for keys, sql in ((touched, "DELETE FROM class_bases WHERE symbol_id IN "
+                                        "(SELECT symbol_id FROM symbols WHERE file_id IN ({}))"),
+                              (file_ids, "DELETE FROM symbol_relations WHERE symbol_id IN "
                                          "(SELECT symbol_id FROM symbols WHERE file_id IN ({}))"),
                               (file_ids, "DELETE FROM symbols WHERE file_id IN ({})"),
                               (file_ids, "DELETE FROM files WHERE file_id IN ({})"),
@@ -276,12 +314,28 @@ class Patch:
             renumbered = [(first + i, old_symbols[symbol[9]][0]) for result, first in zip(changed, firsts, strict=True)
                           for i, symbol in enumerate(result.symbols) if symbol[9] in old_symbols]
             wdb.executemany("UPDATE symbol_edges SET to_symbol_id = ? WHERE to_symbol_id = ?", renumbered)
+            wdb.executemany("UPDATE class_bases SET base_symbol_id = ? WHERE base_symbol_id = ?", renumbered)
             resolver = stored_resolver(wdb, self.layout)
+            # Every class's bases before any edge: a call may inherit through any of them. An unchanged file's
+            # extraction is read again for its edges, not held: a re-resolved language may be most of the tree.
+            for result, first in chain(zip(changed, firsts, strict=True), (self._stored(wdb, p) for p in rerun)):
+                resolver.add_bases(result, first)
+                writer.add_class_bases([(first + index, resolver.class_bases.get(first + index, ()))
+                                        for index, _ in result.bases])
+            new_bases = _stable_bases(wdb, [*_file_ids(wdb, [r.path for r in changed]), *rerun_ids])
+            languages = _inheriting_otherwise(old_bases, new_bases, old_symbols.keys(),
+                                              {symbol[9] for result in changed for symbol in result.symbols})
+            done = {*gone_paths, *rerun}
+            more = [p for (p,) in _rows(wdb, "SELECT path FROM files WHERE language IN ({})", languages)
+                    if p not in done]
+            removed_edges += self._edge_names(wdb, more)
+            for chunk in _chunks(more):
+                removed["symbol_edges"] += wdb.execute("DELETE FROM symbol_edges WHERE from_path IN ({})".format(
+                    ",".join("?" * len(chunk))), chunk).rowcount
             edges: list[tuple] = []
-            for result, first in zip(changed, firsts, strict=True):
+            for result, first in chain(zip(changed, firsts, strict=True),
+                                       (self._stored(wdb, p) for p in [*rerun, *more])):
                 edges.extend(resolver.edges(result, first))
-            for path in rerun:
-                edges.extend(self._reresolve(wdb, resolver, path))
             wdb.executemany(
                 "INSERT INTO symbol_edges(repo, \"ref\", from_symbol_id, from_path, line, edge_type, to_symbol_id, "
                 f"to_name) VALUES ('{REPO}', '{LIVE_REF}', ?, ?, ?, ?, ?, ?)", edges)
@@ -300,7 +354,8 @@ class Patch:
     def _affected_files(self, db: sqlite3.Connection, names: set[str], gone_ids: list[int], languages: set[str],
                         live: dict[str, str]) -> set[str]:
         """Files of the live generation (path -> hash `live`) with an edge whose target text names one of `names`
-        (as a dotted or `::` part), or whose target is among `gone_ids`; and every file of `languages`."""
+        (as a dotted or `::` part), or whose target, or a base of whose class, is among `gone_ids`; and every file
+        of `languages`."""
         paths: set[str] = set()
         if names:
             # The store answers from each extraction's names (not the generation's edges: 160 MB at 20k files); it
@@ -312,6 +367,9 @@ class Patch:
         for chunk in _chunks(gone_ids):
             paths.update(p for (p,) in _rows(
                 db, "SELECT DISTINCT from_path FROM symbol_edges WHERE to_symbol_id IN ({})", chunk))
+            paths.update(p for (p,) in _rows(
+                db, "SELECT DISTINCT s.path FROM class_bases c JOIN symbols s ON s.symbol_id = c.symbol_id "
+                    "WHERE c.base_symbol_id IN ({})", chunk))
         if languages:
             paths.update(p for (p,) in _rows(db, "SELECT path FROM files WHERE language IN ({})", sorted(languages)))
         return paths
@@ -344,11 +402,11 @@ class Patch:
             else:
                 db.execute("DELETE FROM unresolved_names WHERE rowid = ?", (row[0],))
 
-    def _reresolve(self, db: sqlite3.Connection, resolver: Resolver, path: str) -> list[tuple]:
-        """The edges of an unchanged file, resolved against the patched tables."""
+    def _stored(self, db: sqlite3.Connection, path: str) -> tuple[FileExtract, int]:
+        """An unchanged file's stored extraction and its first symbol id, to resolve again."""
         file_id, digest = db.execute("SELECT file_id, content_hash FROM files WHERE path = ?", (path,)).fetchone()
         blob = self.store.get(path, digest)
         if blob is None:
             raise PatchUnavailable(f"{path}: no stored extraction")
         first = db.execute("SELECT MIN(symbol_id) FROM symbols WHERE file_id = ?", (file_id,)).fetchone()[0]
-        return resolver.edges(FileExtract.loads(blob), first or 0)
+        return FileExtract.loads(blob), first or 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import posixpath
 import re
 from array import array
+from collections import Counter
 from collections.abc import Collection, Iterable
 from operator import itemgetter
 from sys import intern
@@ -24,6 +25,7 @@ JS_EXTENSIONS = (*_TS_EXTENSIONS[:2], ".d.ts", *_TS_EXTENSIONS[2:], *LANGUAGES["
 # A table value when its key names more than one symbol: a target resolves only when it is unambiguous,
 # so a table keeps the one symbol id of a key or this mark, never the list of ids.
 AMBIGUOUS = -1
+Bound = dict[str, tuple[int | None, str]]  # a file's import bindings: name -> (the tree's symbol, if one; the target)
 # What a symbol is registered by: (name, qualified name, kind, parent index). After FileExtract.loads symbols are
 # plain tuples in Symbol field order (fast to load), so the fields are taken by their positions in Symbol, all at once.
 registered = itemgetter(*map(Symbol._fields.index, ("name", "qualified_name", "kind", "parent")))
@@ -35,12 +37,15 @@ ALIAS_HOPS = 8
 LOOKUP_NAMES = 64
 # Where `super` names the class's bases: Python's `super()`, TypeScript's and JavaScript's `super`.
 SUPER_LANGUAGES = frozenset({"python", "typescript", "javascript"})
-# How many classes up an inherited method is looked for (a class's bases of bases, as one file names them); a cycle of
-# bases ends here.
-MAX_BASE_DEPTH = 8
+# How many classes up an inherited method is looked for (a class's bases, their bases...); a class whose ancestry goes
+# further inherits nothing here, nor does one whose bases make a cycle. Each class's bases (the first that resolve)
+# and its ancestors in order are bounded too: Python's order (C3) of a class costs about the product of the two.
+MAX_BASE_DEPTH = 32
+MAX_BASES = 32
+MAX_ANCESTORS = 64
 # How names resolve, named in each generation's manifest: a generation resolved by another rule is not patched (its
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
-RESOLUTION = "aliases-go-ecma-stars-typed-paths-exports-bases-super-9"
+RESOLUTION = "aliases-go-ecma-stars-typed-paths-exports-bases-super-across-10"
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
@@ -131,6 +136,12 @@ class Resolver:
         self.kind: list[str | None] = [None]
         self.parent = array("q", [0])
         self.paths: set[str] = set()
+        # Class id -> the ids of the classes of the tree it names as its bases, in order, each resolved as the class's
+        # own file names it (`add_bases`); a class none of whose bases is one of the tree's has no entry.
+        self.class_bases: dict[int, tuple[int, ...]] = {}
+        # `_ancestors` and `_height` of a class, made from `class_bases` as it is.
+        self._orders: dict[int, tuple[int, ...]] = {}
+        self._heights: dict[int, int | None] = {}
 
     def add_symbols(self, path: str, symbols: Iterable[tuple[str, str, str, int]], first_symbol: int) -> None:
         """Register one file's symbols given as `registered` tuples (ids first_symbol, first_symbol + 1, ...): their
@@ -252,13 +263,12 @@ class Resolver:
         return None
 
     def _call_target(self, result: FileExtract, callee: str, recv: str | None, source: int | None,
-                     bound: dict[str, tuple[int | None, str]], typed: str | None = None,
-                     bases: dict[int, tuple[str, ...]] | None = None) -> tuple[int | None, str | None]:
-        """(target, replacement to_name) for a call (`typed`: the type the receiver, a variable, is declared with;
-        `bases`: the classes each class of the file names as its bases, by symbol id)."""
+                     bound: Bound,
+                     typed: str | None = None) -> tuple[int | None, str | None]:
+        """(target, replacement to_name) for a call (`typed`: the type the receiver, a variable, is declared with)."""
         lang = result.language or ""
         if typed is not None:
-            found = self._method(result, typed, callee, source, bound, bases)
+            found = self._method(result, typed, callee, source, bound)
             if found is not None:
                 return found, None
         if recv is None:
@@ -283,7 +293,7 @@ class Resolver:
             # `super` skips the class's own members: the method is one its bases give.
             found = None if recv == "super" else _unique(self.children.get((container, callee)))
             if found is None:
-                found = self._inherited(result, container, callee, source, bound, bases, 0)
+                found = self._inherited(container, callee)
             return found, None
         owner_name = recv.rsplit("::", 1)[-1].rsplit(".", 1)[-1]
         owner = _unique(self.containers.get((lang, owner_name)))
@@ -291,25 +301,94 @@ class Resolver:
             return None, None
         return _unique(self.children.get((owner, callee))), None
 
-    def _inherited(self, result: FileExtract, owner: int, callee: str, source: int | None,
-                   bound: dict[str, tuple[int | None, str]], bases: dict[int, tuple[str, ...]] | None,
-                   depth: int) -> int | None:
-        """The method `callee` class `owner` inherits: the first of its bases (as `result`'s file names them, so only
-        a class of that file has any here) that has it or inherits it, at most `MAX_BASE_DEPTH` classes up."""
-        for base in (bases or {}).get(owner, ()) if depth < MAX_BASE_DEPTH else ():
-            found = self._method(result, base, callee, source, bound, bases, depth + 1)
+    def _inherited(self, owner: int, callee: str) -> int | None:
+        """The method `callee` class `owner` inherits: that of the first class of its ancestors (`_ancestors`) that
+        has one."""
+        for base in self._ancestors(owner):
+            found = _unique(self.children.get((base, callee)))
             if found is not None:
                 return found
         return None
 
+    def _ancestors(self, owner: int) -> tuple[int, ...]:
+        """The classes `owner` inherits from, nearest first, as Python orders them (C3; the one order there is for a
+        single base, as in TypeScript and JavaScript), over the bases of the tree only (`class_bases`); bases that
+        admit no such order, depth first. None for a class whose ancestry has a cycle or is more than
+        `MAX_BASE_DEPTH` classes deep (`_height`); at most `MAX_ANCESTORS`."""
+        if self._height(owner) is None:
+            return ()
+        known = self._orders.get(owner)
+        if known is None:
+            lines = [[base, *self._ancestors(base)] for base in self.class_bases.get(owner, ())]
+            merged = _c3([*lines, [line[0] for line in lines]])
+            if merged is None:
+                merged = list(dict.fromkeys(cls for line in lines for cls in line))
+            known = self._orders[owner] = tuple(merged[:MAX_ANCESTORS])
+        return known
+
+    def _height(self, owner: int) -> int | None:
+        """How many classes up `owner`'s ancestry reaches (0: no base of the tree); None when it has a cycle or
+        reaches more than `MAX_BASE_DEPTH`. Walked with a stack of its own, not Python's: a chain of bases may be as
+        long as a tree makes it."""
+        heights = self._heights
+        if owner in heights:
+            return heights[owner]
+        found: dict[int, int | None] = {owner: 0}  # the height so far of each class on the walk's stack
+        stack = [(owner, iter(self.class_bases.get(owner, ())))]
+
+        def raise_to(cls: int, base_height: int | None) -> None:
+            now = found[cls]
+            found[cls] = None if now is None or base_height is None or base_height >= MAX_BASE_DEPTH \
+                else max(now, base_height + 1)
+
+        while stack:
+            cls, bases = stack[-1]
+            base = next(bases, None)
+            if base is None:
+                stack.pop()
+                heights[cls] = height = found.pop(cls)
+                if stack:
+                    raise_to(stack[-1][0], height)
+            elif base in heights:
+                raise_to(cls, heights[base])
+            elif base in found:  # on the stack: a cycle, which every class on it from `base` up is part of
+                raise_to(cls, None)
+            else:
+                found[base] = 0
+                stack.append((base, iter(self.class_bases.get(base, ()))))
+        return heights[owner]
+
+    def _type(self, result: FileExtract, typed: str, source: int | None,
+              bound: Bound) -> int | None:
+        """The type (a class, a struct...) the name `typed` names where `result` names it, resolved as a call of it
+        would be; None for a name of no type of the tree."""
+        prefix, _, name = typed.rpartition("::" if "::" in typed else ".")
+        owner = self._rust_definition(result.module, typed) if prefix and result.language == "rust" else None
+        if owner is None:
+            owner = self._call_target(result, name, prefix or None, source, bound)[0]
+        return owner if owner is not None and owner < len(self.kind) and self.kind[owner] in TYPES else None
+
+    def add_bases(self, result: FileExtract, first_symbol: int) -> None:
+        """`class_bases` of the classes of `result` (ids from first_symbol; entered), replacing what they had."""
+        bound = self._bound(result)
+        self._orders.clear()
+        self._heights.clear()
+        for index, names in result.bases:
+            sid = first_symbol + index
+            found = tuple(base for name in names if (base := self._type(result, name, sid, bound)) is not None)
+            found = found[:MAX_BASES]
+            if found:
+                self.class_bases[sid] = found
+            else:
+                self.class_bases.pop(sid, None)
+
     def _method(self, result: FileExtract, typed: str, callee: str, source: int | None,
-                bound: dict[str, tuple[int | None, str]], bases: dict[int, tuple[str, ...]] | None = None,
-                depth: int = 0) -> int | None:
+                bound: Bound) -> int | None:
         """The method `callee` of the type named `typed` where `result` names it (resolved as a call of the type
         would be): one of the type's members, else one it inherits (`_inherited`); in Go, the method `T.callee` of
         the type's package (its methods may be in any of the package's files)."""
-        prefix, _, name = typed.rpartition("::" if "::" in typed else ".")
         if result.language == "go":
+            prefix, _, name = typed.rpartition(".")
             if not prefix:
                 directory: str | None = posixpath.dirname(result.path)
             elif prefix in bound:
@@ -317,13 +396,11 @@ class Resolver:
             else:
                 return None
             return None if directory is None else _unique(self.by_dir_name.get((directory, f"{name}.{callee}")))
-        owner = self._rust_definition(result.module, typed) if prefix and result.language == "rust" else None
+        owner = self._type(result, typed, source, bound)
         if owner is None:
-            owner = self._call_target(result, name, prefix or None, source, bound)[0]
-        if owner is None or owner >= len(self.kind) or self.kind[owner] not in TYPES:
             return None
         found = _unique(self.children.get((owner, callee)))
-        return found if found is not None else self._inherited(result, owner, callee, source, bound, bases, depth)
+        return found if found is not None else self._inherited(owner, callee)
 
     def _through_import(self, result: FileExtract, bound: tuple[int | None, str], head: str, recv: str,
                         callee: str) -> int | None:
@@ -395,22 +472,30 @@ class Resolver:
                 return _unique(found)
         return None
 
-    def edges(self, result: FileExtract, first_symbol: int) -> list[tuple]:
-        """Rows (from_symbol_id, from_path, line, edge_type, to_symbol_id, to_name) of one file."""
-        rows: list[tuple] = []
-        append = rows.append
-        bound: dict[str, tuple[int | None, str]] = {}
-        imports: dict[int, int | None] = {}
+    def _bound(self, result: FileExtract, imports: dict[int, int | None] | None = None) -> Bound:
+        """What each name the file's imports bind stands for: (the symbol, if one of the tree's; the import's target);
+        each import edge's target by its index into `imports`, when given."""
+        bound: Bound = {}
         for i, (_, _, edge_type, to_name, hint, binding) in enumerate(result.edges):
             if edge_type == "import":
-                imports[i] = target = self._import_target(result, hint)
+                target = self._import_target(result, hint)
+                if imports is not None:
+                    imports[i] = target
                 if binding and result.language == "go":
                     binding = _go_package_name(binding, to_name)
                 if binding:
                     bound[binding] = (target, to_name)
+        return bound
+
+    def edges(self, result: FileExtract, first_symbol: int) -> list[tuple]:
+        """Rows (from_symbol_id, from_path, line, edge_type, to_symbol_id, to_name) of one file (its classes' bases
+        given to `add_bases` first, as every other file's a method may be inherited through)."""
+        rows: list[tuple] = []
+        append = rows.append
+        imports: dict[int, int | None] = {}
+        bound = self._bound(result, imports)
         path = result.path
         lang = result.language or ""
-        bases = {first_symbol + index: names for index, names in result.bases}
         # A plain call of a name no import binds (most edges): `_call_target`'s first case, inline.
         by_file_name, by_name = self.by_file_name.get, self.by_name.get
         by_dir_name = self.by_dir_name.get if lang == "go" else None
@@ -431,11 +516,33 @@ class Resolver:
                         target = None
                 else:
                     target, renamed = self._call_target(result, callee, recv, source, bound,
-                                                        hint[3] if len(hint) > 3 else None, bases)
+                                                        hint[3] if len(hint) > 3 else None)
                     if target is None and renamed:
                         to_name = renamed
             append((source, path, line, edge_type, target, to_name))
         return rows
+
+
+def _c3(lines: list[list[int]]) -> list[int] | None:
+    """The C3 merge of `lines` (each base's own order, then the bases): each step the first head that is in no
+    line's tail; None when no head is (the bases admit no order). Linear in the lines' items, but for the heads
+    each step tries."""
+    tails = Counter(cls for line in lines for cls in line[1:])
+    starts = [0] * len(lines)
+    merged: list[int] = []
+    while True:
+        heads = [line[start] for line, start in zip(lines, starts, strict=True) if start < len(line)]
+        if not heads:
+            return merged
+        head = next((cls for cls in heads if not tails[cls]), None)
+        if head is None:
+            return None
+        merged.append(head)
+        for k, line in enumerate(lines):
+            if starts[k] < len(line) and line[starts[k]] == head:
+                starts[k] += 1
+                if starts[k] < len(line):
+                    tails[line[starts[k]]] -= 1  # the line's new head is no longer in its tail
 
 
 def _go_package_name(binding: str, imported: str) -> str:

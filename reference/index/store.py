@@ -36,6 +36,9 @@ CREATE TABLE unresolved_names(name_key TEXT NOT NULL, to_name TEXT NOT NULL, edg
 -- binding is not the last part of its target (`as`).
 CREATE TABLE import_aliases(path TEXT NOT NULL, language TEXT NOT NULL, name TEXT NOT NULL, target TEXT NOT NULL,
                             renamed INTEGER NOT NULL);
+-- The classes of the tree a class names as its bases, in order (resolve.Resolver.class_bases): a patch resolves a
+-- method inherited from another file's class as a full run does.
+CREATE TABLE class_bases(symbol_id INTEGER NOT NULL, position INTEGER NOT NULL, base_symbol_id INTEGER NOT NULL);
 """
 # The lookups the query engine makes (outline by file/path, references by target, names). The line
 # columns after a path serve scored search: the symbols over a hit's lines are found in the index, a
@@ -52,6 +55,8 @@ CREATE INDEX unresolved_names_key ON unresolved_names(name_key);
 CREATE INDEX import_aliases_name ON import_aliases(language, name);
 CREATE INDEX import_aliases_path ON import_aliases(path);
 CREATE INDEX import_aliases_renamed ON import_aliases(renamed) WHERE renamed;
+CREATE INDEX class_bases_symbol ON class_bases(symbol_id);
+CREATE INDEX class_bases_base ON class_bases(base_symbol_id);
 """
 REPO = "workspace"
 WRITER_HEAP = 32_000_000  # per index (the indexer holds three); tantivy wants >= 15 MB per indexing thread
@@ -221,6 +226,11 @@ class GenerationWriter:
             f" VALUES ('{REPO}', '{LIVE_REF}', ?, ?, ?, ?, ?, ?)", edges)
         self.edge_count += len(edges)
         self.unresolved.update(e[5] for e in edges if e[4] is None)
+
+    def add_class_bases(self, bases: Iterable[tuple[int, tuple[int, ...]]]) -> None:
+        """Insert the `class_bases` rows of (class id, its bases' ids in order) pairs."""
+        self.db.executemany("INSERT INTO class_bases VALUES (?,?,?)",
+                            ((sid, position, base) for sid, found in bases for position, base in enumerate(found)))
 
     def _add_unresolved_names(self) -> None:
         self.db.executemany("INSERT INTO unresolved_names VALUES (?,?,?)",

@@ -107,6 +107,29 @@ class _Paths:
         return path in self.known
 
 
+class _Bases:
+    """`Resolver.class_bases` of a patch: the generation's `class_bases` rows, read a class at a time; what the patch
+    gives (`add_bases`) stands over them."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+        self.own: dict[int, tuple[int, ...]] = {}
+
+    def get(self, key: int, default: tuple[int, ...] = ()) -> tuple[int, ...]:
+        found = self.own.get(key)
+        if found is None:
+            found = self.own[key] = tuple(base for (base,) in self.db.execute(
+                "SELECT base_symbol_id FROM class_bases WHERE symbol_id = ? ORDER BY position", (key,)))
+        return found or default
+
+    def __setitem__(self, key: int, bases: tuple[int, ...]) -> None:
+        self.own[key] = bases
+
+    def pop(self, key: int, default: object = None) -> object:
+        self.own[key] = ()
+        return default
+
+
 def stored_resolver(db: sqlite3.Connection, layout: Layout | None = None) -> Resolver:
     """A Resolver whose tables are the generation in `db` (its uncommitted rows included), in the tree's `layout` (its
     Go modules and TypeScript/JavaScript packages)."""
@@ -139,6 +162,7 @@ def stored_resolver(db: sqlite3.Connection, layout: Layout | None = None) -> Res
     resolver.kind = _ById(db, "s.kind")  # type: ignore[assignment]
     resolver.parent = _ById(db, "r.parent_symbol_id")  # type: ignore[assignment]
     resolver.paths = _Paths(db)  # type: ignore[assignment]
+    resolver.class_bases = _Bases(db)  # type: ignore[assignment]
     return resolver
 
 

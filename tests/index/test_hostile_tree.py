@@ -167,3 +167,32 @@ def test_a_type_declared_inside_what_names_it_never_hangs_the_run(ws: Path) -> N
     finally:
         reader.close()
     assert parents == {"assoc::T::T": None, "assoc::T::C": "assoc::T::T", "T.M": None, "M.T": "T.M"}
+
+
+def _hierarchy(classes: int, bases: int) -> str:
+    """`C0` with a method `m`, then `classes` classes each naming the `bases` classes before it as its bases."""
+    lines = ["class C0:\n    def m(self) -> None:\n        pass\n"]
+    for i in range(1, classes):
+        named = ", ".join(f"C{j}" for j in range(i - 1, max(-1, i - 1 - bases), -1))
+        lines.append(f"class C{i}({named}):\n    pass\n")
+    return "\n\n".join(lines)
+
+
+def test_a_deep_wide_or_cyclic_hierarchy_ends_and_inherits_only_within_bounds(ws: Path) -> None:
+    """Thousands of classes, each with dozens of bases, and bases in a cycle: the run ends; a call inherits a method
+    a few classes up, not one further up than the bound, and nothing through a cycle."""
+    (ws / "chain.py").write_text(_hierarchy(3000, 32), encoding="utf-8")
+    (ws / "calls.py").write_text(
+        "from chain import C5, C2999\n\n\nclass Near(C5):\n    def f(self) -> None:\n        self.m()\n\n\n"
+        "class Far(C2999):\n    def f(self) -> None:\n        self.m()\n\n\n"
+        "class A(B):\n    def f(self) -> None:\n        self.m()\n\n\nclass B(A):\n    pass\n", encoding="utf-8")
+    done = cli_index(ws)
+    assert done.returncode == 0, done.stderr
+    reader = IndexReader.open(ws)
+    try:
+        calls = reader.db.execute(
+            "SELECT e.line, t.qualified_name FROM symbol_edges e LEFT JOIN symbols t ON t.symbol_id = e.to_symbol_id "
+            "WHERE e.from_path = 'calls.py' AND e.edge_type = 'call' ORDER BY e.line").fetchall()
+    finally:
+        reader.close()
+    assert calls == [(6, "chain.C0.m"), (11, None), (16, None)]

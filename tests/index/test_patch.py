@@ -222,6 +222,26 @@ TYPED_STEPS: list[tuple[str, list[Edit]]] = [
         write("svc/cart/count.go", "package cart\n\nfunc (c *Cart) count() int { return 0 }\n")]),
     ("the method's file goes", [delete("svc/cart/count.go")]),
 ]
+# A call inherits through classes of other files: each class's bases are resolved in its own file.
+INHERIT_STEPS: list[tuple[str, list[Edit]]] = [
+    ("a class of another file, and its base of a third, give a typed variable's call its method", [
+        write("src/zoo/__init__.py", ""),
+        write("src/zoo/animal.py", "class Animal:\n    def feed(self) -> None:\n        pass\n"),
+        write("src/zoo/pet.py", "class Pet:\n    def feed(self) -> None:\n        pass\n"),
+        write("src/zoo/cat.py", "from zoo.animal import Animal\n\n\nclass Cat(Animal):\n    pass\n"),
+        write("src/zoo/keeper.py", "from zoo.cat import Cat\n\n\nclass Lion(Cat):\n    def eat(self) -> None:\n"
+                                   "        self.feed()\n\n\ndef visit(c: Cat) -> None:\n    c.feed()\n")]),
+    # No definition comes or goes: only the class's bases tell the calls two files away to follow them.
+    ("the middle class names the other base", [
+        replace("src/zoo/cat.py", "from zoo.animal import Animal\n\n\nclass Cat(Animal)",
+                "from zoo.pet import Pet\n\n\nclass Cat(Pet)")]),
+    ("the base's file goes: nothing inherits `feed`", [delete("src/zoo/pet.py")]),
+    ("it comes back without the method; the middle class names both bases", [
+        write("src/zoo/pet.py", "class Pet:\n    pass\n"),
+        replace("src/zoo/cat.py", "class Cat(Pet)", "class Cat(Pet, Animal)"),
+        replace("src/zoo/cat.py", "from zoo.pet import Pet\n",
+                "from zoo.pet import Pet\nfrom zoo.animal import Animal\n")]),
+]
 QUERIES = ["validate_token", "helper_fn", "Helper", "refresh_token", "parse config", "retry", "AuthHandler",
            "Thermometer", "run", "deploy", "shout"]
 
@@ -269,6 +289,8 @@ def snapshot(workspace: Path) -> dict[str, Any]:
                                  "ORDER BY name_key, to_name").fetchall(),
         "aliases": db.execute("SELECT path, language, name, target, renamed FROM import_aliases "
                               "ORDER BY path, name, target").fetchall(),
+        "class_bases": sorted((stable[c], position, stable[b]) for c, position, b in
+                              db.execute("SELECT symbol_id, position, base_symbol_id FROM class_bases")),
         "tantivy": _tantivy(generation, stable),
     }
     semantic = SemanticIndex.open(generation)
@@ -417,3 +439,8 @@ def test_a_patch_follows_what_a_typescript_package_and_its_re_exports_name(tmp_p
 
 def test_a_patch_follows_the_types_calls_on_variables_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _replay(tmp_path, monkeypatch, TYPED_STEPS)
+
+
+def test_a_patch_follows_what_a_call_inherits_through_other_files(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    _replay(tmp_path, monkeypatch, INHERIT_STEPS)

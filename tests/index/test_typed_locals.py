@@ -207,10 +207,37 @@ SUPER_EXPECTED = {
     "web/kid.js": [(5, "super.run", "Base.run")],
 }
 
+# Bases of classes of other files, each named as its own file names it; Python's order of a diamond (C3).
+ACROSS = {
+    "zoo/__init__.py": "",
+    "zoo/animal.py": "class Animal:\n    def feed(self) -> None:\n        pass\n\n    def sleep(self) -> None:\n"
+                     "        pass\n",
+    "zoo/cat.py": "from zoo import animal\n\n\nclass Cat(animal.Animal):\n    pass\n\n\n"
+                  "class Tame(animal.Animal):\n    def sleep(self) -> None:\n        pass\n",
+    "zoo/keeper.py": "from zoo.cat import Cat, Tame\n\n\nclass Lion(Cat):\n    def eat(self) -> None:\n"
+                     "        self.feed()\n        super().feed()\n\n\ndef visit(c: Cat) -> None:\n    c.feed()\n\n\n"
+                     "class House(Cat, Tame):\n    def rest(self) -> None:\n        self.sleep()\n",
+    "web/base.ts": "export class Base {\n  run(): void {}\n}\n",
+    "web/mid.ts": "import { Base } from './base'\n\nexport class Mid extends Base {}\n",
+    "web/top.ts": "import { Mid } from './mid'\n\nexport class Top extends Mid {\n  go(): void {\n"
+                  "    this.run()\n  }\n}\n",
+}
+ACROSS_EXPECTED = {
+    "zoo/keeper.py": [
+        (6, "self.feed", "zoo.animal.Animal.feed"),  # two classes up, through another file's import of the module
+        (7, "super", None),
+        (7, "super.feed", "zoo.animal.Animal.feed"),
+        (11, "c.feed", "zoo.animal.Animal.feed"),
+        (16, "self.sleep", "zoo.cat.Tame.sleep"),  # House, Cat, Tame, Animal: not Cat's Animal first
+    ],
+    "web/top.ts": [(5, "this.run", "Base.run")],
+}
+
 
 @pytest.mark.parametrize(("tree", "expected"), [(TREE, EXPECTED), (MEMBERS, MEMBERS_EXPECTED),
-                                                (INHERITED, INHERITED_EXPECTED), (SUPER, SUPER_EXPECTED)],
-                         ids=["variables", "members", "inherited", "super"])
+                                                (INHERITED, INHERITED_EXPECTED), (SUPER, SUPER_EXPECTED),
+                                                (ACROSS, ACROSS_EXPECTED)],
+                         ids=["variables", "members", "inherited", "super", "across"])
 def test_a_call_on_a_variable_a_member_or_self_names_the_method_of_its_type(
         tmp_path: Path, tree: dict[str, str], expected: dict[str, list[tuple[int, str, str | None]]]) -> None:
     root = write_tree(tmp_path, tree)
