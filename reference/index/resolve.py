@@ -290,16 +290,18 @@ class Resolver:
             container = self._enclosing_container(source)
             if container is None:
                 return None, None
-            # `super` skips the class's own members: the method is one its bases give.
-            found = None if recv == "super" else _unique(self.children.get((container, callee)))
-            if found is None:
-                found = self._inherited(container, callee)
-            return found, None
+            # `super` skips the class's own members: the method is one its ancestors give.
+            return (self._inherited(container, callee) if recv == "super" else self._member(container, callee)), None
         owner_name = recv.rsplit("::", 1)[-1].rsplit(".", 1)[-1]
         owner = _unique(self.containers.get((lang, owner_name)))
         if owner is None:
             return None, None
-        return _unique(self.children.get((owner, callee))), None
+        return self._member(owner, callee), None
+
+    def _member(self, owner: int, callee: str) -> int | None:
+        """The method `callee` of the container `owner`: its own, else the one it inherits (`_inherited`)."""
+        found = _unique(self.children.get((owner, callee)))
+        return found if found is not None else self._inherited(owner, callee)
 
     def _inherited(self, owner: int, callee: str) -> int | None:
         """The method `callee` class `owner` inherits: that of the first class of its ancestors (`_ancestors`) that
@@ -397,10 +399,7 @@ class Resolver:
                 return None
             return None if directory is None else _unique(self.by_dir_name.get((directory, f"{name}.{callee}")))
         owner = self._type(result, typed, source, bound)
-        if owner is None:
-            return None
-        found = _unique(self.children.get((owner, callee)))
-        return found if found is not None else self._inherited(owner, callee)
+        return None if owner is None else self._member(owner, callee)
 
     def _through_import(self, result: FileExtract, bound: tuple[int | None, str], head: str, recv: str,
                         callee: str) -> int | None:
@@ -416,11 +415,17 @@ class Resolver:
             if recv != head:
                 return None
             if target is not None:
-                return _unique(self.children.get((target, callee)))
+                return self._member(target, callee)
             file = self._js_module(result, imported)
             return None if file is None else self._js_definition(file, callee)
         if lang == "python":
-            return self._python_definition(f"{_bound_name(imported, head)}{recv[len(head):]}.{callee}")
+            owner_name = f"{_bound_name(imported, head)}{recv[len(head):]}"
+            found = self._python_definition(f"{owner_name}.{callee}")
+            if found is None:  # a method the class inherits (`Child.create()`, `mod.Child.create()`)
+                owner = self._python_definition(owner_name)
+                if owner is not None and owner < len(self.kind) and self.kind[owner] in TYPES:
+                    found = self._inherited(owner, callee)
+            return found
         if lang == "rust":
             return self._rust_definition(result.module, f"{imported}{recv[len(head):]}::{callee}")
         if lang == "go" and recv == head:  # `pkg.F()`: F in the directory of the package the import path names

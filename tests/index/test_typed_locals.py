@@ -216,11 +216,13 @@ ACROSS = {
                   "class Tame(animal.Animal):\n    def sleep(self) -> None:\n        pass\n",
     "zoo/keeper.py": "from zoo.cat import Cat, Tame\n\n\nclass Lion(Cat):\n    def eat(self) -> None:\n"
                      "        self.feed()\n        super().feed()\n\n\ndef visit(c: Cat) -> None:\n    c.feed()\n\n\n"
-                     "class House(Cat, Tame):\n    def rest(self) -> None:\n        self.sleep()\n",
+                     "class House(Cat, Tame):\n    def rest(self) -> None:\n        self.sleep()\n\n\n"
+                     "def make() -> None:\n    Cat.feed(None)\n    Lion.sleep(None)\n",
     "web/base.ts": "export class Base {\n  run(): void {}\n}\n",
     "web/mid.ts": "import { Base } from './base'\n\nexport class Mid extends Base {}\n",
     "web/top.ts": "import { Mid } from './mid'\n\nexport class Top extends Mid {\n  go(): void {\n"
                   "    this.run()\n  }\n}\n",
+    "web/use.ts": "import { Top } from './top'\n\nTop.run()\n",
 }
 ACROSS_EXPECTED = {
     "zoo/keeper.py": [
@@ -229,8 +231,11 @@ ACROSS_EXPECTED = {
         (7, "super.feed", "zoo.animal.Animal.feed"),
         (11, "c.feed", "zoo.animal.Animal.feed"),
         (16, "self.sleep", "zoo.cat.Tame.sleep"),  # House, Cat, Tame, Animal: not Cat's Animal first
+        (20, "Cat.feed", "zoo.animal.Animal.feed"),  # on the class an import binds
+        (21, "Lion.sleep", "zoo.animal.Animal.sleep"),  # on a class of the file
     ],
     "web/top.ts": [(5, "this.run", "Base.run")],
+    "web/use.ts": [(3, "Top.run", "Base.run")],
 }
 
 
