@@ -142,6 +142,9 @@ class Resolver:
         # `_ancestors` and `_height` of a class, made from `class_bases` as it is.
         self._orders: dict[int, tuple[int, ...]] = {}
         self._heights: dict[int, int | None] = {}
+        # False while `add_bases` names bases: a base is found among a class's own members, never inherited ones,
+        # or what a base names would depend on which classes' bases were given before it.
+        self._inheriting = True
 
     def add_symbols(self, path: str, symbols: Iterable[tuple[str, str, str, int]], first_symbol: int) -> None:
         """Register one file's symbols given as `registered` tuples (ids first_symbol, first_symbol + 1, ...): their
@@ -306,7 +309,7 @@ class Resolver:
     def _inherited(self, owner: int, callee: str) -> int | None:
         """The method `callee` class `owner` inherits: that of the first class of its ancestors (`_ancestors`) that
         has one."""
-        for base in self._ancestors(owner):
+        for base in self._ancestors(owner) if self._inheriting else ():
             found = _unique(self.children.get((base, callee)))
             if found is not None:
                 return found
@@ -375,14 +378,18 @@ class Resolver:
         bound = self._bound(result)
         self._orders.clear()
         self._heights.clear()
-        for index, names in result.bases:
-            sid = first_symbol + index
-            found = tuple(base for name in names if (base := self._type(result, name, sid, bound)) is not None)
-            found = found[:MAX_BASES]
-            if found:
-                self.class_bases[sid] = found
-            else:
-                self.class_bases.pop(sid, None)
+        self._inheriting = False
+        try:
+            for index, names in result.bases:
+                sid = first_symbol + index
+                found = tuple(base for name in names if (base := self._type(result, name, sid, bound)) is not None)
+                found = found[:MAX_BASES]
+                if found:
+                    self.class_bases[sid] = found
+                else:
+                    self.class_bases.pop(sid, None)
+        finally:
+            self._inheriting = True
 
     def _method(self, result: FileExtract, typed: str, callee: str, source: int | None,
                 bound: Bound) -> int | None:

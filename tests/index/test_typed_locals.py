@@ -223,6 +223,10 @@ ACROSS = {
     "web/top.ts": "import { Mid } from './mid'\n\nexport class Top extends Mid {\n  go(): void {\n"
                   "    this.run()\n  }\n}\n",
     "web/use.ts": "import { Top } from './top'\n\nTop.run()\n",
+    # A base named through an inherited member names nothing: which classes' bases were known before would decide.
+    "zoo/nested.py": "from zoo.cat import Cat\n\n\nclass Holder:\n    class Inner:\n        def m(self) -> None:\n"
+                     "            pass\n\n\nclass Outer(Holder):\n    pass\n\n\nclass X(Outer.Inner):\n"
+                     "    def f(self) -> None:\n        self.m()\n",
 }
 ACROSS_EXPECTED = {
     "zoo/keeper.py": [
@@ -236,6 +240,7 @@ ACROSS_EXPECTED = {
     ],
     "web/top.ts": [(5, "this.run", "Base.run")],
     "web/use.ts": [(3, "Top.run", "Base.run")],
+    "zoo/nested.py": [(16, "self.m", None)],
 }
 
 
