@@ -318,8 +318,8 @@ class Resolver:
     def _ancestors(self, owner: int) -> tuple[int, ...]:
         """The classes `owner` inherits from, nearest first, as Python orders them (C3; the one order there is for a
         single base, as in TypeScript and JavaScript), over the bases of the tree only (`class_bases`); bases that
-        admit no such order, depth first. None for a class whose ancestry has a cycle or is more than
-        `MAX_BASE_DEPTH` classes deep (`_height`); at most `MAX_ANCESTORS`."""
+        admit no such order, depth first; at most `MAX_ANCESTORS`, and none for a class whose ancestry has a cycle
+        or is more than `MAX_BASE_DEPTH` classes deep (`_height`)."""
         if self._height(owner) is None:
             return ()
         known = self._orders.get(owner)
