@@ -211,9 +211,9 @@ TYPED_STEPS: list[tuple[str, list[Edit]]] = [
     ("`super()` names the method of a base, here the base's base, both named in one file", [
         write("src/shop/tiers.py", "class Mid(Basket):\n    pass\n\n\nclass Top(Mid):\n    def sum_up(self) -> int:\n"
                                    "        return super().sum_up()\n")]),
-    ("the inherited method is renamed back: the super call names nothing", [
+    ("the inherited method is renamed: the super call names nothing", [
         replace("src/shop/basket.py", "def sum_up(", "def total(")]),
-    ("and again", [replace("src/shop/basket.py", "def total(", "def sum_up(")]),
+    ("and back", [replace("src/shop/basket.py", "def total(", "def sum_up(")]),
     ("a second class of that name comes: the base is ambiguous, the inherited call names nothing", [
         write("src/shop/extra.py", "class Basket:\n    def count(self) -> int:\n        return 3\n")]),
     ("a Go receiver's method in another file of its type's package", [
