@@ -17,8 +17,9 @@ What a patch does, for the files that changed (added, edited, deleted):
   `::` part of the target) a symbol name that appeared or disappeared, or a name an import alias (a Python
   module's top-level import, a TypeScript/JavaScript re-export) binds that appeared, disappeared or now stands for
   another (or an alias renaming one of those), or point at a symbol that went (or whose class names one as a
-  base); a class that stays but whose bases resolve otherwise now every file of its language (a call anywhere
-  may inherit through it); a TypeScript/JavaScript file added
+  base); a class that stays but whose bases resolve otherwise now, the files that name it or a class that
+  inherits from it (a call inherits through it only where one of those is named); a TypeScript/JavaScript file
+  added
   or deleted, a package.json added, edited or deleted, or an `export * from` that comes or goes re-resolves every
   such file (their imports name paths and packages), a `from m import *` that comes or goes every Python file, and
   a go.mod added, edited or deleted every Go file (its module path names the directories Go imports find);
@@ -85,14 +86,31 @@ def link_indices(previous: Path, generation: Path) -> None:
                 os.link(entry.path, target / entry.name)
 
 
+# Replaying a log runs its statements (about 8 MB of log a second here), the kernel copies a database at hundreds of MB
+# a second: logs longer than this share of the live database, and than REPLAY_FLOOR (about 0.1 s of replay), are not
+# replayed. A one-file patch logs about 25 KB at 20k files; one that re-resolves a few thousand files' edges logs tens
+# of MB.
+REPLAY_SHARE = 64
+REPLAY_FLOOR = 1 << 20
+
+
+def worth_replaying(chain: Chain, live: Path) -> bool:
+    """The chain's logs are short enough that replaying them costs less than copying the live database."""
+    try:
+        size = live.stat().st_size
+    except OSError:
+        return False
+    return sum(len(log.body) for log in chain.logs) <= max(REPLAY_FLOOR, size // REPLAY_SHARE)
+
+
 class PatchDatabase:
     """The new generation's database, made in a thread while the patch reads the live generation and folds the
     semantic rows (SQLite and the kernel's copy run outside the GIL); `join` before writing it.
 
     With a `chain` (`rowlog.chain_to`: a database no reader may hold, that vouches for itself), that database is
     moved into `generation` and brought forward to the live generation's rows by replaying the logs; otherwise, or
-    when a log does not hold (`rowlog.LogMismatch`), the live generation's database is copied, as every patch did
-    before logs.
+    when a log does not hold (`rowlog.LogMismatch`), or the logs are too long to be worth replaying (`worth_replaying`),
+    the live generation's database is copied, as every patch did before logs.
     """
 
     def __init__(self, previous: Path, generation: Path, chain: Chain | None) -> None:
@@ -106,7 +124,7 @@ class PatchDatabase:
 
     def _make(self, previous: Path, target: Path, chain: Chain | None) -> None:
         try:
-            if chain is not None and vouches(chain):
+            if chain is not None and worth_replaying(chain, previous / DATABASE) and vouches(chain):
                 os.rename(chain.database, target)
                 try:
                     replay(target, chain.logs)
@@ -158,26 +176,36 @@ def _file_ids(db: sqlite3.Connection, paths: list[str]) -> list[int]:
             for (file_id,) in _rows(db, "SELECT file_id FROM files WHERE path IN ({})", chunk)]
 
 
-def _inheriting_otherwise(old: dict[str, tuple[str, tuple[str, ...]]], new: dict[str, tuple[str, tuple[str, ...]]],
+def _inheriting_otherwise(old: dict[str, tuple[str, ...]], new: dict[str, tuple[str, ...]],
                           old_symbols: Collection[str], new_symbols: Collection[str]) -> list[str]:
-    """The languages (TypeScript's and JavaScript's together) of the classes that stay but inherit otherwise now
-    (`_stable_bases` before and after; a changed file's symbols before and after, by stable id): their bases, or
-    what their names name, changed, and so may what a call inherits through them anywhere."""
-    found = {(old.get(c) or new[c])[0] for c in old.keys() | new.keys()
-             if old.get(c, ("", ()))[1] != new.get(c, ("", ()))[1]
-             and (c in old_symbols) == (c in new_symbols)}  # a class of both generations (re-resolved: of neither)
-    return sorted(found | (set(_JS_LANGUAGES) if found & _JS_LANGUAGES else set()))
+    """The stable ids of the classes that stay but inherit otherwise now (`_stable_bases` before and after; a changed
+    file's symbols before and after, by stable id): their bases, or what their names name, changed."""
+    return sorted(c for c in old.keys() | new.keys() if old.get(c, ()) != new.get(c, ())
+                  and (c in old_symbols) == (c in new_symbols))  # a class of both generations (re-resolved: of neither)
 
 
-def _stable_bases(db: sqlite3.Connection, file_ids: list[int]) -> dict[str, tuple[str, tuple[str, ...]]]:
-    """The `class_bases` of the classes of these files, by stable ids: class -> (its language, its bases')."""
-    found: dict[str, tuple[str, tuple[str, ...]]] = {}
+def _heirs(db: sqlite3.Connection, stable_ids: list[str]) -> set[str]:
+    """The names of these classes and of every class that inherits from one of them (`class_bases` as it is now)."""
+    found = {sid for chunk in _chunks(stable_ids)
+             for (sid,) in _rows(db, "SELECT symbol_id FROM symbols WHERE symbol_stable_id IN ({})", chunk)}
+    frontier = set(found)
+    while frontier:
+        frontier = {sid for chunk in _chunks(sorted(frontier)) for (sid,) in _rows(
+            db, "SELECT DISTINCT symbol_id FROM class_bases WHERE base_symbol_id IN ({})", chunk)} - found
+        found |= frontier
+    return {name for chunk in _chunks(sorted(found))
+            for (name,) in _rows(db, "SELECT DISTINCT name FROM symbols WHERE symbol_id IN ({})", chunk)}
+
+
+def _stable_bases(db: sqlite3.Connection, file_ids: list[int]) -> dict[str, tuple[str, ...]]:
+    """The `class_bases` of the classes of these files, by stable ids: class -> its bases'."""
+    found: dict[str, tuple[str, ...]] = {}
     for chunk in _chunks(file_ids):
-        for stable, language, base in _rows(
-                db, "SELECT s.symbol_stable_id, s.language, b.symbol_stable_id FROM class_bases c "
+        for stable, base in _rows(
+                db, "SELECT s.symbol_stable_id, b.symbol_stable_id FROM class_bases c "
                     "JOIN symbols s ON s.symbol_id = c.symbol_id JOIN symbols b ON b.symbol_id = c.base_symbol_id "
                     "WHERE s.file_id IN ({}) ORDER BY c.symbol_id, c.position", chunk):
-            found[stable] = (language, (*found.get(stable, ("", ()))[1], base))
+            found[stable] = (*found.get(stable, ()), base)
     return found
 
 
@@ -322,12 +350,15 @@ class Patch:
                 resolver.add_bases(result, first)
                 writer.add_class_bases([(first + index, resolver.class_bases.get(first + index, ()))
                                         for index, _ in result.bases])
-            new_bases = _stable_bases(wdb, [*_file_ids(wdb, [r.path for r in changed]), *rerun_ids])
-            languages = _inheriting_otherwise(old_bases, new_bases, old_symbols.keys(),
-                                              {symbol[9] for result in changed for symbol in result.symbols})
+            # A class that stays but inherits otherwise now changes what a call inherits through it or through any
+            # class that inherits from it: the files that name one of those classes (a call on `self` in it names
+            # it as a base, a call on a variable of it as its type, a call on it by its name) are resolved again.
+            inheriting = _inheriting_otherwise(
+                old_bases, _stable_bases(wdb, [*_file_ids(wdb, [r.path for r in changed]), *rerun_ids]),
+                old_symbols.keys(), {symbol[9] for result in changed for symbol in result.symbols})
             done = {*gone_paths, *rerun}
-            more = [p for (p,) in _rows(wdb, "SELECT path FROM files WHERE language IN ({})", languages)
-                    if p not in done]
+            more = sorted(self._affected_files(wdb, _heirs(wdb, inheriting), [], set(), dict(
+                wdb.execute("SELECT path, content_hash FROM files"))) - done) if inheriting else []
             removed_edges += self._edge_names(wdb, more)
             for chunk in _chunks(more):
                 removed["symbol_edges"] += wdb.execute("DELETE FROM symbol_edges WHERE from_path IN ({})".format(

@@ -230,7 +230,9 @@ INHERIT_STEPS: list[tuple[str, list[Edit]]] = [
         write("src/zoo/pet.py", "class Pet:\n    def feed(self) -> None:\n        pass\n"),
         write("src/zoo/cat.py", "from zoo.animal import Animal\n\n\nclass Cat(Animal):\n    pass\n"),
         write("src/zoo/keeper.py", "from zoo.cat import Cat\n\n\nclass Lion(Cat):\n    def eat(self) -> None:\n"
-                                   "        self.feed()\n\n\ndef visit(c: Cat) -> None:\n    c.feed()\n")]),
+                                   "        self.feed()\n\n\ndef visit(c: Cat) -> None:\n    c.feed()\n"),
+        # Names only a class that inherits from the middle one.
+        write("src/zoo/visitor.py", "from zoo.keeper import Lion\n\n\ndef tour(x: Lion) -> None:\n    x.feed()\n")]),
     # No definition comes or goes: only the class's bases tell the calls two files away to follow them.
     ("the middle class names the other base", [
         replace("src/zoo/cat.py", "from zoo.animal import Animal\n\n\nclass Cat(Animal)",

@@ -25,7 +25,8 @@ from typing import Any
 import pytest
 
 from cruxgate.reference.index import IndexReader, index_workspace, read_state
-from cruxgate.reference.index.rowlog import ROWLOG, Recording, read_log, write_log
+from cruxgate.reference.index.incremental import worth_replaying
+from cruxgate.reference.index.rowlog import ROWLOG, Chain, Recording, RowLog, read_log, write_log
 from cruxgate.reference.index.state import DATABASE, STATE_DIR
 
 from .conftest import built
@@ -273,3 +274,19 @@ def test_a_log_is_written_only_when_it_holds_every_row_change(tmp_path: Path) ->
     assert record(None)
     assert not record(lambda db: db.executescript("INSERT INTO files VALUES (3, 'c.py');"))
     assert not record(lambda db: db.execute("INSERT INTO files VALUES (?, ?)", (4, b"bytes")))
+
+
+@pytest.mark.parametrize(("database_bytes", "log_bytes", "replayed"), [
+    (64 << 20, (512 << 10, 512 << 10), True),  # at the floor: about 0.1 s of replay
+    (64 << 20, (1 << 20, 1), False),
+    (640 << 20, (5 << 20, 5 << 20), True),  # a sixty-fourth of the database
+    (640 << 20, (5 << 20, (5 << 20) + 1), False),
+], ids=["floor", "past-the-floor", "share", "past-the-share"])
+def test_logs_longer_than_a_share_of_the_database_are_not_replayed(tmp_path: Path, database_bytes: int,
+                                                                   log_bytes: tuple[int, ...], replayed: bool) -> None:
+    """The live database is copied instead when replaying the chain's logs would cost more (`worth_replaying`)."""
+    live = tmp_path / DATABASE
+    with live.open("wb") as file:
+        file.truncate(database_bytes)  # sparse: its size is what counts
+    logs = [RowLog(tmp_path, "gen-1", [0], [0, 0, 0], "", b"x" * size) for size in log_bytes]
+    assert worth_replaying(Chain(tmp_path, live, logs, collected=True), live) is replayed
