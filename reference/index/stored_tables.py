@@ -37,12 +37,13 @@ class _Table:
 
 
 class _Memo(_Table):
-    """A `_Table` over rows that never change once made (`lookup_tables`'s): each key is asked once, its answer
-    remembered (a tree imports the same modules from many files: at 5,000 files 52,000 lookups are 18,000 keys).
-    Emptied when it holds `MEMO_KEYS`, so that what it holds never grows with the tree."""
+    """A `_Table` over rows that do not change while it is asked (`lookup_tables`'s; a patch's once its rows are
+    written): each key is asked once, its answer remembered (a tree imports the same modules from many files: at
+    5,000 files 52,000 lookups are 18,000 keys). Emptied when it holds `MEMO_KEYS`, so that what it holds never grows
+    with the tree."""
 
-    def __init__(self, db: sqlite3.Connection, sql: str) -> None:
-        super().__init__(db, sql)
+    def __init__(self, db: sqlite3.Connection, sql: str, bind: Callable[[tuple], tuple] = tuple) -> None:
+        super().__init__(db, sql, bind)
         self.memo: dict[tuple, int | None] = {}
 
     def get(self, key: tuple) -> int | None:
@@ -78,18 +79,26 @@ class _Listing:
 
 
 class _ById:
-    """`kinds[sid]` / `parents[sid]` and `len()` over the symbols table (ids may have gaps after a patch)."""
+    """`kinds[sid]` / `parents[sid]` and `len()` over the symbols table (ids may have gaps after a patch), each id
+    asked once (as `_Memo`)."""
 
     def __init__(self, db: sqlite3.Connection, column: str) -> None:
         self.db, self.column = db, column
         self.size = (db.execute("SELECT COALESCE(MAX(symbol_id), 0) FROM symbols").fetchone()[0] or 0) + 1
+        self.memo: dict[int, Any] = {}
 
     def __len__(self) -> int:
         return self.size
 
     def __getitem__(self, sid: int) -> Any:
-        row = self.db.execute(f"SELECT {self.column} {_JOINED} WHERE symbol_id = ?", (sid,)).fetchone()
-        return row[0] if row else None
+        try:
+            return self.memo[sid]
+        except KeyError:
+            if len(self.memo) >= MEMO_KEYS:
+                self.memo.clear()
+            row = self.db.execute(f"SELECT {self.column} {_JOINED} WHERE symbol_id = ?", (sid,)).fetchone()
+            found = self.memo[sid] = row[0] if row else None
+            return found
 
 
 class _Paths:
@@ -132,33 +141,34 @@ class _Bases:
 
 def stored_resolver(db: sqlite3.Connection, layout: Layout | None = None) -> Resolver:
     """A Resolver whose tables are the generation in `db` (its uncommitted rows included), in the tree's `layout` (its
-    Go modules and TypeScript/JavaScript packages)."""
+    Go modules and TypeScript/JavaScript packages). Its answers are remembered: the symbols, their relations and the
+    import aliases must not change while it resolves (a patch writes them all before)."""
     callables, containers = _marks(CALLABLE_TARGETS), _marks(CONTAINERS)
     resolver = Resolver(layout=layout)
-    resolver.by_qualified = _Table(db, "SELECT symbol_id FROM symbols WHERE language = ? AND qualified_name = ?")  # type: ignore[assignment]
-    resolver.by_name = _Table(  # type: ignore[assignment]
+    resolver.by_qualified = _Memo(db, "SELECT symbol_id FROM symbols WHERE language = ? AND qualified_name = ?")  # type: ignore[assignment]
+    resolver.by_name = _Memo(  # type: ignore[assignment]
         db, f"SELECT symbol_id FROM symbols WHERE language = ? AND name = ? AND kind IN ({callables})")
-    resolver.by_file_name = _Table(  # type: ignore[assignment]
+    resolver.by_file_name = _Memo(  # type: ignore[assignment]
         db, f"SELECT symbol_id FROM symbols WHERE path = ? AND name = ? AND kind IN ({callables})")
     # A file directly in the directory: no `/` in the path (the root), or `dir/` and no `/` after it. A Go method is
     # also found by its type's name (`T.m`, its qualified name), as `Resolver.add_symbols` registers it.
     in_directory = ("((?2 = '' AND instr(path, '/') = 0) OR (substr(path, 1, length(?2) + 1) = ?2 || '/' "
                     "AND instr(substr(path, length(?2) + 2), '/') = 0))")
-    resolver.by_dir_name = _Table(  # type: ignore[assignment]
+    resolver.by_dir_name = _Memo(  # type: ignore[assignment]
         db, f"SELECT symbol_id FROM symbols WHERE name = ?1 AND kind IN ({callables}) AND {in_directory} UNION "
             f"SELECT symbol_id FROM symbols WHERE language = 'go' AND qualified_name = ?1 AND kind IN ({callables}) "
             f"AND {in_directory}",
         lambda key: (key[1], key[0]))
-    resolver.top_level = _Table(  # type: ignore[assignment]
+    resolver.top_level = _Memo(  # type: ignore[assignment]
         db, f"SELECT symbol_id {_JOINED} WHERE s.path = ? AND s.name = ? AND r.parent_symbol_id IS NULL")
-    resolver.children = _Table(  # type: ignore[assignment]
+    resolver.children = _Memo(  # type: ignore[assignment]
         db, f"SELECT symbol_id {_JOINED} WHERE r.parent_symbol_id = ? AND s.name = ?")
-    resolver.containers = _Table(  # type: ignore[assignment]
+    resolver.containers = _Memo(  # type: ignore[assignment]
         db, f"SELECT symbol_id FROM symbols WHERE language = ? AND name = ? AND kind IN ({containers})")
-    resolver.aliases = _Table(  # type: ignore[assignment]
+    resolver.aliases = _Memo(  # type: ignore[assignment]
         db, "SELECT DISTINCT target FROM import_aliases WHERE language = ? AND name = ?")
     resolver.stars = _Listing(  # type: ignore[assignment]
-        db, "SELECT DISTINCT target FROM import_aliases WHERE language = ? AND name = ? ORDER BY target")
+        db, "SELECT DISTINCT target FROM import_aliases WHERE language = ? AND name = ? ORDER BY target", memo=True)
     resolver.kind = _ById(db, "s.kind")  # type: ignore[assignment]
     resolver.parent = _ById(db, "r.parent_symbol_id")  # type: ignore[assignment]
     resolver.paths = _Paths(db)  # type: ignore[assignment]
