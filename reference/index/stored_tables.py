@@ -23,69 +23,63 @@ def _marks(kinds: frozenset[str]) -> str:
     return ",".join(f"'{kind}'" for kind in sorted(kinds))  # the kinds are the index's own words, never input
 
 
-class _Table:
+MEMO_KEYS = 1 << 16
+
+
+class _Remembering:
+    """Answers kept by key, so that each key is asked of SQLite once: the rows do not change while a table is asked
+    (a full run's scratch tables; a patch's, once its rows are written), and a tree asks the same keys from many
+    files (at 5,000 files 52,000 lookups are 18,000 keys). Emptied when it holds `MEMO_KEYS`, so that what it holds
+    never grows with the tree."""
+
+    def __init__(self) -> None:
+        self.memo: dict[Any, Any] = {}
+
+    def _keep(self, key: Any, found: Any) -> Any:
+        """Remember `found` as the answer for `key`; return it."""
+        if len(self.memo) >= MEMO_KEYS:
+            self.memo.clear()
+        self.memo[key] = found
+        return found
+
+
+class _Memo(_Remembering):
     """A resolver table: `get(key)` -> symbol id | AMBIGUOUS | None, from `sql` with the key's parts bound."""
 
     def __init__(self, db: sqlite3.Connection, sql: str, bind: Callable[[tuple], tuple] = tuple) -> None:
+        super().__init__()
         self.db, self.sql, self.bind = db, sql + " LIMIT 2", bind
-
-    def get(self, key: tuple) -> int | None:
-        rows = self.db.execute(self.sql, self.bind(key)).fetchall()
-        if not rows:
-            return None
-        return rows[0][0] if len(rows) == 1 else AMBIGUOUS
-
-
-class _Memo(_Table):
-    """A `_Table` over rows that do not change while it is asked (`lookup_tables`'s; a patch's once its rows are
-    written): each key is asked once, its answer remembered (a tree imports the same modules from many files: at
-    5,000 files 52,000 lookups are 18,000 keys). Emptied when it holds `MEMO_KEYS`, so that what it holds never grows
-    with the tree."""
-
-    def __init__(self, db: sqlite3.Connection, sql: str, bind: Callable[[tuple], tuple] = tuple) -> None:
-        super().__init__(db, sql, bind)
-        self.memo: dict[tuple, int | None] = {}
 
     def get(self, key: tuple) -> int | None:
         try:
             return self.memo[key]
         except KeyError:
-            if len(self.memo) >= MEMO_KEYS:
-                self.memo.clear()
-            found = self.memo[key] = super().get(key)
-            return found
+            rows = self.db.execute(self.sql, self.bind(key)).fetchall()
+            return self._keep(key, None if not rows else rows[0][0] if len(rows) == 1 else AMBIGUOUS)
 
 
-MEMO_KEYS = 1 << 16
-
-
-class _Listing:
+class _Listing(_Remembering):
     """`get(key)` -> every value `sql` gives with the key's parts bound (a tuple, empty when none): the modules a
-    file re-exports all of. With `memo` (over rows that never change: a full run's), each key is asked once, as in
-    `_Memo`."""
+    file re-exports all of."""
 
-    def __init__(self, db: sqlite3.Connection, sql: str, memo: bool = False) -> None:
+    def __init__(self, db: sqlite3.Connection, sql: str) -> None:
+        super().__init__()
         self.db, self.sql = db, sql
-        self.memo: dict[tuple, tuple] | None = {} if memo else None
 
     def get(self, key: tuple) -> tuple:
-        if self.memo is None:
-            return tuple(row[0] for row in self.db.execute(self.sql, key))
-        if key not in self.memo:
-            if len(self.memo) >= MEMO_KEYS:
-                self.memo.clear()
-            self.memo[key] = tuple(row[0] for row in self.db.execute(self.sql, key))
-        return self.memo[key]
+        try:
+            return self.memo[key]
+        except KeyError:
+            return self._keep(key, tuple(row[0] for row in self.db.execute(self.sql, key)))
 
 
-class _ById:
-    """`kinds[sid]` / `parents[sid]` and `len()` over the symbols table (ids may have gaps after a patch), each id
-    asked once (as `_Memo`)."""
+class _ById(_Remembering):
+    """`kinds[sid]` / `parents[sid]` and `len()` over the symbols table (ids may have gaps after a patch)."""
 
     def __init__(self, db: sqlite3.Connection, column: str) -> None:
+        super().__init__()
         self.db, self.column = db, column
         self.size = (db.execute("SELECT COALESCE(MAX(symbol_id), 0) FROM symbols").fetchone()[0] or 0) + 1
-        self.memo: dict[int, Any] = {}
 
     def __len__(self) -> int:
         return self.size
@@ -94,11 +88,8 @@ class _ById:
         try:
             return self.memo[sid]
         except KeyError:
-            if len(self.memo) >= MEMO_KEYS:
-                self.memo.clear()
             row = self.db.execute(f"SELECT {self.column} {_JOINED} WHERE symbol_id = ?", (sid,)).fetchone()
-            found = self.memo[sid] = row[0] if row else None
-            return found
+            return self._keep(sid, row[0] if row else None)
 
 
 class _Paths:
@@ -168,7 +159,7 @@ def stored_resolver(db: sqlite3.Connection, layout: Layout | None = None) -> Res
     resolver.aliases = _Memo(  # type: ignore[assignment]
         db, "SELECT DISTINCT target FROM import_aliases WHERE language = ? AND name = ?")
     resolver.stars = _Listing(  # type: ignore[assignment]
-        db, "SELECT DISTINCT target FROM import_aliases WHERE language = ? AND name = ? ORDER BY target", memo=True)
+        db, "SELECT DISTINCT target FROM import_aliases WHERE language = ? AND name = ? ORDER BY target")
     resolver.kind = _ById(db, "s.kind")  # type: ignore[assignment]
     resolver.parent = _ById(db, "r.parent_symbol_id")  # type: ignore[assignment]
     resolver.paths = _Paths(db)  # type: ignore[assignment]
@@ -216,5 +207,5 @@ def lookup_tables(db: sqlite3.Connection,
     db.execute("CREATE INDEX aliases_key ON aliases(language, name)")
     tables["aliases"] = _Memo(db, "SELECT DISTINCT target FROM aliases WHERE language = ? AND name = ?")
     tables["stars"] = _Listing(db, "SELECT DISTINCT target FROM aliases WHERE language = ? AND name = ? "
-                                   "ORDER BY target", memo=True)
+                                   "ORDER BY target")
     return tables
