@@ -371,7 +371,11 @@ class Resolver:
         owner = self._rust_definition(result.module, typed) if prefix and result.language == "rust" else None
         if owner is None:
             owner = self._call_target(result, name, prefix or None, source, bound)[0]
-        return owner if owner is not None and owner < len(self.kind) and self.kind[owner] in TYPES else None
+        return owner if self._is_type(owner) else None
+
+    def _is_type(self, sid: int | None) -> bool:
+        """`sid` is a type of the tree (a class, a struct, an interface...)."""
+        return sid is not None and sid < len(self.kind) and self.kind[sid] in TYPES
 
     def add_bases(self, result: FileExtract, first_symbol: int) -> None:
         """`class_bases` of the classes of `result` (ids from first_symbol; entered), replacing what they had."""
@@ -430,7 +434,7 @@ class Resolver:
             found = self._python_definition(f"{owner_name}.{callee}")
             if found is None:  # a method the class inherits (`Child.create()`, `mod.Child.create()`)
                 owner = self._python_definition(owner_name)
-                if owner is not None and owner < len(self.kind) and self.kind[owner] in TYPES:
+                if owner is not None and self._is_type(owner):
                     found = self._inherited(owner, callee)
             return found
         if lang == "rust":
