@@ -170,6 +170,11 @@ def _rows(db: sqlite3.Connection, sql: str, keys: list) -> list[tuple]:
     return db.execute(sql.format(",".join("?" * len(keys))), keys).fetchall()
 
 
+def _execute(db: sqlite3.Connection, sql: str, keys: list) -> int:
+    """Run `sql` with its `{}` filled by the keys, a slice of them at a time (`_chunks`); how many rows it changed."""
+    return sum(db.execute(sql.format(",".join("?" * len(chunk))), chunk).rowcount for chunk in _chunks(keys))
+
+
 def _file_ids(db: sqlite3.Connection, paths: list[str]) -> list[int]:
     """The ids of these files (of those the database has)."""
     return [file_id for chunk in _chunks(paths)
@@ -333,10 +338,10 @@ class Patch:
                               (file_ids, "DELETE FROM files WHERE file_id IN ({})"),
                               ([*gone_paths, *rerun], "DELETE FROM symbol_edges WHERE from_path IN ({})"),
                               (gone_paths, "DELETE FROM import_aliases WHERE path IN ({})")):
-                for chunk in _chunks(keys):
-                    removed[sql.split()[2]] += wdb.execute(sql.format(",".join("?" * len(chunk))), chunk).rowcount
+                removed[sql.split()[2]] += _execute(wdb, sql, keys)
             writer.remove(file_ids, [sid for sid, _ in old_symbols.values()])
-            firsts = [writer.add(result, blob)[1] for result, blob in zip(changed, blobs, strict=True)]
+            added = [writer.add(result, blob)[:2] for result, blob in zip(changed, blobs, strict=True)]
+            firsts = [first for _, first in added]
             writer.commit_search_indices()
             writer.flush()  # the new symbols must be in the tables the resolver reads
             renumbered = [(first + i, old_symbols[symbol[9]][0]) for result, first in zip(changed, firsts, strict=True)
@@ -354,15 +359,13 @@ class Patch:
             # class that inherits from it: the files that name one of those classes (a call on `self` in it names
             # it as a base, a call on a variable of it as its type, a call on it by its name) are resolved again.
             inheriting = _inheriting_otherwise(
-                old_bases, _stable_bases(wdb, [*_file_ids(wdb, [r.path for r in changed]), *rerun_ids]),
+                old_bases, _stable_bases(wdb, [*(file_id for file_id, _ in added), *rerun_ids]),
                 old_symbols.keys(), {symbol[9] for result in changed for symbol in result.symbols})
             done = {*gone_paths, *rerun}
             more = sorted(self._affected_files(wdb, _heirs(wdb, inheriting), [], set(), dict(
                 wdb.execute("SELECT path, content_hash FROM files"))) - done) if inheriting else []
             removed_edges += self._edge_names(wdb, more)
-            for chunk in _chunks(more):
-                removed["symbol_edges"] += wdb.execute("DELETE FROM symbol_edges WHERE from_path IN ({})".format(
-                    ",".join("?" * len(chunk))), chunk).rowcount
+            removed["symbol_edges"] += _execute(wdb, "DELETE FROM symbol_edges WHERE from_path IN ({})", more)
             edges: list[tuple] = []
             for result, first in chain(zip(changed, firsts, strict=True),
                                        (self._stored(wdb, p) for p in [*rerun, *more])):
