@@ -37,6 +37,8 @@ ALIAS_HOPS = 8
 LOOKUP_NAMES = 64
 # Where `super` names the class's bases: Python's `super()`, TypeScript's and JavaScript's `super`.
 SUPER_LANGUAGES = frozenset({"python", "typescript", "javascript"})
+# A Rust path beginning with one of these names a module of the crate, never a variable.
+RUST_PATH_HEADS = frozenset({"crate", "super", "self"})
 # How many classes up an inherited method is looked for (a class's bases, their bases...); a class whose ancestry goes
 # further inherits nothing here, nor does one whose bases make a cycle. Each class's bases (the first that resolve)
 # and its ancestors in order are bounded too: Python's order (C3) of a class costs about the product of the two.
@@ -45,7 +47,7 @@ MAX_BASES = 32
 MAX_ANCESTORS = 64
 # How names resolve, named in each generation's manifest: a generation resolved by another rule is not patched (its
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
-RESOLUTION = "aliases-go-ecma-stars-typed-paths-exports-bases-super-across-10"
+RESOLUTION = "aliases-go-ecma-stars-typed-paths-exports-bases-super-across-rustpaths-11"
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
@@ -124,6 +126,8 @@ class Resolver:
         self.go_modules = layout.go_modules if layout is not None else {}
         self.js_packages = layout.js_packages if layout is not None else {}
         self.ts_paths = layout.ts_paths if layout is not None else {}
+        # The names the tree's Rust crates are used by (`other_crate::m::f()` needs no `use`).
+        self.crates = frozenset(name for name in layout.crates.values() if name) if layout is not None else frozenset()
         self.top_level: dict[tuple[str, str], int] = {}   # (path, name), parentless
         self.children: dict[tuple[int, str], int] = {}
         self.containers: dict[tuple[str, str], int] = {}
@@ -291,10 +295,15 @@ class Resolver:
             return self._through_import(result, bound[head], head, recv, callee), None
         if recv in SELF_NAMES or (recv == "super" and lang in SUPER_LANGUAGES):
             container = self._enclosing_container(source)
-            if container is None:
-                return None, None
+            if container is None:  # Rust's `self::f()` in a free function: the module's own `f`
+                rust_self = lang == "rust" and recv == "self"
+                return (self._rust_definition(result.module, f"self::{callee}") if rust_self else None), None
             # `super` skips the class's own members: the method is one its ancestors give.
             return (self._inherited(container, callee) if recv == "super" else self._member(container, callee)), None
+        if lang == "rust":
+            found = self._rust_path(result.module, recv, callee)
+            if found is not None:
+                return found, None
         owner_name = recv.rsplit("::", 1)[-1].rsplit(".", 1)[-1]
         owner = _unique(self.containers.get((lang, owner_name)))
         if owner is None:
@@ -479,6 +488,16 @@ class Resolver:
             end = name.rfind(".", 0, end)
         return None
 
+    def _rust_path(self, module: str, recv: str, callee: str) -> int | None:
+        """The item a Rust call names by a path no `use` binds (`crate::a::f()`, `super::f()`, `other::m::f()` for a
+        crate of the tree, `child::f()` for a module this one declares). A single name that is none of those may be
+        a variable (`row.get()` is written `row::get` too): None."""
+        if "::" not in recv and recv not in RUST_PATH_HEADS and recv not in self.crates:
+            declared = _unique(self.by_qualified.get(("rust", f"{module}::{recv}" if module else recv)))
+            if declared is None or self.kind[declared] != "module":
+                return None
+        return self._rust_definition(module, f"{recv}::{callee}")
+
     def _rust_definition(self, module: str, path: str) -> int | None:
         """The definition a Rust path written in `module` names: the first of the qualified names it may mean
         (`_rust_absolute`) that any definition has, when only one has it."""
@@ -597,4 +616,5 @@ def _rust_absolute(module: str, path: str) -> tuple[str, ...]:
                 current = current[:-1]
             parts = parts[1:]
         return ("::".join(current + parts),)
-    return (path, f"{current[0]}::{path}") if current else (path,)
+    # Else the name is an extern crate, an item or module of this module (2018's paths), or of the crate (2015's).
+    return tuple(dict.fromkeys((path, f"{module}::{path}", f"{current[0]}::{path}"))) if current else (path,)

@@ -344,3 +344,43 @@ def test_calls_through_an_imported_module_or_type_resolve(tmp_path: Path) -> Non
         ("shop/cmd/main.go", 9, "c.Total", "Total"),  # an alias, the module's path, then `cart/`
         ("shop/cmd/main.go", 10, "fmt.Println", None),  # outside the tree's modules
         ("shop/cmd/main.go", 11, "c.Missing", None)]
+
+
+# Rust calls by a path no `use` binds: an item of another crate of the workspace, of the crate (`crate::`), of the
+# parent module (`super::`), of this module (`self::`), of a module this one declares; and a variable's method,
+# which `row.get()` writes as `row::get` too.
+RUST_PATHS = {
+    "libs/util/Cargo.toml": "[package]\nname = \"util\"\n",
+    "libs/util/src/lib.rs": "pub mod text;\n\npub fn version() {}\n",
+    "libs/util/src/text/mod.rs": "pub mod case;\n\npub fn shout() {}\n\npub fn loud() {\n    case::upper();\n"
+                                 "    self::case::upper();\n    self::shout();\n}\n",
+    "libs/util/src/text/case.rs": "pub fn upper() {}\n\npub fn lower() {\n    super::shout();\n"
+                                  "    crate::text::shout();\n    crate::version();\n    let text = Voice {};\n"
+                                  "    text.shout();\n}\n",
+    "apps/cli/Cargo.toml": "[package]\nname = \"cli-main\"\n",
+    "apps/cli/src/main.rs": "pub mod text {\n    pub fn upper() {}\n}\n\nfn main() {\n    util::text::shout();\n"
+                            "    util::version();\n    util::missing();\n    std::process::exit(0);\n"
+                            "    let case = Row {};\n    case.upper();\n}\n",
+}
+
+
+def test_a_rust_path_names_its_item_without_a_use(tmp_path: Path) -> None:
+    write_tree(tmp_path, RUST_PATHS)
+    index_workspace(tmp_path)
+    calls = [(path, line, name, target) for path, line, kind, name, target in resolved_edges(tmp_path)[1]
+             if kind == "call"]
+    assert calls == [
+        ("apps/cli/src/main.rs", 6, "util::text::shout", "util::text::shout"),  # another crate of the tree
+        ("apps/cli/src/main.rs", 7, "util::version", "util::version"),  # its top
+        ("apps/cli/src/main.rs", 8, "util::missing", None),
+        ("apps/cli/src/main.rs", 9, "std::process::exit", None),  # outside the tree
+        ("apps/cli/src/main.rs", 11, "case::upper", None),  # a variable: `case` names no module here
+        ("libs/util/src/text/case.rs", 4, "super::shout", "util::text::shout"),
+        ("libs/util/src/text/case.rs", 5, "crate::text::shout", "util::text::shout"),
+        ("libs/util/src/text/case.rs", 6, "crate::version", "util::version"),
+        # A variable: `text` is no module of this one (only of the crate, as 2015's paths would read it).
+        ("libs/util/src/text/case.rs", 8, "text::shout", None),
+        ("libs/util/src/text/mod.rs", 6, "case::upper", "util::text::case::upper"),  # a module it declares
+        ("libs/util/src/text/mod.rs", 7, "self::case::upper", "util::text::case::upper"),
+        ("libs/util/src/text/mod.rs", 8, "self::shout", "util::text::shout")]
+

@@ -116,6 +116,12 @@ LAYOUT_STEPS: list[tuple[str, list[Edit]]] = [
     ("its manifest comes: its modules are counted from the crate", [
         write("crates/util/Cargo.toml", "[package]\nname = \"util\"\n")]),
     ("the crate is renamed in its manifest", [replace("crates/util/Cargo.toml", '"util"', '"util_core"')]),
+    ("another crate calls it by paths no `use` binds: its name, the old name, `crate::`", [
+        write("apps/cli/Cargo.toml", "[package]\nname = \"cli\"\n"),
+        write("apps/cli/src/main.rs", "fn main() {\n    util_core::text::shout(\"y\");\n"
+                                      "    util::text::shout(\"z\");\n    crate::helper();\n}\n\nfn helper() {}\n")]),
+    ("the crate gets its old name back: the other path names it", [
+        replace("crates/util/Cargo.toml", '"util_core"', '"util"')]),
     ("a project manifest comes: the modules outside its packages count from its folder", [
         write("tools/deploy/pyproject.toml", "[project]\nname = \"deploy\"\n")]),
     ("the package marker goes", [delete("tools/deploy/app/__init__.py")]),
@@ -130,6 +136,7 @@ LAYOUT_STEPS: list[tuple[str, list[Edit]]] = [
 # Files a step's edits parse beside their own: those whose module a package or crate marker moved.
 MOVED = {"its folder becomes a package: its module is counted from above the package, and the import resolves": 1,
          "its manifest comes: its modules are counted from the crate": 3, "the crate is renamed in its manifest": 3,
+         "the crate gets its old name back: the other path names it": 3,
          "a project manifest comes: the modules outside its packages count from its folder": 1,
          "the package marker goes": 1}
 # A Python module's top-level imports bind names others import from it (a package re-exporting its modules'
