@@ -47,7 +47,7 @@ MAX_BASES = 32
 MAX_ANCESTORS = 64
 # How names resolve, named in each generation's manifest: a generation resolved by another rule is not patched (its
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
-RESOLUTION = "aliases-go-ecma-stars-typed-paths-exports-bases-super-across-rustpaths-11"
+RESOLUTION = "aliases-go-ecma-stars-typed-paths-exports-bases-super-across-rustpaths-gomethods-12"
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
@@ -166,16 +166,20 @@ class Resolver:
             kinds.append(intern(kind))
             parents.append(0 if parent_index < 0 else first_symbol + parent_index)
             if by_dir_name is not None and kind in CALLABLE_TARGETS:
-                # A Go method also by its type's name (`T.m`): a type's methods may be in any file of its package.
-                keys = ((directory, name), (directory, qualified)) if go and qualified != name else ((directory, name),)
-                for key in keys:
-                    if by_dir_name.setdefault(key, sid) != sid:
-                        by_dir_name[key] = AMBIGUOUS
+                # A Go method by its type's name alone (`T.m`): a type's methods may be in any file of its package,
+                # and a call without a receiver, or on a package (`pkg.F()`), never names a method.
+                key = (directory, qualified if go else name)
+                if by_dir_name.setdefault(key, sid) != sid:
+                    by_dir_name[key] = AMBIGUOUS
 
     def enter(self, path: str, symbols: Iterable[tuple[str, str, str, int]], first_symbol: int) -> None:
-        """`by_file_name` of the one file (`add_symbols`'s arguments) whose edges resolve next."""
+        """`by_file_name` of the one file (`add_symbols`'s arguments) whose edges resolve next; a Go method is not in
+        it (only a receiver calls one, and `T.m` is its qualified name)."""
         table: dict[tuple[str, str], int] = {}
-        for sid, (name, _, kind, _) in enumerate(symbols, first_symbol):
+        go = (language_of(path) or ("",))[0] == "go"
+        for sid, (name, qualified, kind, _) in enumerate(symbols, first_symbol):
+            if go and qualified != name:
+                continue
             if kind in CALLABLE_TARGETS and table.setdefault((path, name), sid) != sid:
                 table[(path, name)] = AMBIGUOUS
         self.by_file_name = table

@@ -140,13 +140,15 @@ def stored_resolver(db: sqlite3.Connection, layout: Layout | None = None) -> Res
     resolver.by_name = _Memo(  # type: ignore[assignment]
         db, f"SELECT symbol_id FROM symbols WHERE language = ? AND name = ? AND kind IN ({callables})")
     resolver.by_file_name = _Memo(  # type: ignore[assignment]
-        db, f"SELECT symbol_id FROM symbols WHERE path = ? AND name = ? AND kind IN ({callables})")
-    # A file directly in the directory: no `/` in the path (the root), or `dir/` and no `/` after it. A Go method is
-    # also found by its type's name (`T.m`, its qualified name), as `Resolver.add_symbols` registers it.
+        db, f"SELECT symbol_id FROM symbols WHERE path = ? AND name = ? AND kind IN ({callables}) "
+            "AND (language != 'go' OR qualified_name = name)")  # as `Resolver.enter` registers them
+    # A file directly in the directory: no `/` in the path (the root), or `dir/` and no `/` after it. A Go definition
+    # by its qualified name (a method by its type's: `T.m`), as `Resolver.add_symbols` registers it.
     in_directory = ("((?2 = '' AND instr(path, '/') = 0) OR (substr(path, 1, length(?2) + 1) = ?2 || '/' "
                     "AND instr(substr(path, length(?2) + 2), '/') = 0))")
     resolver.by_dir_name = _Memo(  # type: ignore[assignment]
-        db, f"SELECT symbol_id FROM symbols WHERE name = ?1 AND kind IN ({callables}) AND {in_directory} UNION "
+        db, f"SELECT symbol_id FROM symbols WHERE language != 'go' AND name = ?1 AND kind IN ({callables}) "
+            f"AND {in_directory} UNION "
             f"SELECT symbol_id FROM symbols WHERE language = 'go' AND qualified_name = ?1 AND kind IN ({callables}) "
             f"AND {in_directory}",
         lambda key: (key[1], key[0]))

@@ -384,3 +384,24 @@ def test_a_rust_path_names_its_item_without_a_use(tmp_path: Path) -> None:
         ("libs/util/src/text/mod.rs", 7, "self::case::upper", "util::text::case::upper"),
         ("libs/util/src/text/mod.rs", 8, "self::shout", "util::text::shout")]
 
+
+# A Go package with a function and a method of one name: a call without a receiver, or on the package, names the
+# function; a call on a value of the type names the method.
+GO_SAME_NAMES = {
+    "go.mod": "module example.com/web\n",
+    "errs/errs.go": "package errs\n\nfunc Error() error { return nil }\n\ntype HandlerError struct{}\n\n"
+                    "func (e HandlerError) Error() string { return \"\" }\n\nfunc wrap() {\n\tError()\n}\n",
+    "api/api.go": "package api\n\nimport \"example.com/web/errs\"\n\nfunc Post(h errs.HandlerError) {\n"
+                  "\terrs.Error()\n\th.Error()\n}\n",
+}
+
+
+def test_a_go_call_without_a_receiver_names_no_method(tmp_path: Path) -> None:
+    write_tree(tmp_path, GO_SAME_NAMES)
+    index_workspace(tmp_path)
+    calls = [(path, line, name, target) for path, line, kind, name, target in resolved_edges(tmp_path)[1]
+             if kind == "call"]
+    assert calls == [
+        ("api/api.go", 6, "errs.Error", "Error"),
+        ("api/api.go", 7, "h.Error", "HandlerError.Error"),
+        ("errs/errs.go", 10, "Error", "Error")]
