@@ -47,7 +47,7 @@ MAX_BASES = 32
 MAX_ANCESTORS = 64
 # How names resolve, named in each generation's manifest: a generation resolved by another rule is not patched (its
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
-RESOLUTION = "aliases-go-ecma-stars-typed-paths-exports-bases-super-across-rustpaths-gomethods-12"
+RESOLUTION = "aliases-go-ecma-stars-typed-paths-exports-bases-super-across-rustpaths-gomethods-goembeds-13"
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
@@ -412,7 +412,8 @@ class Resolver:
                 bound: Bound) -> int | None:
         """The method `callee` of the type named `typed` where `result` names it (resolved as a call of the type
         would be): one of the type's members, else one it inherits (`_inherited`); in Go, the method `T.callee` of
-        the type's package (its methods may be in any of the package's files)."""
+        the type's package (its methods may be in any of the package's files), else one its embedded types promote
+        (declared in the file of the type that declares it)."""
         if result.language == "go":
             prefix, _, name = typed.rpartition(".")
             if not prefix:
@@ -421,7 +422,11 @@ class Resolver:
                 directory = go_package(self.go_modules, bound[prefix][1])
             else:
                 return None
-            return None if directory is None else _unique(self.by_dir_name.get((directory, f"{name}.{callee}")))
+            found = None if directory is None else _unique(self.by_dir_name.get((directory, f"{name}.{callee}")))
+            if found is None and self._inheriting:
+                owner = self._type(result, typed, source, bound)
+                found = None if owner is None else self._inherited(owner, callee)
+            return found
         owner = self._type(result, typed, source, bound)
         return None if owner is None else self._member(owner, callee)
 

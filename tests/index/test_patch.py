@@ -250,6 +250,13 @@ INHERIT_STEPS: list[tuple[str, list[Edit]]] = [
         replace("src/zoo/cat.py", "class Cat(Pet)", "class Cat(Pet, Animal)"),
         replace("src/zoo/cat.py", "from zoo.pet import Pet\n",
                 "from zoo.pet import Pet\nfrom zoo.animal import Animal\n")]),
+    ("a Go struct embeds another: a value's call names the method it promotes", [
+        write("svc/parse/dispenser.go", "package parse\n\ntype Dispenser struct{}\n\n"
+                                        "func (d *Dispenser) Val() string { return \"\" }\n"),
+        write("svc/parse/helper.go", "package parse\n\ntype Helper struct {\n\t*Dispenser\n}\n"),
+        write("svc/parse/use.go", "package parse\n\nfunc Use(h Helper) string {\n\treturn h.Val()\n}\n")]),
+    ("the struct embeds nothing now", [replace("svc/parse/helper.go", "\t*Dispenser\n", "\tname string\n")]),
+    ("it embeds it again", [replace("svc/parse/helper.go", "\tname string\n", "\t*Dispenser\n")]),
 ]
 QUERIES = ["validate_token", "helper_fn", "Helper", "refresh_token", "parse config", "retry", "AuthHandler",
            "Thermometer", "run", "deploy", "shout"]

@@ -243,11 +243,35 @@ ACROSS_EXPECTED = {
     "zoo/nested.py": [(16, "self.m", None)],
 }
 
+# A Go struct's embedded types promote their methods (a struct's own method first, then its embedded types', up
+# through theirs), each embedded type named as the struct's own file names it.
+EMBEDDED = {
+    "go.mod": "module example.com/web\n",
+    "parse/dispenser.go": "package parse\n\ntype Dispenser struct{}\n\n"
+                          "func (d *Dispenser) Val() string { return \"\" }\n\n"
+                          "func (d *Dispenser) Next() bool { return false }\n",
+    "parse/lexer.go": "package parse\n\ntype Lexer struct {\n\tDispenser\n}\n\n"
+                      "func (l Lexer) Next() bool { return true }\n",
+    "conf/helper.go": "package conf\n\nimport \"example.com/web/parse\"\n\ntype Helper struct {\n\t*parse.Dispenser\n"
+                      "\tState map[string]any\n}\n\ntype Outer struct {\n\tHelper\n}\n\n"
+                      "func Use(h Helper, o *Outer, l parse.Lexer) {\n\th.Val()\n\to.Val()\n\tl.Next()\n\tl.Val()\n"
+                      "\th.Missing()\n}\n",
+}
+EMBEDDED_EXPECTED = {
+    "conf/helper.go": [
+        (15, "h.Val", "Dispenser.Val"),  # through an embedded pointer of another package
+        (16, "o.Val", "Dispenser.Val"),  # two structs down
+        (17, "l.Next", "Lexer.Next"),  # its own method, not the one its embedded type promotes
+        (18, "l.Val", "Dispenser.Val"),
+        (19, "h.Missing", None),
+    ],
+}
+
 
 @pytest.mark.parametrize(("tree", "expected"), [(TREE, EXPECTED), (MEMBERS, MEMBERS_EXPECTED),
                                                 (INHERITED, INHERITED_EXPECTED), (SUPER, SUPER_EXPECTED),
-                                                (ACROSS, ACROSS_EXPECTED)],
-                         ids=["variables", "members", "inherited", "super", "across"])
+                                                (ACROSS, ACROSS_EXPECTED), (EMBEDDED, EMBEDDED_EXPECTED)],
+                         ids=["variables", "members", "inherited", "super", "across", "embedded"])
 def test_a_call_on_a_variable_a_member_or_self_names_the_method_of_its_type(
         tmp_path: Path, tree: dict[str, str], expected: dict[str, list[tuple[int, str, str | None]]]) -> None:
     root = write_tree(tmp_path, tree)

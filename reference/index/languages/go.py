@@ -25,8 +25,10 @@ CALLS = """
 IMPORTS = """
 (import_spec path: (_) @path) @import
 """
-# Receivers and parameters by their types; `x := T{}`, `x := &T{}` and `var x T` by theirs.
+# Receivers and parameters by their types; `x := T{}`, `x := &T{}` and `var x T` by theirs; a struct's embedded
+# types (`@base`: the methods they promote).
 LOCALS = """
+(field_declaration !name type: (_) @base)
 (parameter_declaration name: (identifier) @local type: (_) @type)
 (short_var_declaration left: (expression_list . (identifier) @local .) right: (expression_list .
   [(composite_literal type: (_) @type) (unary_expression operand: (composite_literal type: (_) @type))] .))
