@@ -452,6 +452,9 @@ def _edges(rules: LanguageRules, src: Source, calls: list[tuple[int, dict]], imp
             receiver = hint[2] if edge_type == "call" else None
             if receiver is not None and receiver.rpartition(".")[2] in names:
                 key = _called_on(scopes, source, receiver)
+                if rules.implicit_this and key is not None and key not in typed and source >= 0 \
+                        and scopes.owner[source] >= 0 and "." not in receiver:
+                    key = (scopes.owner[source], f".{receiver}")  # no local of that name: the class's member
                 type_name = typed.get(key) if key is not None else None
                 if type_name is not None:
                     edges[k] = (source, line, edge_type, to_name, (*hint, type_name), binding)
@@ -528,6 +531,8 @@ def extract(path: str, data: bytes, language: str | None, grammar_name: str | No
             result.parse_errors = max(1, len(QueryCursor(g.errors).captures(root).get("error", [])))
         rules = LANGUAGES[language]
         result.module = rules.module_of(path) if module is None else module
+        if rules.package_of is not None:
+            result.module = rules.package_of(src, root) or result.module
         defs_m, calls_m, imports_m, locals_m, exports_m = _partition(
             QueryCursor(g.query).matches(root), g.calls_from, g.imports_from, g.locals_from, g.exports_from)
         defs = _definitions(rules, src, defs_m)

@@ -6,7 +6,7 @@ import posixpath
 import re
 from array import array
 from collections import Counter
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from operator import itemgetter
 from sys import intern
 
@@ -36,7 +36,12 @@ ALIAS_HOPS = 8
 # *` in `m`) makes `m.a.x` also `m.a.a.x`, `m.b.a.x`..., each a name of its own.
 LOOKUP_NAMES = 64
 # Where `super` names the class's bases: Python's `super()`, TypeScript's and JavaScript's `super`.
-SUPER_LANGUAGES = frozenset({"python", "typescript", "javascript"})
+SUPER_LANGUAGES = frozenset({"python", "typescript", "javascript", "java"})
+# Where only a receiver calls a method (Go's `v.m()`, Java's `this.m()` written or implied): a method is never what a
+# plain name, looked up across a file or the tree, calls.
+RECEIVER_ONLY = frozenset({"go", "java"})
+# Where a bare call first names a method of the class it is written in, its own or inherited (Java's implicit `this`).
+IMPLICIT_THIS = frozenset(rules.name for rules in LANGUAGES.values() if rules.implicit_this)
 # A Rust path beginning with one of these names a module of the crate, never a variable.
 RUST_PATH_HEADS = frozenset({"crate", "super", "self"})
 # How many classes up an inherited method is looked for (a class's bases, their bases...); a class whose ancestry goes
@@ -47,7 +52,7 @@ MAX_BASES = 32
 MAX_ANCESTORS = 64
 # How names resolve, named in each generation's manifest: a generation resolved by another rule is not patched (its
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
-RESOLUTION = "aliases-go-ecma-stars-typed-paths-exports-bases-super-across-rustpaths-gomethods-goembeds-13"
+RESOLUTION = "aliases-go-ecma-stars-typed-paths-exports-bases-super-across-rustpaths-gomethods-goembeds-java-14"
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
@@ -173,12 +178,12 @@ class Resolver:
                     by_dir_name[key] = AMBIGUOUS
 
     def enter(self, path: str, symbols: Iterable[tuple[str, str, str, int]], first_symbol: int) -> None:
-        """`by_file_name` of the one file (`add_symbols`'s arguments) whose edges resolve next; a Go method is not in
-        it (only a receiver calls one, and `T.m` is its qualified name)."""
+        """`by_file_name` of the one file (`add_symbols`'s arguments) whose edges resolve next; in Go and Java, methods
+        are not in it (`RECEIVER_ONLY`)."""
         table: dict[tuple[str, str], int] = {}
-        go = (language_of(path) or ("",))[0] == "go"
-        for sid, (name, qualified, kind, _) in enumerate(symbols, first_symbol):
-            if go and qualified != name:
+        receiver_only = (language_of(path) or ("",))[0] in RECEIVER_ONLY
+        for sid, (name, _, kind, _) in enumerate(symbols, first_symbol):
+            if receiver_only and kind == "method":
                 continue
             if kind in CALLABLE_TARGETS and table.setdefault((path, name), sid) != sid:
                 table[(path, name)] = AMBIGUOUS
@@ -193,6 +198,8 @@ class Resolver:
         if lang == "rust":
             _, target = hint
             return self._rust_definition(result.module, target)
+        if lang == "java":  # `a.b.C`, `static a.b.C.m`; `a.b.*` names a package or a class whole
+            return None if hint[-1] == "*" else _unique(self.by_qualified.get(("java", hint[1])))
         if lang in ("typescript", "javascript") and len(hint) >= 3:  # 4 for a re-export: the name exported last
             source, name = hint[1], hint[2]
             if not name or name == "*":
@@ -283,6 +290,11 @@ class Resolver:
             if found is not None:
                 return found, None
         if recv is None:
+            if lang in IMPLICIT_THIS:
+                container = self._enclosing_container(source)
+                found = None if container is None else self._member(container, callee)
+                if found is not None:
+                    return found, None
             if callee in bound:
                 return bound[callee]
             # The first table that knows the name decides (an ambiguous name resolves to nothing).
@@ -447,11 +459,15 @@ class Resolver:
                 return self._member(target, callee)
             file = self._js_module(result, imported)
             return None if file is None else self._js_definition(file, callee)
-        if lang == "python":
-            owner_name = f"{_bound_name(imported, head)}{recv[len(head):]}"
-            found = self._python_definition(f"{owner_name}.{callee}")
+        if lang in ("python", "java"):
+            definition: Callable[[str], int | None]
+            if lang == "python":
+                owner_name, definition = f"{_bound_name(imported, head)}{recv[len(head):]}", self._python_definition
+            else:  # `Util.log()` after `import a.b.Util`, `Outer.Inner.make()` after `import a.b.Outer`
+                owner_name, definition = f"{imported}{recv[len(head):]}", self._java_definition
+            found = definition(f"{owner_name}.{callee}")
             if found is None:  # a method the class inherits (`Child.create()`, `mod.Child.create()`)
-                owner = self._python_definition(owner_name)
+                owner = definition(owner_name)
                 if owner is not None and self._is_type(owner):
                     found = self._inherited(owner, callee)
             return found
@@ -461,6 +477,10 @@ class Resolver:
             directory = go_package(self.go_modules, imported)
             return None if directory is None else _unique(self.by_dir_name.get((directory, callee)))
         return None
+
+    def _java_definition(self, name: str) -> int | None:
+        """The one definition of the tree a Java qualified name names."""
+        return _unique(self.by_qualified.get(("java", name)))
 
     def _python_definition(self, name: str, hops: int = 0, seen: set[str] | None = None) -> int | None:
         """The definition a Python qualified name names: its own, else the one it stands for through the aliases of
@@ -543,6 +563,7 @@ class Resolver:
         # A plain call of a name no import binds (most edges): `_call_target`'s first case, inline.
         by_file_name, by_name = self.by_file_name.get, self.by_name.get
         by_dir_name = self.by_dir_name.get if lang == "go" else None
+        implicit_this = lang in IMPLICIT_THIS
         directory = posixpath.dirname(path)
         for i, (source_index, line, edge_type, to_name, hint, _) in enumerate(result.edges):
             source = None if source_index < 0 else first_symbol + source_index
@@ -550,7 +571,7 @@ class Resolver:
                 target = imports[i]
             else:
                 callee, recv = hint[1], hint[2]  # ("call", callee, receiver | None[, its type])
-                if recv is None and callee not in bound:
+                if recv is None and callee not in bound and not implicit_this:
                     target = by_file_name((path, callee))
                     if target is None and by_dir_name is not None:
                         target = by_dir_name((directory, callee))

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .packages import Layout
-from .resolve import AMBIGUOUS, CALLABLE_TARGETS, CONTAINERS, Resolver
+from .resolve import AMBIGUOUS, CALLABLE_TARGETS, CONTAINERS, RECEIVER_ONLY, Resolver
 
 _JOINED = "FROM symbols s JOIN symbol_relations r USING (symbol_id)"
 
@@ -137,11 +137,12 @@ def stored_resolver(db: sqlite3.Connection, layout: Layout | None = None) -> Res
     callables, containers = _marks(CALLABLE_TARGETS), _marks(CONTAINERS)
     resolver = Resolver(layout=layout)
     resolver.by_qualified = _Memo(db, "SELECT symbol_id FROM symbols WHERE language = ? AND qualified_name = ?")  # type: ignore[assignment]
+    # As `Resolver.enter` and `lookup_tables` register them: in Go and Java, no method (`RECEIVER_ONLY`).
+    plain = f"kind IN ({callables}) AND NOT (kind = 'method' AND language IN ({_marks(RECEIVER_ONLY)}))"
     resolver.by_name = _Memo(  # type: ignore[assignment]
-        db, f"SELECT symbol_id FROM symbols WHERE language = ? AND name = ? AND kind IN ({callables})")
+        db, f"SELECT symbol_id FROM symbols WHERE language = ? AND name = ? AND {plain}")
     resolver.by_file_name = _Memo(  # type: ignore[assignment]
-        db, f"SELECT symbol_id FROM symbols WHERE path = ? AND name = ? AND kind IN ({callables}) "
-            "AND (language != 'go' OR qualified_name = name)")  # as `Resolver.enter` registers them
+        db, f"SELECT symbol_id FROM symbols WHERE path = ? AND name = ? AND {plain}")
     # A file directly in the directory: no `/` in the path (the root), or `dir/` and no `/` after it. A Go definition
     # by its qualified name (a method by its type's: `T.m`), as `Resolver.add_symbols` registers it.
     in_directory = ("((?2 = '' AND instr(path, '/') = 0) OR (substr(path, 1, length(?2) + 1) = ?2 || '/' "
@@ -198,7 +199,8 @@ def lookup_tables(db: sqlite3.Connection,
                 ("by_qualified", [(lang, qualified, sid) for sid, (_, qualified, _, _) in rows]),
                 ("top_level", [(path, name, sid) for sid, (name, _, _, parent) in rows if parent < 0]),
                 ("children", [(first + parent, name, sid) for sid, (name, _, _, parent) in rows if parent >= 0]),
-                ("by_name", [(lang, name, sid) for sid, (name, _, kind, _) in rows if kind in CALLABLE_TARGETS]),
+                ("by_name", [(lang, name, sid) for sid, (name, _, kind, _) in rows if kind in CALLABLE_TARGETS
+                             and not (kind == "method" and lang in RECEIVER_ONLY)]),
                 ("containers", [(lang, name, sid) for sid, (name, _, kind, _) in rows if kind in CONTAINERS])):
             db.executemany(f"INSERT INTO {LOOKUPS[attribute][0]} VALUES (?,?,?)", found)
     tables: dict[str, _Memo | _Listing] = {}

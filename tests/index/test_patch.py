@@ -258,6 +258,22 @@ INHERIT_STEPS: list[tuple[str, list[Edit]]] = [
     ("the struct embeds nothing now", [replace("svc/parse/helper.go", "\t*Dispenser\n", "\tname string\n")]),
     ("it embeds it again", [replace("svc/parse/helper.go", "\tname string\n", "\t*Dispenser\n")]),
 ]
+# Java: a bare call names a method of its class or one it inherits, a field's type names a call's method, and `new`
+# names the class, never its constructor.
+JAVA_STEPS: list[tuple[str, list[Edit]]] = [
+    ("a Java package: calls on a field, inherited, bare and through `new`", [
+        write("java/shop/Base.java", "package shop;\n\npublic class Base {\n    protected void audit() {}\n}\n"),
+        write("java/shop/Pricing.java", "package shop;\n\npublic class Pricing {\n    public Pricing() {}\n\n"
+                                        "    void price() {}\n}\n"),
+        write("java/shop/Cart.java", "package shop;\n\npublic class Cart extends Base {\n    Pricing pricing;\n\n"
+                                     "    void add() {\n        pricing.price();\n        audit();\n"
+                                     "        new Pricing();\n    }\n}\n")]),
+    ("the superclass loses the method a bare call inherits", [
+        replace("java/shop/Base.java", "    protected void audit() {}\n", "")]),
+    ("the class gets it itself; the field's class renames its method", [
+        replace("java/shop/Cart.java", "    void add() {", "    void audit() {}\n\n    void add() {"),
+        replace("java/shop/Pricing.java", "void price()", "void quote()")]),
+]
 QUERIES = ["validate_token", "helper_fn", "Helper", "refresh_token", "parse config", "retry", "AuthHandler",
            "Thermometer", "run", "deploy", "shout"]
 
@@ -455,6 +471,10 @@ def test_a_patch_follows_what_a_typescript_package_and_its_re_exports_name(tmp_p
 
 def test_a_patch_follows_the_types_calls_on_variables_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _replay(tmp_path, monkeypatch, TYPED_STEPS)
+
+
+def test_a_patch_follows_what_java_calls_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _replay(tmp_path, monkeypatch, JAVA_STEPS)
 
 
 def test_a_patch_follows_what_a_call_inherits_through_other_files(tmp_path: Path,

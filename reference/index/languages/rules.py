@@ -45,6 +45,10 @@ class LanguageRules:
       `kind_of(capture, name, node, {recv, body})` the canonical kind; `module_of(path)` the module
       prefix of qualified names; `doc(src, body)` the first line of a definition's doc, uncut.
     - `methods_by_receiver`: a method belongs to the type its receiver names (Go), wherever it is.
+    - `package_of(src, root)`: the module prefix the file's own text declares (Java's `package`), over the one its
+      path gives; None where it declares none.
+    - `implicit_this`: a bare name in a method may be a member of its class (Java's `items.add()` is
+      `this.items.add()` when no local or parameter is called `items`).
     """
 
     name: str
@@ -61,3 +65,5 @@ class LanguageRules:
     methods_by_receiver: bool = False
     locals_query: str = ""
     exports_query: str = ""
+    package_of: Callable[[Source, Node], str | None] | None = None
+    implicit_this: bool = False
