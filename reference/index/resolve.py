@@ -52,7 +52,8 @@ MAX_BASES = 32
 MAX_ANCESTORS = 64
 # How names resolve, named in each generation's manifest: a generation resolved by another rule is not patched (its
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
-RESOLUTION = "aliases-go-ecma-stars-typed-paths-exports-bases-super-across-rustpaths-gomethods-goembeds-java-14"
+RESOLUTION = ("aliases-go-ecma-stars-typed-paths-exports-bases-super-across-rustpaths-gomethods-goembeds-java-"
+              "overloads-15")
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
@@ -135,6 +136,8 @@ class Resolver:
         self.crates = frozenset(name for name in layout.crates.values() if name) if layout is not None else frozenset()
         self.top_level: dict[tuple[str, str], int] = {}   # (path, name), parentless
         self.children: dict[tuple[int, str], int] = {}
+        # (class, name) -> the first declared of a Java class's methods of that name (its overloads); none elsewhere.
+        self.overloads: dict[tuple[int, str], int] = {}
         self.containers: dict[tuple[str, str], int] = {}
         # (language, name) -> what the name stands for (`import_aliases`), or AMBIGUOUS; and every module a
         # module imports or re-exports all of (`from m import *`: the name `module.*`; `export * from`: `path:*`).
@@ -199,7 +202,7 @@ class Resolver:
             _, target = hint
             return self._rust_definition(result.module, target)
         if lang == "java":  # `a.b.C`, `static a.b.C.m`; `a.b.*` names a package or a class whole
-            return None if hint[-1] == "*" else _unique(self.by_qualified.get(("java", hint[1])))
+            return None if hint[-1] == "*" else self._java_definition(hint[1])
         if lang in ("typescript", "javascript") and len(hint) >= 3:  # 4 for a re-export: the name exported last
             source, name = hint[1], hint[2]
             if not name or name == "*":
@@ -328,14 +331,20 @@ class Resolver:
 
     def _member(self, owner: int, callee: str) -> int | None:
         """The method `callee` of the container `owner`: its own, else the one it inherits (`_inherited`)."""
-        found = _unique(self.children.get((owner, callee)))
+        found = self._child(owner, callee)
         return found if found is not None else self._inherited(owner, callee)
+
+    def _child(self, owner: int, name: str) -> int | None:
+        """The member `name` of `owner`: the one of that name, or the first declared of a Java class's overloads
+        (a call gives no argument types to choose among them)."""
+        found = self.children.get((owner, name))
+        return self.overloads.get((owner, name)) if found == AMBIGUOUS else found
 
     def _inherited(self, owner: int, callee: str) -> int | None:
         """The method `callee` class `owner` inherits: that of the first class of its ancestors (`_ancestors`) that
         has one."""
         for base in self._ancestors(owner) if self._inheriting else ():
-            found = _unique(self.children.get((base, callee)))
+            found = self._child(base, callee)
             if found is not None:
                 return found
         return None
@@ -479,8 +488,14 @@ class Resolver:
         return None
 
     def _java_definition(self, name: str) -> int | None:
-        """The one definition of the tree a Java qualified name names."""
-        return _unique(self.by_qualified.get(("java", name)))
+        """The definition of the tree a Java qualified name names: the one, or the first declared of a class's
+        overloaded methods (`a.b.Util.log`)."""
+        found = self.by_qualified.get(("java", name))
+        if found == AMBIGUOUS:
+            owner, _, member = name.rpartition(".")
+            cls = _unique(self.by_qualified.get(("java", owner)))
+            return None if cls is None else self._child(cls, member)
+        return found
 
     def _python_definition(self, name: str, hops: int = 0, seen: set[str] | None = None) -> int | None:
         """The definition a Python qualified name names: its own, else the one it stands for through the aliases of

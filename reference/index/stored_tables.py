@@ -157,6 +157,9 @@ def stored_resolver(db: sqlite3.Connection, layout: Layout | None = None) -> Res
         db, f"SELECT symbol_id {_JOINED} WHERE s.path = ? AND s.name = ? AND r.parent_symbol_id IS NULL")
     resolver.children = _Memo(  # type: ignore[assignment]
         db, f"SELECT symbol_id {_JOINED} WHERE r.parent_symbol_id = ? AND s.name = ?")
+    resolver.overloads = _Memo(  # type: ignore[assignment]
+        db, f"SELECT MIN(symbol_id) {_JOINED} WHERE r.parent_symbol_id = ? AND s.name = ? AND s.language = 'java' "
+            "AND s.kind = 'method'")
     resolver.containers = _Memo(  # type: ignore[assignment]
         db, f"SELECT symbol_id FROM symbols WHERE language = ? AND name = ? AND kind IN ({containers})")
     resolver.aliases = _Memo(  # type: ignore[assignment]
@@ -177,6 +180,7 @@ LOOKUPS = {
     "top_level": ("top_level", "path TEXT", "name TEXT"),
     "by_name": ("named", "language TEXT", "name TEXT"),
     "children": ("children", "parent INTEGER", "name TEXT"),
+    "overloads": ("overloads", "parent INTEGER", "name TEXT"),
     "containers": ("containers", "language TEXT", "name TEXT"),
 }
 
@@ -199,6 +203,8 @@ def lookup_tables(db: sqlite3.Connection,
                 ("by_qualified", [(lang, qualified, sid) for sid, (_, qualified, _, _) in rows]),
                 ("top_level", [(path, name, sid) for sid, (name, _, _, parent) in rows if parent < 0]),
                 ("children", [(first + parent, name, sid) for sid, (name, _, _, parent) in rows if parent >= 0]),
+                ("overloads", [(first + parent, name, sid) for sid, (name, _, kind, parent) in rows
+                               if parent >= 0 and lang == "java" and kind == "method"]),
                 ("by_name", [(lang, name, sid) for sid, (name, _, kind, _) in rows if kind in CALLABLE_TARGETS
                              and not (kind == "method" and lang in RECEIVER_ONLY)]),
                 ("containers", [(lang, name, sid) for sid, (name, _, kind, _) in rows if kind in CONTAINERS])):
@@ -207,7 +213,8 @@ def lookup_tables(db: sqlite3.Connection,
     for attribute, (table, *columns) in LOOKUPS.items():
         first_key, second_key = (column.split()[0] for column in columns)
         db.execute(f"CREATE INDEX {table}_key ON {table}({first_key}, {second_key})")
-        tables[attribute] = _Memo(db, f"SELECT symbol_id FROM {table} WHERE {first_key} = ? AND {second_key} = ?")
+        column = "MIN(symbol_id)" if attribute == "overloads" else "symbol_id"  # the first declared: `Resolver._child`
+        tables[attribute] = _Memo(db, f"SELECT {column} FROM {table} WHERE {first_key} = ? AND {second_key} = ?")
     db.execute("CREATE INDEX aliases_key ON aliases(language, name)")
     tables["aliases"] = _Memo(db, "SELECT DISTINCT target FROM aliases WHERE language = ? AND name = ?")
     tables["stars"] = _Listing(db, "SELECT DISTINCT target FROM aliases WHERE language = ? AND name = ? "

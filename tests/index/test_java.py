@@ -3,10 +3,13 @@ through imports, static imports, declared types, fields (with or without `this.`
 
 from __future__ import annotations
 
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
-from cruxgate.reference.index import index_workspace
+from cruxgate.reference.index import index_workspace, read_state
 from cruxgate.reference.index.extract import extract
+from cruxgate.reference.index.state import DATABASE
 
 from .conftest import resolved_edges, write_tree
 
@@ -102,3 +105,31 @@ def test_java_calls_resolve_through_imports_types_fields_and_bases(tmp_path: Pat
     # `new` of a class of another file names the class, never its constructor (a method: only a receiver calls one).
     assert [e[1:] for e in resolved_edges(tmp_path)[1] if e[0].endswith("Item.java")] == [
         (9, "call", "Cart", "com.example.shop.Cart")]
+
+
+OVERLOADED = {
+    "a/Util.java": "package a;\n\npublic class Util {\n    public static void log(String s) {}\n\n"
+                   "    public static void log(String s, Object arg) {}\n\n    int size;\n\n    int size() {\n"
+                   "        return size;\n    }\n}\n",
+    "b/Main.java": "package b;\n\nimport a.Util;\nimport static a.Util.log;\n\nclass Main {\n    void run(Util u) {\n"
+                   "        Util.log(\"x\", 1);\n        log(\"y\");\n        u.size();\n    }\n}\n",
+}
+
+
+def test_an_overloaded_java_method_is_named_by_its_first_declaration(tmp_path: Path) -> None:
+    """A call gives no argument types to choose an overload by: it names the first declared (a field of the same
+    name is no method)."""
+    write_tree(tmp_path, OVERLOADED)
+    index_workspace(tmp_path)
+    generation = read_state(tmp_path).generation
+    assert generation is not None
+    with closing(sqlite3.connect(generation / DATABASE)) as db:
+        rows = db.execute("SELECT e.line, e.to_name, s.qualified_name, s.kind, s.line_start FROM symbol_edges e "
+                          "LEFT JOIN symbols s ON s.symbol_id = e.to_symbol_id WHERE e.from_path = 'b/Main.java' "
+                          "ORDER BY e.line").fetchall()
+    assert rows == [
+        (3, "a.Util", "a.Util", "class", 3),
+        (4, "a.Util.log", "a.Util.log", "method", 4),  # `import static` of an overloaded name
+        (8, "Util.log", "a.Util.log", "method", 4),
+        (9, "log", "a.Util.log", "method", 4),
+        (10, "u.size", "a.Util.size", "method", 10)]

@@ -273,6 +273,9 @@ JAVA_STEPS: list[tuple[str, list[Edit]]] = [
     ("the class gets it itself; the field's class renames its method", [
         replace("java/shop/Cart.java", "    void add() {", "    void audit() {}\n\n    void add() {"),
         replace("java/shop/Pricing.java", "void price()", "void quote()")]),
+    ("the field's class overloads the method a call names now: the first declared", [
+        replace("java/shop/Pricing.java", "void quote() {}\n", "void quote() {}\n\n    void quote(int n) {}\n"),
+        replace("java/shop/Cart.java", "pricing.price();", "pricing.quote();")]),
 ]
 QUERIES = ["validate_token", "helper_fn", "Helper", "refresh_token", "parse config", "retry", "AuthHandler",
            "Thermometer", "run", "deploy", "shout"]
