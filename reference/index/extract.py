@@ -129,12 +129,13 @@ def stable_id(language: str, path: str, kind: str, qualified_name: str, ordinal:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
 
 
-def _signature(src: Source, node: Node, body: Node | None) -> str:
-    """The definition's head (up to its `body` node), whitespace squeezed."""
-    if body is not None and body.start_byte > node.start_byte:
-        text = src.data[node.start_byte:body.start_byte].decode("utf-8", "replace")
+def _signature(src: Source, node: Node, body: Node | None, start: int | None = None) -> str:
+    """The definition's head (from `start`, else its first byte, up to its `body` node), whitespace squeezed."""
+    begin = node.start_byte if start is None else start
+    if body is not None and body.start_byte > begin:
+        text = src.data[begin:body.start_byte].decode("utf-8", "replace")
     else:
-        text = src.data[node.start_byte:min(node.end_byte, node.start_byte + 400)].decode("utf-8", "replace")
+        text = src.data[begin:min(node.end_byte, begin + 400)].decode("utf-8", "replace")
         text = text.split("\n", 1)[0]
     text = " ".join(text.split()).rstrip("{:").rstrip()  # whitespace runs squeezed to one space, ends stripped
     return text[:MAX_SIGNATURE]
@@ -205,6 +206,7 @@ def _definitions(rules: LanguageRules, src: Source, matches: list[tuple[int, dic
 def _symbols(rules: LanguageRules, path: str, module: str, src: Source, defs: list[_Def]) -> list[Symbol]:
     """The file's symbols, qualified, with their texts for the search index."""
     language, sep, visibility_of, doc_of = rules.name, rules.separator, rules.visibility, rules.doc
+    signature_start = rules.signature_start
     symbols: list[tuple] = []  # Symbol fields in order, content and search_signature still empty
     # A container's body text is its members' text: index only its head (up to the first member).
     first_child: dict[int, int] = {}  # symbol index -> line_start of its first member
@@ -258,7 +260,8 @@ def _symbols(rules: LanguageRules, path: str, module: str, src: Source, defs: li
         body = node.child_by_field_name("body")
         doc = doc_of(src, body) if doc_of is not None and kind in SCOPE_KINDS else None
         symbols.append((
-            d.name, qualified, kind, line_start, line_end, _signature(src, node, body),
+            d.name, qualified, kind, line_start, line_end,
+            _signature(src, node, body, None if signature_start is None else signature_start(node)),
             visibility_of(d.name, node, kind), (doc[:MAX_SIGNATURE] or None) if doc is not None else None,
             parent_index, stable_id(language, path, kind, qualified, ordinal), "",
             expand(d.name), _expand_qualified(qualified, outer, d.name, outer_humps), ""))

@@ -28,7 +28,8 @@ public class Cart {
     public Cart() {}
 
     /** Adds an item. */
-    protected void add(Item item) {}
+    @Deprecated
+    @SuppressWarnings("unchecked") protected void add(Item item) {}
 
     enum Kind { BIG }
 
@@ -54,6 +55,8 @@ def test_a_java_file_gives_its_package_qualified_symbols() -> None:
         ("SCALE", "com.example.shop.Cart.Priced.SCALE", "constant", "public", None),  # an interface's members
         ("price", "com.example.shop.Cart.Priced.price", "method", "public", None)]
     assert [(e[1], e[2], e[3]) for e in result.edges] == [(3, "import", "java.util.List"), (10, "call", "ArrayList")]
+    # A signature leaves the annotations out.
+    assert {s.name: s.signature for s in result.symbols}["add"] == "protected void add(Item item)"
 
 
 def test_a_java_file_without_a_package_is_in_the_default_one() -> None:

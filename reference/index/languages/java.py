@@ -92,6 +92,18 @@ def doc(src: Source, body: Node | None) -> str | None:
     return None
 
 
+def signature_start(node: Node) -> int:
+    """The first byte of a declaration after its annotations (`@Override public String toString()` reads from
+    `public`)."""
+    for child in node.children:
+        if child.type != "modifiers":
+            return child.start_byte
+        for modifier in child.children:
+            if modifier.type not in ("annotation", "marker_annotation"):
+                return modifier.start_byte
+    return node.start_byte
+
+
 def package_of(src: Source, root: Node) -> str | None:
     """The name the file's `package` declaration gives (None without one: the default package)."""
     for child in root.named_children:
@@ -119,5 +131,5 @@ RULES = LanguageRules(
     name="java", grammars={".java": "java"},
     definitions_query=DEFINITIONS, calls_query=CALLS, imports_query=IMPORTS, separator=".",
     visibility=visibility, imports_of=imports_of, kind_of=kind_of, doc=doc, locals_query=LOCALS,
-    package_of=package_of, implicit_this=True,
+    package_of=package_of, implicit_this=True, signature_start=signature_start,
 )

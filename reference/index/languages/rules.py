@@ -49,6 +49,8 @@ class LanguageRules:
       path gives; None where it declares none.
     - `implicit_this`: a bare name in a method may be a member of its class (Java's `items.add()` is
       `this.items.add()` when no local or parameter is called `items`).
+    - `signature_start(node)`: where a definition's signature begins, when not at its first byte (Java's
+      annotations, which its declaration node holds, left out).
     """
 
     name: str
@@ -67,3 +69,4 @@ class LanguageRules:
     exports_query: str = ""
     package_of: Callable[[Source, Node], str | None] | None = None
     implicit_this: bool = False
+    signature_start: Callable[[Node], int] | None = None
