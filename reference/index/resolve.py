@@ -40,6 +40,9 @@ SUPER_LANGUAGES = frozenset({"python", "typescript", "javascript", "java"})
 # Where only a receiver calls a method (Go's `v.m()`, Java's `this.m()` written or implied): a method is never what a
 # plain name, looked up across a file or the tree, calls.
 RECEIVER_ONLY = frozenset({"go", "java"})
+# Where a name defined again in its one file (a branch's definition, `@overload` stubs before the implementation) is
+# the last of those definitions, as running the file leaves it, not an ambiguous one.
+REDEFINING = frozenset({"python"})
 # Where a bare call first names a method of the class it is written in, its own or inherited (Java's implicit `this`).
 IMPLICIT_THIS = frozenset(rules.name for rules in LANGUAGES.values() if rules.implicit_this)
 # A Rust path beginning with one of these names a module of the crate, never a variable.
@@ -53,7 +56,7 @@ MAX_ANCESTORS = 64
 # How names resolve, named in each generation's manifest: a generation resolved by another rule is not patched (its
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
 RESOLUTION = ("aliases-go-ecma-stars-typed-paths-exports-bases-super-across-rustpaths-gomethods-goembeds-java-"
-              "overloads-15")
+              "overloads-redefined-16")
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
@@ -138,6 +141,8 @@ class Resolver:
         self.children: dict[tuple[int, str], int] = {}
         # (class, name) -> the first declared of a Java class's methods of that name (its overloads); none elsewhere.
         self.overloads: dict[tuple[int, str], int] = {}
+        # (language, qualified name) -> its last definition, where one file holds its every one (`REDEFINING`).
+        self.redefined: dict[tuple[str, str], int] = {}
         self.containers: dict[tuple[str, str], int] = {}
         # (language, name) -> what the name stands for (`import_aliases`), or AMBIGUOUS; and every module a
         # module imports or re-exports all of (`from m import *`: the name `module.*`; `export * from`: `path:*`).
@@ -182,14 +187,19 @@ class Resolver:
 
     def enter(self, path: str, symbols: Iterable[tuple[str, str, str, int]], first_symbol: int) -> None:
         """`by_file_name` of the one file (`add_symbols`'s arguments) whose edges resolve next; in Go and Java, methods
-        are not in it (`RECEIVER_ONLY`)."""
+        are not in it (`RECEIVER_ONLY`); in Python a name defined again under the same qualified name is its last
+        definition (`REDEFINING`)."""
         table: dict[tuple[str, str], int] = {}
-        receiver_only = (language_of(path) or ("",))[0] in RECEIVER_ONLY
-        for sid, (name, _, kind, _) in enumerate(symbols, first_symbol):
-            if receiver_only and kind == "method":
+        language = (language_of(path) or ("",))[0]
+        receiver_only, redefining = language in RECEIVER_ONLY, language in REDEFINING
+        qualified_of: dict[tuple[str, str], str] = {}
+        for sid, (name, qualified, kind, _) in enumerate(symbols, first_symbol):
+            if kind not in CALLABLE_TARGETS or (receiver_only and kind == "method"):
                 continue
-            if kind in CALLABLE_TARGETS and table.setdefault((path, name), sid) != sid:
-                table[(path, name)] = AMBIGUOUS
+            key = (path, name)
+            if table.setdefault(key, sid) != sid and table[key] != AMBIGUOUS:
+                table[key] = sid if redefining and qualified_of[key] == qualified else AMBIGUOUS
+            qualified_of.setdefault(key, qualified)
         self.by_file_name = table
 
     # -- imports --------------------------------------------------------------------
@@ -502,6 +512,8 @@ class Resolver:
         the modules it passes (`_unaliased`), else the one definition the modules a module of it imports all of
         (`from m import *`) give its public name; `seen`: the names this lookup has been through, each once."""
         found = self.by_qualified.get(("python", name))
+        if found == AMBIGUOUS:  # defined again in its one file (a branch's definition, `@overload`s): the last
+            found = self.redefined.get(("python", name)) or AMBIGUOUS
         seen = set() if seen is None else seen
         if found is not None or hops >= ALIAS_HOPS or name in seen or len(seen) >= LOOKUP_NAMES:
             return _unique(found)

@@ -10,11 +10,12 @@ so a patch's edges resolve to what a full run over the same tree resolves them t
 from __future__ import annotations
 
 import sqlite3
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from .packages import Layout
-from .resolve import AMBIGUOUS, CALLABLE_TARGETS, CONTAINERS, RECEIVER_ONLY, Resolver
+from .resolve import AMBIGUOUS, CALLABLE_TARGETS, CONTAINERS, RECEIVER_ONLY, REDEFINING, Resolver
 
 _JOINED = "FROM symbols s JOIN symbol_relations r USING (symbol_id)"
 
@@ -141,8 +142,13 @@ def stored_resolver(db: sqlite3.Connection, layout: Layout | None = None) -> Res
     plain = f"kind IN ({callables}) AND NOT (kind = 'method' AND language IN ({_marks(RECEIVER_ONLY)}))"
     resolver.by_name = _Memo(  # type: ignore[assignment]
         db, f"SELECT symbol_id FROM symbols WHERE language = ? AND name = ? AND {plain}")
+    # A Python name defined again in the file (`Resolver.enter`): its last definition, one answer.
     resolver.by_file_name = _Memo(  # type: ignore[assignment]
-        db, f"SELECT symbol_id FROM symbols WHERE path = ? AND name = ? AND {plain}")
+        db, f"SELECT MAX(symbol_id) FROM symbols WHERE path = ? AND name = ? AND {plain} GROUP BY CASE WHEN language "
+            f"IN ({_marks(REDEFINING)}) THEN qualified_name ELSE symbol_id END")
+    resolver.redefined = _Memo(  # type: ignore[assignment]
+        db, f"SELECT MAX(symbol_id) FROM symbols WHERE language = ?1 AND qualified_name = ?2 "
+            f"AND ?1 IN ({_marks(REDEFINING)}) HAVING COUNT(DISTINCT path) = 1 AND COUNT(*) > 1")
     # A file directly in the directory: no `/` in the path (the root), or `dir/` and no `/` after it. A Go definition
     # by its qualified name (a method by its type's: `T.m`), as `Resolver.add_symbols` registers it.
     in_directory = ("((?2 = '' AND instr(path, '/') = 0) OR (substr(path, 1, length(?2) + 1) = ?2 || '/' "
@@ -195,10 +201,17 @@ def lookup_tables(db: sqlite3.Connection,
     for table, first_column, second_column in LOOKUPS.values():
         db.execute(f"CREATE TABLE {table}({first_column} NOT NULL, {second_column} NOT NULL, symbol_id INTEGER)")
     db.execute("CREATE TABLE aliases(language TEXT NOT NULL, name TEXT NOT NULL, target TEXT NOT NULL)")
+    db.execute("CREATE TABLE redefined(language TEXT NOT NULL, qualified_name TEXT NOT NULL, symbol_id INTEGER, "
+               "copies INTEGER NOT NULL)")
     for path, language, symbols, first, aliases in files:
         lang = language or ""
         db.executemany("INSERT INTO aliases VALUES (?,?,?)", [(lang, name, target) for name, target in aliases])
         rows = list(enumerate(symbols, first))
+        if lang in REDEFINING:
+            copies = Counter(qualified for _, (_, qualified, _, _) in rows)
+            last = {qualified: sid for sid, (_, qualified, _, _) in rows}
+            db.executemany("INSERT INTO redefined VALUES (?,?,?,?)",
+                           [(lang, qualified, last[qualified], n) for qualified, n in copies.items() if n > 1])
         for attribute, found in (
                 ("by_qualified", [(lang, qualified, sid) for sid, (_, qualified, _, _) in rows]),
                 ("top_level", [(path, name, sid) for sid, (name, _, _, parent) in rows if parent < 0]),
@@ -216,6 +229,11 @@ def lookup_tables(db: sqlite3.Connection,
         column = "MIN(symbol_id)" if attribute == "overloads" else "symbol_id"  # the first declared: `Resolver._child`
         tables[attribute] = _Memo(db, f"SELECT {column} FROM {table} WHERE {first_key} = ? AND {second_key} = ?")
     db.execute("CREATE INDEX aliases_key ON aliases(language, name)")
+    db.execute("CREATE INDEX redefined_key ON redefined(language, qualified_name)")
+    # The last of a name's definitions when its one file holds them all (`Resolver.redefined`).
+    tables["redefined"] = _Memo(
+        db, "SELECT r.symbol_id FROM redefined r WHERE r.language = ?1 AND r.qualified_name = ?2 AND r.copies = "
+            "(SELECT COUNT(*) FROM qualified q WHERE q.language = ?1 AND q.qualified_name = ?2)")
     tables["aliases"] = _Memo(db, "SELECT DISTINCT target FROM aliases WHERE language = ? AND name = ?")
     tables["stars"] = _Listing(db, "SELECT DISTINCT target FROM aliases WHERE language = ? AND name = ? "
                                    "ORDER BY target")

@@ -277,6 +277,16 @@ JAVA_STEPS: list[tuple[str, list[Edit]]] = [
         replace("java/shop/Pricing.java", "void quote() {}\n", "void quote() {}\n\n    void quote(int n) {}\n"),
         replace("java/shop/Cart.java", "pricing.price();", "pricing.quote();")]),
 ]
+# A Python name defined again in its one file names its last definition; a stub in a second file makes it ambiguous.
+REDEFINED_STEPS: list[tuple[str, list[Edit]]] = [
+    ("a function defined twice in its module: a caller names the last", [
+        write("src/conv/__init__.py", ""),
+        write("src/conv/impl.py", "def conv(x):\n    return 1\n\n\ndef conv(x):\n    return 2\n"),
+        write("src/conv/user.py", "from conv.impl import conv\n\n\ndef go():\n    conv(1)\n")]),
+    ("a stub beside the module defines it in a second file", [write("src/conv/impl.pyi", "def conv(x): ...\n")]),
+    ("the stub goes", [delete("src/conv/impl.pyi")]),
+    ("a third definition in the module", [append("src/conv/impl.py", "\n\ndef conv(x):\n    return 3\n")]),
+]
 QUERIES = ["validate_token", "helper_fn", "Helper", "refresh_token", "parse config", "retry", "AuthHandler",
            "Thermometer", "run", "deploy", "shout"]
 
@@ -474,6 +484,10 @@ def test_a_patch_follows_what_a_typescript_package_and_its_re_exports_name(tmp_p
 
 def test_a_patch_follows_the_types_calls_on_variables_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _replay(tmp_path, monkeypatch, TYPED_STEPS)
+
+
+def test_a_patch_follows_a_name_defined_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _replay(tmp_path, monkeypatch, REDEFINED_STEPS)
 
 
 def test_a_patch_follows_what_java_calls_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

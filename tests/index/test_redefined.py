@@ -1,0 +1,64 @@
+"""A Python name defined more than once in its one file (a branch's definition, `@overload` stubs before the
+implementation) names its last definition, as running the file leaves it; defined in two files, it stays ambiguous."""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+from cruxgate.reference.index import index_workspace, read_state
+from cruxgate.reference.index.state import DATABASE
+
+from .conftest import write_tree
+
+TOOLS = '''from typing import overload
+import sys
+
+if sys.platform == "win32":
+    def raises(e):
+        return 1
+else:
+    def raises(e):
+        return 2
+
+
+@overload
+def conv(x: int) -> int: ...
+@overload
+def conv(x: str) -> str: ...
+def conv(x):
+    return x
+
+
+def use():
+    raises(1)
+    conv(1)
+'''
+TREE = {
+    "pkg/__init__.py": "",
+    "pkg/tools.py": TOOLS,
+    "pkg/main.py": "from pkg.tools import raises, conv\nfrom pkg import tools\nfrom pkg.stubbed import f\n\n\n"
+                   "def run():\n    raises(ValueError)\n    conv('a')\n    tools.conv(2)\n    f()\n",
+    # A module and its stub define one name in two files: which one a call means is not known.
+    "pkg/stubbed.py": "def f():\n    pass\n\n\ndef f():\n    pass\n",
+    "pkg/stubbed.pyi": "def f() -> None: ...\n",
+}
+
+
+def test_a_name_defined_again_in_its_file_names_its_last_definition(tmp_path: Path) -> None:
+    write_tree(tmp_path, TREE)
+    index_workspace(tmp_path)
+    generation = read_state(tmp_path).generation
+    assert generation is not None
+    with closing(sqlite3.connect(generation / DATABASE)) as db:
+        calls = db.execute("SELECT e.from_path, e.line, e.to_name, s.path, s.line_start FROM symbol_edges e "
+                           "LEFT JOIN symbols s ON s.symbol_id = e.to_symbol_id WHERE e.edge_type = 'call' "
+                           "ORDER BY e.from_path, e.line").fetchall()
+    assert calls == [
+        ("pkg/main.py", 7, "raises", "pkg/tools.py", 8),  # the `else` branch's: the last
+        ("pkg/main.py", 8, "conv", "pkg/tools.py", 16),  # the implementation after the overloads
+        ("pkg/main.py", 9, "tools.conv", "pkg/tools.py", 16),
+        ("pkg/main.py", 10, "pkg.stubbed.f", None, None),  # unresolved: named by the import's target
+        ("pkg/tools.py", 21, "raises", "pkg/tools.py", 8),  # a call in the file itself
+        ("pkg/tools.py", 22, "conv", "pkg/tools.py", 16)]
