@@ -28,7 +28,8 @@ public class Cart {
     public Cart() {}
 
     /** Adds an item. */
-    @Deprecated
+    // a note between the Javadoc and the declaration
+    @Deprecated // a note among the annotations
     @SuppressWarnings("unchecked") protected void add(Item item) {}
 
     enum Kind { BIG }

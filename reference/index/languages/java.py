@@ -80,6 +80,8 @@ def doc(src: Source, body: Node | None) -> str | None:
     """The first line of the Javadoc comment (`/** ... */`) just before the declaration whose body is `body`."""
     declaration = body.parent if body is not None else None
     comment = declaration.prev_named_sibling if declaration is not None else None
+    while comment is not None and comment.type == "line_comment":  # `//` notes between the Javadoc and it
+        comment = comment.prev_named_sibling
     if comment is None or comment.type != "block_comment":
         return None
     text = src.text(comment)
@@ -93,15 +95,21 @@ def doc(src: Source, body: Node | None) -> str | None:
 
 
 def signature_start(node: Node) -> int:
-    """The first byte of a declaration after its annotations (`@Override public String toString()` reads from
-    `public`)."""
+    """The first byte of a declaration after its annotations and the comments among them (`@Override public String
+    toString()` reads from `public`)."""
     for child in node.children:
+        if child.type in _SKIPPED:
+            continue
         if child.type != "modifiers":
             return child.start_byte
         for modifier in child.children:
-            if modifier.type not in ("annotation", "marker_annotation"):
+            if modifier.type not in _SKIPPED:
                 return modifier.start_byte
     return node.start_byte
+
+
+# What a signature leaves out before a declaration's first keyword.
+_SKIPPED = frozenset({"annotation", "marker_annotation", "line_comment", "block_comment"})
 
 
 def package_of(src: Source, root: Node) -> str | None:
