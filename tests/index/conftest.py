@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import sqlite3
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -88,6 +89,22 @@ def resolved_edges(root: Path) -> tuple[dict[str, str], list[tuple]]:
                               "FROM symbol_edges e LEFT JOIN symbols s ON s.symbol_id = e.to_symbol_id"))
     db.close()
     return names, edges
+
+
+def resolved_calls(root: Path) -> list[tuple]:
+    """(from_path, line, to_name, target's qualified name or None) of every call edge of the live generation."""
+    return [(path, line, name, target) for path, line, kind, name, target in resolved_edges(root)[1] if kind == "call"]
+
+
+def edge_targets(root: Path) -> list[tuple]:
+    """(from_path, line, edge_type, to_name, and the target's path, qualified name, kind and first line, or Nones) of
+    every edge of the live generation: where a target is, when several definitions share its qualified name."""
+    generation = read_state(root).generation
+    assert generation is not None
+    with closing(sqlite3.connect(generation / DATABASE)) as db:
+        return db.execute("SELECT e.from_path, e.line, e.edge_type, e.to_name, s.path, s.qualified_name, s.kind, "
+                          "s.line_start FROM symbol_edges e LEFT JOIN symbols s ON s.symbol_id = e.to_symbol_id "
+                          "ORDER BY e.from_path, e.line, e.edge_type, e.to_name").fetchall()
 
 
 def write_tree(root: Path, tree: dict[str, str]) -> Path:

@@ -3,15 +3,12 @@ through imports, static imports, declared types, fields (with or without `this.`
 
 from __future__ import annotations
 
-import sqlite3
-from contextlib import closing
 from pathlib import Path
 
-from cruxgate.reference.index import index_workspace, read_state
+from cruxgate.reference.index import index_workspace
 from cruxgate.reference.index.extract import extract
-from cruxgate.reference.index.state import DATABASE
 
-from .conftest import resolved_edges, write_tree
+from .conftest import edge_targets, resolved_edges, write_tree
 
 CART = """package com.example.shop;
 
@@ -125,12 +122,8 @@ def test_an_overloaded_java_method_is_named_by_its_first_declaration(tmp_path: P
     name is no method)."""
     write_tree(tmp_path, OVERLOADED)
     index_workspace(tmp_path)
-    generation = read_state(tmp_path).generation
-    assert generation is not None
-    with closing(sqlite3.connect(generation / DATABASE)) as db:
-        rows = db.execute("SELECT e.line, e.to_name, s.qualified_name, s.kind, s.line_start FROM symbol_edges e "
-                          "LEFT JOIN symbols s ON s.symbol_id = e.to_symbol_id WHERE e.from_path = 'b/Main.java' "
-                          "ORDER BY e.line").fetchall()
+    rows = [(line, name, qualified, kind, first) for path, line, _, name, _, qualified, kind, first
+            in edge_targets(tmp_path) if path == "b/Main.java"]
     assert rows == [
         (3, "a.Util", "a.Util", "class", 3),
         (4, "a.Util.log", "a.Util.log", "method", 4),  # `import static` of an overloaded name

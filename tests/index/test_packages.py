@@ -11,7 +11,7 @@ from cruxgate.reference.index import build as build_module
 from cruxgate.reference.index import index_workspace
 from cruxgate.reference.index.packages import Layout, changed_modules, go_package, js_package, ts_path_map
 
-from .conftest import resolved_edges, write_tree
+from .conftest import resolved_calls, resolved_edges, write_tree
 
 # (description, the tree's files, path, module)
 CASES = [
@@ -323,8 +323,7 @@ def test_calls_through_an_imported_module_or_type_resolve(tmp_path: Path) -> Non
     brought in."""
     write_tree(tmp_path, THROUGH_IMPORTS)
     index_workspace(tmp_path)
-    calls = [(path, line, name, target) for path, line, kind, name, target in resolved_edges(tmp_path)[1]
-             if kind == "call"]
+    calls = resolved_calls(tmp_path)
     assert [c for c in calls if c[0] == "app/views.py"] == [
         ("app/views.py", 9, "app.tokens.issue", "app.tokens.issue"),  # import a.b: the call spells the module
         ("app/views.py", 10, "tk.issue", "app.tokens.issue"),  # import a.b as m
@@ -367,8 +366,7 @@ RUST_PATHS = {
 def test_a_rust_path_names_its_item_without_a_use(tmp_path: Path) -> None:
     write_tree(tmp_path, RUST_PATHS)
     index_workspace(tmp_path)
-    calls = [(path, line, name, target) for path, line, kind, name, target in resolved_edges(tmp_path)[1]
-             if kind == "call"]
+    calls = resolved_calls(tmp_path)
     assert calls == [
         ("apps/cli/src/main.rs", 6, "util::text::shout", "util::text::shout"),  # another crate of the tree
         ("apps/cli/src/main.rs", 7, "util::version", "util::version"),  # its top
@@ -399,8 +397,7 @@ GO_SAME_NAMES = {
 def test_a_go_call_without_a_receiver_names_no_method(tmp_path: Path) -> None:
     write_tree(tmp_path, GO_SAME_NAMES)
     index_workspace(tmp_path)
-    calls = [(path, line, name, target) for path, line, kind, name, target in resolved_edges(tmp_path)[1]
-             if kind == "call"]
+    calls = resolved_calls(tmp_path)
     assert calls == [
         ("api/api.go", 6, "errs.Error", "Error"),
         ("api/api.go", 7, "h.Error", "HandlerError.Error"),

@@ -3,14 +3,11 @@ implementation) names its last definition, as running the file leaves it; define
 
 from __future__ import annotations
 
-import sqlite3
-from contextlib import closing
 from pathlib import Path
 
-from cruxgate.reference.index import index_workspace, read_state
-from cruxgate.reference.index.state import DATABASE
+from cruxgate.reference.index import index_workspace
 
-from .conftest import write_tree
+from .conftest import edge_targets, write_tree
 
 TOOLS = '''from typing import overload
 import sys
@@ -49,12 +46,8 @@ TREE = {
 def test_a_name_defined_again_in_its_file_names_its_last_definition(tmp_path: Path) -> None:
     write_tree(tmp_path, TREE)
     index_workspace(tmp_path)
-    generation = read_state(tmp_path).generation
-    assert generation is not None
-    with closing(sqlite3.connect(generation / DATABASE)) as db:
-        calls = db.execute("SELECT e.from_path, e.line, e.to_name, s.path, s.line_start FROM symbol_edges e "
-                           "LEFT JOIN symbols s ON s.symbol_id = e.to_symbol_id WHERE e.edge_type = 'call' "
-                           "ORDER BY e.from_path, e.line").fetchall()
+    calls = [(path, line, name, target, first) for path, line, kind, name, target, _, _, first
+             in edge_targets(tmp_path) if kind == "call"]
     assert calls == [
         ("pkg/main.py", 7, "raises", "pkg/tools.py", 8),  # the `else` branch's: the last
         ("pkg/main.py", 8, "conv", "pkg/tools.py", 16),  # the implementation after the overloads
