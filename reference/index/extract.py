@@ -101,7 +101,8 @@ class FileExtract:
     search_filename: str = ""
     # (exported name, local name) of what the file exports without `from` (`export { a as b }`, `export default`)
     exports: list[tuple[str, str]] = field(default_factory=list)
-    # (symbol index of a class, the names of its bases as written: `Base`, `mod.Mixin`), for the classes that have any
+    # (symbol index of a class, the names of its bases as written: `Base`, `mod.Mixin`), for the classes that have any;
+    # and of a variable of the file's level, the name of its type (`_module_variable_types`)
     bases: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
 
     def dumps(self) -> bytes:
@@ -408,6 +409,18 @@ def _bases(src: Source, matches: list[tuple[int, dict]], defs: list[_Def]) -> li
     return [(index, tuple(names)) for index, names in bases.items()]
 
 
+def _module_variable_types(symbols: list[Symbol], typed: dict[tuple[int, str], str | None],
+                           ) -> list[tuple[int, tuple[str, ...]]]:
+    """(symbol index, (its type's name,)) of each variable of the file's level whose type is known (`Q =
+    AssumptionKeys()`, `export const client = new QueryClient()`): kept with the classes' bases, a call on it through
+    an import (`Q.finite()` after `from sympy import Q`) names a method of that type."""
+    return [(index, (type_name,)) for index, symbol in enumerate(symbols)
+            if symbol[8] < 0 and symbol[2] in _VALUE_KINDS and (type_name := typed.get((-1, symbol[0])))]
+
+
+_VALUE_KINDS = frozenset({"variable", "constant"})
+
+
 def _edges(rules: LanguageRules, src: Source, calls: list[tuple[int, dict]], imports: list[tuple[int, dict]],
            defs: list[_Def], path: str, module: str, typed: dict[tuple[int, str], str | None] | None = None,
            scopes: _Scopes | None = None) -> tuple[list[tuple], str]:
@@ -546,6 +559,8 @@ def extract(path: str, data: bytes, language: str | None, grammar_name: str | No
         result.imports_text = expand(imports_text)
         result.exports = _exports(src, exports_m)
         result.bases = _bases(src, locals_m, defs) if locals_m else []
+        if typed:
+            result.bases.extend(_module_variable_types(result.symbols, typed))
     for start, end in _snippet_regions(result.symbols, text_lines):
         body = src.expanded(start, end)
         if body.strip():

@@ -56,7 +56,7 @@ MAX_ANCESTORS = 64
 # How names resolve, named in each generation's manifest: a generation resolved by another rule is not patched (its
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
 RESOLUTION = ("aliases-go-ecma-stars-typed-paths-exports-bases-super-across-rustpaths-gomethods-goembeds-java-"
-              "overloads-redefined-16")
+              "overloads-redefined-modvars-17")
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
@@ -487,7 +487,7 @@ class Resolver:
             found = definition(f"{owner_name}.{callee}")
             if found is None:  # a method the class inherits (`Child.create()`, `mod.Child.create()`)
                 owner = definition(owner_name)
-                if owner is not None and self._is_type(owner):
+                if owner is not None:  # a class's bases, or a module's variable's type (`Q.finite()`)
                     found = self._inherited(owner, callee)
             return found
         if lang == "rust":

@@ -36,8 +36,8 @@ CREATE TABLE unresolved_names(name_key TEXT NOT NULL, to_name TEXT NOT NULL, edg
 -- binding is not the last part of its target (`as`).
 CREATE TABLE import_aliases(path TEXT NOT NULL, language TEXT NOT NULL, name TEXT NOT NULL, target TEXT NOT NULL,
                             renamed INTEGER NOT NULL);
--- The classes of the tree a class names as its bases (a Go struct: its embedded types), in order
--- (resolve.Resolver.class_bases): a patch resolves a
+-- The classes of the tree a class names as its bases (a Go struct: its embedded types; a variable of a module's
+-- level: the class it is made of), in order (resolve.Resolver.class_bases): a patch resolves a
 -- method inherited from another file's class as a full run does.
 CREATE TABLE class_bases(symbol_id INTEGER NOT NULL, position INTEGER NOT NULL, base_symbol_id INTEGER NOT NULL);
 """

@@ -277,6 +277,18 @@ JAVA_STEPS: list[tuple[str, list[Edit]]] = [
         replace("java/shop/Pricing.java", "void quote() {}\n", "void quote() {}\n\n    void quote(int n) {}\n"),
         replace("java/shop/Cart.java", "pricing.price();", "pricing.quote();")]),
 ]
+# A module's variable of a known class: calls on it through imports follow the class it is made of.
+MODULE_VARIABLE_STEPS: list[tuple[str, list[Edit]]] = [
+    ("a module makes an instance another module calls through an import", [
+        write("src/keys/__init__.py", ""),
+        write("src/keys/kinds.py", "class Keys:\n    def finite(self):\n        pass\n\n\n"
+                                   "class Plain:\n    pass\n"),
+        write("src/keys/ask.py", "from keys.kinds import Keys, Plain\n\nQ = Keys()\n"),
+        write("src/keys/use.py", "from keys.ask import Q\n\n\ndef go():\n    Q.finite()\n")]),
+    ("the instance is of another class now", [replace("src/keys/ask.py", "Q = Keys()", "Q = Plain()")]),
+    ("that class gets the method", [append("src/keys/kinds.py", "\n    def finite(self):\n        pass\n")]),
+    ("the module with the classes goes", [delete("src/keys/kinds.py")]),
+]
 # A Python name defined again in its one file names its last definition; a stub in a second file makes it ambiguous.
 REDEFINED_STEPS: list[tuple[str, list[Edit]]] = [
     ("a function defined twice in its module: a caller names the last", [
@@ -484,6 +496,10 @@ def test_a_patch_follows_what_a_typescript_package_and_its_re_exports_name(tmp_p
 
 def test_a_patch_follows_the_types_calls_on_variables_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _replay(tmp_path, monkeypatch, TYPED_STEPS)
+
+
+def test_a_patch_follows_the_class_of_a_module_variable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _replay(tmp_path, monkeypatch, MODULE_VARIABLE_STEPS)
 
 
 def test_a_patch_follows_a_name_defined_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

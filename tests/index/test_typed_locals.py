@@ -267,11 +267,33 @@ EMBEDDED_EXPECTED = {
     ],
 }
 
+# A variable of a module's level whose class is known (`Q = Keys()`): a call on it through an import, however the
+# import names it, names a method of that class or of its bases.
+MODULE_VARIABLES = {
+    "pkg/__init__.py": "from pkg.keys import Q\n",
+    "pkg/keys.py": "class Base:\n    def real(self):\n        pass\n\n\nclass Keys(Base):\n    def finite(self):\n"
+                   "        pass\n\n\nQ = Keys()\n",
+    "main.py": "from pkg import Q\nfrom pkg.keys import Q as K\nimport pkg.keys\n\n\ndef f():\n    Q.finite()\n"
+               "    K.real()\n    pkg.keys.Q.finite()\n    Q.missing()\n",
+    "web/client.ts": "export class Client {\n  get(): void {}\n}\n\nexport const client = new Client()\n",
+    "web/use.ts": "import { client } from './client'\n\nclient.get()\n",
+}
+MODULE_VARIABLES_EXPECTED = {
+    "main.py": [
+        (7, "Q.finite", "pkg.keys.Keys.finite"),  # re-exported by the package
+        (8, "K.real", "pkg.keys.Base.real"),  # renamed; a method of the class's base
+        (9, "pkg.keys.Q.finite", "pkg.keys.Keys.finite"),  # through the module
+        (10, "Q.missing", None),
+    ],
+    "web/use.ts": [(3, "client.get", "Client.get")],
+}
+
 
 @pytest.mark.parametrize(("tree", "expected"), [(TREE, EXPECTED), (MEMBERS, MEMBERS_EXPECTED),
                                                 (INHERITED, INHERITED_EXPECTED), (SUPER, SUPER_EXPECTED),
-                                                (ACROSS, ACROSS_EXPECTED), (EMBEDDED, EMBEDDED_EXPECTED)],
-                         ids=["variables", "members", "inherited", "super", "across", "embedded"])
+                                                (ACROSS, ACROSS_EXPECTED), (EMBEDDED, EMBEDDED_EXPECTED),
+                                                (MODULE_VARIABLES, MODULE_VARIABLES_EXPECTED)],
+                         ids=["variables", "members", "inherited", "super", "across", "embedded", "module-variables"])
 def test_a_call_on_a_variable_a_member_or_self_names_the_method_of_its_type(
         tmp_path: Path, tree: dict[str, str], expected: dict[str, list[tuple[int, str, str | None]]]) -> None:
     root = write_tree(tmp_path, tree)
