@@ -36,6 +36,7 @@ TYPE_KINDS = kinds_of("type")
 CONTAINER_KINDS = kinds_of("type", "namespace")
 SCOPE_KINDS = kinds_of("type", "namespace", "callable") | {"impl"}  # a Rust impl block is a scope, not a kind
 CALLABLE_KINDS = kinds_of("callable")
+VALUE_KINDS = kinds_of("value")
 SELF_NAMES = frozenset({"self", "this", "cls", "Self"})  # what a method calls the instance (or class) it is called on
 _SIMPLE_RECV = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$")
 # Python's `super()` / `super(Cls, self)` as a receiver: the call names a method of the class's bases, as `super.m()`
@@ -415,10 +416,7 @@ def _module_variable_types(symbols: list[Symbol], typed: dict[tuple[int, str], s
     AssumptionKeys()`, `export const client = new QueryClient()`): kept with the classes' bases, a call on it through
     an import (`Q.finite()` after `from sympy import Q`) names a method of that type."""
     return [(index, (type_name,)) for index, symbol in enumerate(symbols)
-            if symbol[8] < 0 and symbol[2] in _VALUE_KINDS and (type_name := typed.get((-1, symbol[0])))]
-
-
-_VALUE_KINDS = frozenset({"variable", "constant"})
+            if symbol[8] < 0 and symbol[2] in VALUE_KINDS and (type_name := typed.get((-1, symbol[0])))]
 
 
 def _edges(rules: LanguageRules, src: Source, calls: list[tuple[int, dict]], imports: list[tuple[int, dict]],

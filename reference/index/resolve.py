@@ -326,7 +326,7 @@ class Resolver:
             container = self._enclosing_container(source)
             if container is None:  # Rust's `self::f()` in a free function: the module's own `f`
                 rust_self = lang == "rust" and recv == "self"
-                return (self._rust_definition(result.module, f"self::{callee}") if rust_self else None), None
+                return (self._rust_path(result.module, recv, callee) if rust_self else None), None
             # `super` skips the class's own members: the method is one its ancestors give.
             return (self._inherited(container, callee) if recv == "super" else self._member(container, callee)), None
         if lang == "rust":

@@ -46,12 +46,14 @@ LOCALS = """
 """
 
 
+def _declaration(node: Node) -> Node:
+    """The declaration a definition's node is: itself, or for a field's second name (`int a, b;`) the field's."""
+    return node.parent if node.type == "variable_declarator" and node.parent is not None else node
+
+
 def _modifiers(node: Node) -> set[str]:
-    """The keywords of a declaration's modifiers (`public`, `static`, `final`...), annotations left out; a field's
-    second name (`int a, b;`) has those of its declaration."""
-    if node.type == "variable_declarator" and node.parent is not None:
-        node = node.parent
-    for child in node.children:
+    """The keywords of a declaration's modifiers (`public`, `static`, `final`...), annotations left out."""
+    for child in _declaration(node).children:
         if child.type == "modifiers":
             return {c.type for c in child.children if not c.is_named}
     return set()
@@ -63,7 +65,7 @@ def visibility(name: str, node: Node, kind: str) -> str:
     found = _modifiers(node)
     if found & {"public", "protected"} or node.type == "enum_constant":
         return "public"
-    parent = node.parent.parent if node.type == "variable_declarator" and node.parent is not None else node.parent
+    parent = _declaration(node).parent
     if "private" not in found and parent is not None and parent.type in ("interface_body", "annotation_type_body"):
         return "public"
     return "private"
