@@ -162,7 +162,7 @@ def _receiver_type(src: Source, node: Node | None) -> str | None:
     return text.rsplit("::", 1)[-1].rsplit(".", 1)[-1] or None
 
 
-_NOT_KINDS = frozenset({"name", "recv", "body"})
+_NOT_KINDS = frozenset({"name", "recv", "body"})  # and a capture named `_...`, which only a predicate reads
 
 
 def _definitions(rules: LanguageRules, src: Source, matches: list[tuple[int, dict]]) -> list[_Def]:
@@ -172,7 +172,7 @@ def _definitions(rules: LanguageRules, src: Source, matches: list[tuple[int, dic
     seen: set[int] = set()
     for _, caps in matches:
         for kind in caps:  # the capture named after the kind
-            if kind not in _NOT_KINDS:
+            if kind not in _NOT_KINDS and kind[0] != "_":
                 break
         else:
             continue

@@ -40,9 +40,21 @@ SUPER_LANGUAGES = frozenset({"python", "typescript", "javascript", "java"})
 # Where only a receiver calls a method (Go's `v.m()`, Java's `this.m()` written or implied): a method is never what a
 # plain name, looked up across a file or the tree, calls.
 RECEIVER_ONLY = frozenset({"go", "java"})
-# Where a name defined again in its one file (a branch's definition, `@overload` stubs before the implementation) is
-# the last of those definitions, as running the file leaves it, not an ambiguous one.
-REDEFINING = frozenset({"python"})
+# Where a call never makes a type (C has no constructors): a plain name called names a function, never a struct of
+# that name (`stat()` beside `struct stat`).
+CALLS_MAKE_NO_TYPE = frozenset({"c"})
+# The kinds a plain name called (no receiver) may name, by language (`RECEIVER_ONLY`, `CALLS_MAKE_NO_TYPE`).
+PLAIN_TARGETS: dict[str, frozenset[str]] = {
+    language: CALLABLE_TARGETS - ({"method"} if language in RECEIVER_ONLY else set())
+    - (TYPES if language in CALLS_MAKE_NO_TYPE else set()) for language in LANGUAGES}
+# Where a name defined again in its one file (a branch's definition, `@overload` stubs before the implementation; C's
+# `#ifdef` / `#else` alternatives, a `#define` after an `#undef`) is the last of those definitions, as running (or
+# preprocessing) the file leaves it, not an ambiguous one.
+REDEFINING = frozenset({"python", "c"})
+# Where that holds for a plain name looked up across the tree too (`by_name`): in C that lookup is the language's own
+# (one namespace for the program: `DEBUGASSERT` of a header's `#if` branches), in Python only a last resort, where a
+# property's getter and setter would name a method for any local function called `cached()`.
+REDEFINING_ACROSS = frozenset({"c"})
 # Where a bare call first names a method of the class it is written in, its own or inherited (Java's implicit `this`).
 IMPLICIT_THIS = frozenset(rules.name for rules in LANGUAGES.values() if rules.implicit_this)
 # A Rust path beginning with one of these names a module of the crate, never a variable.
@@ -56,7 +68,7 @@ MAX_ANCESTORS = 64
 # How names resolve, named in each generation's manifest: a generation resolved by another rule is not patched (its
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
 RESOLUTION = ("aliases-go-ecma-stars-typed-paths-exports-bases-super-across-rustpaths-gomethods-goembeds-java-"
-              "overloads-redefined-modvars-17")
+              "overloads-redefined-modvars-c-18")
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
@@ -186,15 +198,15 @@ class Resolver:
                     by_dir_name[key] = AMBIGUOUS
 
     def enter(self, path: str, symbols: Iterable[tuple[str, str, str, int]], first_symbol: int) -> None:
-        """`by_file_name` of the one file (`add_symbols`'s arguments) whose edges resolve next; in Go and Java, methods
-        are not in it (`RECEIVER_ONLY`); in Python a name defined again under the same qualified name is its last
-        definition (`REDEFINING`)."""
+        """`by_file_name` of the one file (`add_symbols`'s arguments) whose edges resolve next: what a plain name may
+        call there (`PLAIN_TARGETS`); where a name is defined again under the same qualified name, its last definition
+        (`REDEFINING`)."""
         table: dict[tuple[str, str], int] = {}
         language = (language_of(path) or ("",))[0]
-        receiver_only, redefining = language in RECEIVER_ONLY, language in REDEFINING
+        targets, redefining = PLAIN_TARGETS.get(language, CALLABLE_TARGETS), language in REDEFINING
         qualified_of: dict[tuple[str, str], str] = {}
         for sid, (name, qualified, kind, _) in enumerate(symbols, first_symbol):
-            if kind not in CALLABLE_TARGETS or (receiver_only and kind == "method"):
+            if kind not in targets:
                 continue
             key = (path, name)
             if table.setdefault(key, sid) != sid and table[key] != AMBIGUOUS:
@@ -411,6 +423,10 @@ class Resolver:
               bound: Bound) -> int | None:
         """The type (a class, a struct...) the name `typed` names where `result` names it, resolved as a call of it
         would be; None for a name of no type of the tree."""
+        if result.language in CALLS_MAKE_NO_TYPE:  # no call names a type: the file's own type, else the tree's one
+            own = self.top_level.get((result.path, typed))
+            owner = own if self._is_type(own) else _unique(self.containers.get((result.language, typed)))
+            return owner if self._is_type(owner) else None
         prefix, _, name = typed.rpartition("::" if "::" in typed else ".")
         owner = self._rust_definition(result.module, typed) if prefix and result.language == "rust" else None
         if owner is None:
@@ -419,7 +435,7 @@ class Resolver:
 
     def _is_type(self, sid: int | None) -> bool:
         """`sid` is a type of the tree (a class, a struct, an interface...)."""
-        return sid is not None and sid < len(self.kind) and self.kind[sid] in TYPES
+        return sid is not None and 0 < sid < len(self.kind) and self.kind[sid] in TYPES  # never AMBIGUOUS's -1
 
     def add_bases(self, result: FileExtract, first_symbol: int) -> None:
         """`class_bases` of the classes of `result` (ids from first_symbol; entered), replacing what they had."""

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .packages import Layout
-from .resolve import AMBIGUOUS, CALLABLE_TARGETS, CONTAINERS, RECEIVER_ONLY, REDEFINING, Resolver
+from .resolve import AMBIGUOUS, CALLABLE_TARGETS, CONTAINERS, PLAIN_TARGETS, REDEFINING, REDEFINING_ACROSS, Resolver
 
 _JOINED = "FROM symbols s JOIN symbol_relations r USING (symbol_id)"
 
@@ -138,14 +138,18 @@ def stored_resolver(db: sqlite3.Connection, layout: Layout | None = None) -> Res
     callables, containers = _marks(CALLABLE_TARGETS), _marks(CONTAINERS)
     resolver = Resolver(layout=layout)
     resolver.by_qualified = _Memo(db, "SELECT symbol_id FROM symbols WHERE language = ? AND qualified_name = ?")  # type: ignore[assignment]
-    # As `Resolver.enter` and `lookup_tables` register them: in Go and Java, no method (`RECEIVER_ONLY`).
-    plain = f"kind IN ({callables}) AND NOT (kind = 'method' AND language IN ({_marks(RECEIVER_ONLY)}))"
+    # As `Resolver.enter` and `lookup_tables` register them: what a plain name may call in each language.
+    plain = "(" + " OR ".join(f"(language = '{language}' AND kind IN ({_marks(kinds)}))"
+                              for language, kinds in PLAIN_TARGETS.items()) + ")"
+    # A name defined again in its file (`REDEFINING`; `Resolver.enter`): its last definition, one answer.
+    def last_in(languages: frozenset[str]) -> str:
+        return f"GROUP BY CASE WHEN language IN ({_marks(languages)}) THEN path || char(0) || qualified_name " \
+               "ELSE symbol_id END"
     resolver.by_name = _Memo(  # type: ignore[assignment]
-        db, f"SELECT symbol_id FROM symbols WHERE language = ? AND name = ? AND {plain}")
-    # A Python name defined again in the file (`Resolver.enter`): its last definition, one answer.
+        db, f"SELECT MAX(symbol_id) FROM symbols WHERE language = ? AND name = ? AND {plain} "
+            f"{last_in(REDEFINING_ACROSS)}")
     resolver.by_file_name = _Memo(  # type: ignore[assignment]
-        db, f"SELECT MAX(symbol_id) FROM symbols WHERE path = ? AND name = ? AND {plain} GROUP BY CASE WHEN language "
-            f"IN ({_marks(REDEFINING)}) THEN qualified_name ELSE symbol_id END")
+        db, f"SELECT MAX(symbol_id) FROM symbols WHERE path = ? AND name = ? AND {plain} {last_in(REDEFINING)}")
     resolver.redefined = _Memo(  # type: ignore[assignment]
         db, f"SELECT MAX(symbol_id) FROM symbols WHERE language = ?1 AND qualified_name = ?2 "
             f"AND ?1 IN ({_marks(REDEFINING)}) HAVING COUNT(DISTINCT path) = 1 AND COUNT(*) > 1")
@@ -205,6 +209,7 @@ def lookup_tables(db: sqlite3.Connection,
                "copies INTEGER NOT NULL)")
     for path, language, symbols, first, aliases in files:
         lang = language or ""
+        plain = PLAIN_TARGETS.get(lang, CALLABLE_TARGETS)
         db.executemany("INSERT INTO aliases VALUES (?,?,?)", [(lang, name, target) for name, target in aliases])
         rows = list(enumerate(symbols, first))
         if lang in REDEFINING:
@@ -218,8 +223,8 @@ def lookup_tables(db: sqlite3.Connection,
                 ("children", [(first + parent, name, sid) for sid, (name, _, _, parent) in rows if parent >= 0]),
                 ("overloads", [(first + parent, name, sid) for sid, (name, _, kind, parent) in rows
                                if parent >= 0 and lang == "java" and kind == "method"]),
-                ("by_name", [(lang, name, sid) for sid, (name, _, kind, _) in rows if kind in CALLABLE_TARGETS
-                             and not (kind == "method" and lang in RECEIVER_ONLY)]),
+                ("by_name", _last_of_each([(lang, name, sid) for sid, (name, _, kind, _) in rows if kind in plain],
+                                          rows, lang in REDEFINING_ACROSS)),
                 ("containers", [(lang, name, sid) for sid, (name, _, kind, _) in rows if kind in CONTAINERS])):
             db.executemany(f"INSERT INTO {LOOKUPS[attribute][0]} VALUES (?,?,?)", found)
     tables: dict[str, _Memo | _Listing] = {}
@@ -238,3 +243,14 @@ def lookup_tables(db: sqlite3.Connection,
     tables["stars"] = _Listing(db, "SELECT DISTINCT target FROM aliases WHERE language = ? AND name = ? "
                                    "ORDER BY target")
     return tables
+
+
+def _last_of_each(found: list[tuple[str, str, int]], rows: list[tuple[int, tuple]], redefining: bool,
+                  ) -> list[tuple[str, str, int]]:
+    """`found`'s rows of one file, but where the file defines a name again under one qualified name
+    (`REDEFINING_ACROSS`): its last definition alone, as `Resolver.enter` keeps it."""
+    if not redefining:
+        return found
+    qualified_of = {sid: symbol[1] for sid, symbol in rows}
+    last = {(qualified_of[sid], name): (lang, name, sid) for lang, name, sid in found}
+    return sorted(last.values(), key=lambda row: row[2])

@@ -277,6 +277,27 @@ JAVA_STEPS: list[tuple[str, list[Edit]]] = [
         replace("java/shop/Pricing.java", "void quote() {}\n", "void quote() {}\n\n    void quote(int n) {}\n"),
         replace("java/shop/Cart.java", "pricing.price();", "pricing.quote();")]),
 ]
+# C: a plain call names the program's one function of that name (a file's own `static` one first), never a struct.
+C_STEPS: list[tuple[str, list[Edit]]] = [
+    ("a C program: a header's struct and macro, a function of another file, a file's own helper", [
+        write("c/list.h", "struct list { int len; void (*release)(struct list *); };\n"
+                          "#define EMPTY(l) (count(l) == 0)\n"),
+        write("c/list.c", "#include \"list.h\"\n\nint count(struct list *l) { return l->len; }\n"),
+        write("c/main.c", "#include \"list.h\"\n\nstatic int helper(void) { return 1; }\n\n"
+                          "int main(void) {\n    struct list *l = 0;\n    count(l);\n    EMPTY(l);\n"
+                          "    helper();\n    l->release(l);\n    return 0;\n}\n")]),
+    ("a second definition of the function: the call names neither; the header defines its macro again", [
+        write("c/extra.c", "int count(struct list *l) { return 0; }\n"),
+        replace("c/list.h", "#define EMPTY(l) (count(l) == 0)\n",
+                "#ifdef FAST\n#define EMPTY(l) (!(l)->len)\n#else\n#define EMPTY(l) (count(l) == 0)\n#endif\n")]),
+    ("the second goes; the struct loses the member a call names, and a struct takes the function's name", [
+        delete("c/extra.c"),
+        replace("c/list.h", "void (*release)(struct list *);", "int cap;"),
+        append("c/list.h", "struct count { int n; };\n")]),
+    ("the file's own helper goes: another file's of that name is the program's one", [
+        replace("c/main.c", "static int helper(void) { return 1; }\n", ""),
+        append("c/list.c", "int helper(void) { return 2; }\n")]),
+]
 # A module's variable of a known class: calls on it through imports follow the class it is made of.
 MODULE_VARIABLE_STEPS: list[tuple[str, list[Edit]]] = [
     ("a module makes an instance another module calls through an import", [
@@ -508,6 +529,10 @@ def test_a_patch_follows_a_name_defined_again(tmp_path: Path, monkeypatch: pytes
 
 def test_a_patch_follows_what_java_calls_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _replay(tmp_path, monkeypatch, JAVA_STEPS)
+
+
+def test_a_patch_follows_what_c_calls_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _replay(tmp_path, monkeypatch, C_STEPS)
 
 
 def test_a_patch_follows_what_a_call_inherits_through_other_files(tmp_path: Path,

@@ -34,7 +34,8 @@ class LanguageRules:
     - `grammars`: file extension -> grammar name in tree-sitter-language-pack, in the order an
       extensionless import tries them.
     - the definitions query puts a capture named after the kind on the definition node, plus `@name`
-      (`@recv` for a receiver, `@body` where the body decides the kind); the calls query captures
+      (`@recv` for a receiver, `@body` where the body decides the kind; a capture named `@_...` is only for a
+      predicate, as C's `@_storage` that is not `extern`); the calls query captures
       `@callee` and an optional `@recv`; the imports query captures `@import` and what `imports_of` reads;
       the locals query captures `@local`, a variable's name, and `@type`, the type it is declared with or
       constructed from (a parameter's annotation, `x = Foo()`), so that a call on it names that type's method,
