@@ -150,7 +150,7 @@ def _work(task: Task) -> tuple:
     digest = content_hash(data)
     if digest == old_hash:
         return ("same", path, digest, sig)
-    lang = language_of(path)
+    lang = language_of(path, data)
     try:
         language, grammar = lang or (None, None)
         result = extract(path, data, language, grammar, digest=digest, module=module)
@@ -566,7 +566,7 @@ def _add_bases(classes: BinaryIO, files: int, resolver: Resolver) -> None:
     classes.seek(0)
     for _ in range(files):
         path, language, module, imports, first, bases, symbols = _unspill(classes)
-        resolver.enter(path, symbols, first)
+        resolver.enter(path, symbols, first, language)
         resolver.add_bases(FileExtract(path, language, 0, "", 0, module=module, edges=imports, bases=bases), first)
 
 
@@ -578,7 +578,7 @@ def _resolved_edges(spill: BinaryIO, names: BinaryIO, files: int, resolver: Reso
     for _ in range(files):
         path, language, module, edges, first, bases = _unspill(spill)
         _, _, symbols, _, _ = _unspill(names)
-        resolver.enter(path, symbols, first)
+        resolver.enter(path, symbols, first, language)
         chunk.extend(resolver.edges(FileExtract(path, language, 0, "", 0, module=module, edges=edges, bases=bases),
                                     first))
         if len(chunk) >= EDGE_CHUNK:

@@ -447,6 +447,8 @@ def _edges(rules: LanguageRules, src: Source, calls: list[tuple[int, dict]], imp
             r_start, r_end = r.start_byte, r.end_byte
             if r_end - r_start <= 80:
                 recv = data[r_start:r_end].decode("utf-8", "replace")
+                if len(recv_nodes) > 1:  # captured in parts (C++'s `shop::Cart::make()`): joined
+                    recv = sep.join(data[n.start_byte:n.end_byte].decode("utf-8", "replace") for n in recv_nodes)
                 if _SUPER_CALL.match(recv):
                     recv = "super"
                 if recv != "?" and simple(recv):
@@ -539,11 +541,11 @@ def extract(path: str, data: bytes, language: str | None, grammar_name: str | No
     result.search_filename = expand(path.rsplit("/", 1)[-1])
     if language is not None and grammar_name is not None:
         g = grammar(grammar_name)
-        tree = g.parser.parse(data)
+        rules = LANGUAGES[language]
+        tree = g.parser.parse(data if rules.parse_text is None else rules.parse_text(data))
         root = tree.root_node
         if root.has_error:
             result.parse_errors = max(1, len(QueryCursor(g.errors).captures(root).get("error", [])))
-        rules = LANGUAGES[language]
         result.module = rules.module_of(path) if module is None else module
         if rules.package_of is not None:
             result.module = rules.package_of(src, root) or result.module

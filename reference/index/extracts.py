@@ -42,7 +42,8 @@ CREATE TABLE IF NOT EXISTS edge_names(path TEXT NOT NULL, content_hash TEXT NOT 
 # What the store holds and how: a store of another layout (one written before `edge_names` existed, or with the
 # extractions in a WITHOUT ROWID table, or extractions made by older rules: before `export ... from` and
 # `from m import *` were edges) is removed and started afresh (every file parsed again once).
-_LAYOUT = "extracts+edge_names rowid/16k reexports stars typed exports bases super goembeds java-signatures-2 modvars c"
+_LAYOUT = ("extracts+edge_names rowid/16k reexports stars typed exports bases super goembeds java-signatures-2 modvars "
+           "c cpp")
 FEW_NAMES = 5  # `naming` asks SQLite to search the texts for up to this many names, and splits them for more
 
 

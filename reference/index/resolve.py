@@ -39,7 +39,14 @@ LOOKUP_NAMES = 64
 SUPER_LANGUAGES = frozenset({"python", "typescript", "javascript", "java"})
 # Where only a receiver calls a method (Go's `v.m()`, Java's `this.m()` written or implied): a method is never what a
 # plain name, looked up across a file or the tree, calls.
-RECEIVER_ONLY = frozenset({"go", "java"})
+RECEIVER_ONLY = frozenset({"go", "java", "cpp"})
+# Where a plain name the language's own definitions do not give is looked up among another language's: C++ calls C's
+# functions (a C library of the tree, a header C++ does not read as its own).
+ALSO_CALLS = {"cpp": "c"}
+# Where a name is looked up by its qualified name from the calling definition's scopes outwards (C++'s namespaces and
+# classes: `total()` in `shop::Cart::add` is `shop::Cart::total`, else `shop::total`, else `total`; `Cart::make()`
+# the same way), before the plain lookups: a method written outside its class's file is found so.
+SCOPED = frozenset({"cpp"})
 # Where a call never makes a type (C has no constructors): a plain name called names a function, never a struct of
 # that name (`stat()` beside `struct stat`).
 CALLS_MAKE_NO_TYPE = frozenset({"c"})
@@ -68,7 +75,7 @@ MAX_ANCESTORS = 64
 # How names resolve, named in each generation's manifest: a generation resolved by another rule is not patched (its
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
 RESOLUTION = ("aliases-go-ecma-stars-typed-paths-exports-bases-super-across-rustpaths-gomethods-goembeds-java-"
-              "overloads-redefined-modvars-c-18")
+              "overloads-redefined-modvars-c-cpp-18")
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
@@ -174,6 +181,10 @@ class Resolver:
         # False while `add_bases` names bases: a base is found among a class's own members, never inherited ones,
         # or what a base names would depend on which classes' bases were given before it.
         self._inheriting = True
+        # The first symbol id of the file whose bases or edges resolve now, and its symbols as `enter` registered
+        # them (in `SCOPED` languages): `_scoped` reads the calling definition's qualified name.
+        self._first = 0
+        self._here: list[tuple] = []
 
     def add_symbols(self, path: str, symbols: Iterable[tuple[str, str, str, int]], first_symbol: int) -> None:
         """Register one file's symbols given as `registered` tuples (ids first_symbol, first_symbol + 1, ...): their
@@ -197,12 +208,15 @@ class Resolver:
                 if by_dir_name.setdefault(key, sid) != sid:
                     by_dir_name[key] = AMBIGUOUS
 
-    def enter(self, path: str, symbols: Iterable[tuple[str, str, str, int]], first_symbol: int) -> None:
-        """`by_file_name` of the one file (`add_symbols`'s arguments) whose edges resolve next: what a plain name may
-        call there (`PLAIN_TARGETS`); where a name is defined again under the same qualified name, its last definition
-        (`REDEFINING`)."""
+    def enter(self, path: str, symbols: Iterable[tuple[str, str, str, int]], first_symbol: int,
+              language: str | None) -> None:
+        """`by_file_name` of the one file (`add_symbols`'s arguments, and its language) whose edges resolve next: what a
+        plain name may call there (`PLAIN_TARGETS`); where a name is defined again under the same qualified name, its
+        last definition (`REDEFINING`)."""
         table: dict[tuple[str, str], int] = {}
-        language = (language_of(path) or ("",))[0]
+        language = language or ""
+        if language in SCOPED:  # what `_scoped` reads the calling definitions' names from
+            symbols = self._here = list(symbols)
         targets, redefining = PLAIN_TARGETS.get(language, CALLABLE_TARGETS), language in REDEFINING
         qualified_of: dict[tuple[str, str], str] = {}
         for sid, (name, qualified, kind, _) in enumerate(symbols, first_symbol):
@@ -314,6 +328,10 @@ class Resolver:
             found = self._method(result, typed, callee, source, bound)
             if found is not None:
                 return found, None
+        if lang in SCOPED and recv != "?":
+            found = self._scoped(result, source, callee, recv)
+            if found is not None:
+                return found, None
         if recv is None:
             if lang in IMPLICIT_THIS:
                 container = self._enclosing_container(source)
@@ -328,6 +346,8 @@ class Resolver:
                 found = self.by_dir_name.get((posixpath.dirname(result.path), callee))
             if found is None:
                 found = self.by_name.get((lang, callee))
+            if found is None and lang in ALSO_CALLS:
+                found = self.by_name.get((ALSO_CALLS[lang], callee))
             return _unique(found), None
         if recv == "?":
             return None, None
@@ -440,6 +460,7 @@ class Resolver:
     def add_bases(self, result: FileExtract, first_symbol: int) -> None:
         """`class_bases` of the classes of `result` (ids from first_symbol; entered), replacing what they had."""
         bound = self._bound(result)
+        self._first = first_symbol
         self._orders.clear()
         self._heights.clear()
         self._inheriting = False
@@ -474,8 +495,32 @@ class Resolver:
                 owner = self._type(result, typed, source, bound)
                 found = None if owner is None else self._inherited(owner, callee)
             return found
+        if result.language in SCOPED:
+            found = self._scoped(result, source, callee, typed)
+            if found is not None:
+                return found
         owner = self._type(result, typed, source, bound)
         return None if owner is None else self._member(owner, callee)
+
+    def _scoped(self, result: FileExtract, source: int | None, callee: str, recv: str | None) -> int | None:
+        """What `recv::callee` (`callee` alone when `recv` is None) names from the symbol `source` (`SCOPED`): under
+        the source's own scopes, innermost first (a method's own class: its members, then what it inherits, for a plain
+        name or `this->`), then alone; None when nothing does (`this->` looks in the class only)."""
+        index = -1 if source is None else source - self._first
+        symbols = result.symbols or self._here  # a full run's extracts come without their symbols: `enter` has them
+        scopes = (symbols[index][1] if 0 <= index < len(symbols) else "").split("::")[:-1]
+        language = result.language or ""
+        path = callee if recv is None or recv in SELF_NAMES else f"{recv}::{callee}"
+        for depth in range(len(scopes), -1, -1):
+            found = self.by_qualified.get((language, "::".join((*scopes[:depth], path))))
+            if found is not None:
+                return _unique(found)
+            if depth == len(scopes) and (recv is None or recv in SELF_NAMES):
+                owner = _unique(self.by_qualified.get((language, "::".join(scopes)))) if scopes else None
+                found = self._member(owner, callee) if self._is_type(owner) and owner is not None else None
+                if found is not None or recv is not None:
+                    return found
+        return None
 
     def _through_import(self, result: FileExtract, bound: tuple[int | None, str], head: str, recv: str,
                         callee: str) -> int | None:
@@ -599,6 +644,7 @@ class Resolver:
         given to `add_bases` first, as every other file's a method may be inherited through)."""
         rows: list[tuple] = []
         append = rows.append
+        self._first = first_symbol
         imports: dict[int, int | None] = {}
         bound = self._bound(result, imports)
         path = result.path

@@ -298,6 +298,26 @@ C_STEPS: list[tuple[str, list[Edit]]] = [
         replace("c/main.c", "static int helper(void) { return 1; }\n", ""),
         append("c/list.c", "int helper(void) { return 2; }\n")]),
 ]
+# C++: a method written out of its class's file, found from its caller's scopes and types; a header's language follows
+# its text.
+CPP_STEPS: list[tuple[str, list[Edit]]] = [
+    ("a C++ class in a header, its method in a source file, callers of both and of a C function", [
+        write("cpp/cart.h", "#pragma once\nnamespace shop {\nclass Base {\n public:\n  void audit() {}\n};\n"
+                            "class Cart : public Base {\n public:\n  void add();\n};\n}\n"),
+        write("cpp/cart.cc", "#include \"cart.h\"\nnamespace shop {\nvoid Cart::add() {\n  audit();\n"
+                             "  log_line();\n}\n}\n"),
+        write("cpp/log.h", "void log_line(void);\n"),
+        write("cpp/log.c", "void log_line(void) {}\n"),
+        write("cpp/main.cc", "#include \"cart.h\"\nint main() {\n  shop::Cart cart;\n  cart.add();\n"
+                             "  return 0;\n}\n")]),
+    ("the method moves to another file; the base loses the method a call inherits", [
+        replace("cpp/cart.cc", "void Cart::add() {", "void Cart::unused() {"),
+        write("cpp/cart_add.cc", "#include \"cart.h\"\nvoid shop::Cart::add() {}\n"),
+        replace("cpp/cart.h", "  void audit() {}\n", "")]),
+    ("a C header turns C++ (a namespace): its function is C++'s now, and the C one goes", [
+        write("cpp/log.h", "namespace logs {\ninline void log_line(void) {}\n}\n"),
+        delete("cpp/log.c")]),
+]
 # A module's variable of a known class: calls on it through imports follow the class it is made of.
 MODULE_VARIABLE_STEPS: list[tuple[str, list[Edit]]] = [
     ("a module makes an instance another module calls through an import", [
@@ -533,6 +553,10 @@ def test_a_patch_follows_what_java_calls_name(tmp_path: Path, monkeypatch: pytes
 
 def test_a_patch_follows_what_c_calls_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _replay(tmp_path, monkeypatch, C_STEPS)
+
+
+def test_a_patch_follows_what_cpp_calls_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _replay(tmp_path, monkeypatch, CPP_STEPS)
 
 
 def test_a_patch_follows_what_a_call_inherits_through_other_files(tmp_path: Path,

@@ -89,10 +89,10 @@ class Generation:
         for attribute, table in lookup_tables(sqlite3.connect(":memory:"), records).items():
             setattr(resolver, attribute, table)
         for (result, first), (_, _, symbols, _, _) in zip(self.files, records, strict=True):
-            resolver.enter(result.path, symbols, first)
+            resolver.enter(result.path, symbols, first, result.language)
             resolver.add_bases(result, first)  # every class's bases before any edge, as a full run gives them
         for (result, first), (_, _, symbols, _, _) in zip(self.files, records, strict=True):
-            resolver.enter(result.path, symbols, first)
+            resolver.enter(result.path, symbols, first, result.language)
             yield result, first, resolver
 
 

@@ -6,12 +6,12 @@ A language module holds its tree-sitter queries and the rules a query cannot say
 
 from __future__ import annotations
 
-from . import c, go, java, javascript, python, rust, typescript
+from . import c, cpp, go, java, javascript, python, rust, typescript
 from .rules import LanguageRules
 
 LANGUAGES: dict[str, LanguageRules] = {
     rules.name: rules for rules in (python.RULES, rust.RULES, typescript.RULES, javascript.RULES, go.RULES,
-                                   java.RULES, c.RULES)
+                                   java.RULES, c.RULES, cpp.RULES)
 }
 
 # extension -> (language reported in the index, grammar name in the language pack)
@@ -25,7 +25,11 @@ RULES_OF_GRAMMAR: dict[str, LanguageRules] = {
 }
 
 
-def language_of(path: str) -> tuple[str, str] | None:
-    """(language, grammar name) for a relative path, or None when no grammar handles it."""
+def language_of(path: str, data: bytes | None = None) -> tuple[str, str] | None:
+    """(language, grammar name) for a relative path (and its bytes, when read: a `.h` file that reads as C++ is C++'s,
+    `cpp.reads_as_cpp`), or None when no grammar handles it."""
     dot = path.rfind(".")
-    return None if dot < 0 else EXTENSIONS.get(path[dot:].lower())
+    found = None if dot < 0 else EXTENSIONS.get(path[dot:].lower())
+    if data is not None and found is not None and path[dot:].lower() == ".h" and cpp.reads_as_cpp(data):
+        return ("cpp", "cpp")
+    return found

@@ -20,15 +20,19 @@ _FUNCTION = _declarator("(function_declarator declarator: (identifier) @name)")
 _VARIABLE = _declarator("(identifier) @name")
 _FIELD = _declarator("(field_identifier) @name")
 # A function pointer's name: `void (*cb)(int)`.
-_POINTER_TO = "(function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: {})))"
+POINTER_TO = "(function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: {})))"
 # Where a variable of the file's level is declared: at the top, or in a conditional block of the preprocessor.
-_TOP = ("translation_unit", "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif")
+TOP = ("translation_unit", "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif")
 # An `extern` declaration names a variable another file defines.
-_DEFINED = '(storage_class_specifier)? @_storage (#not-eq? @_storage "extern")'
+DEFINED = '(storage_class_specifier)? @_storage (#not-eq? @_storage "extern")'
 _DECLARED = f"[{_VARIABLE} (init_declarator declarator: {_VARIABLE})]"
-# A definition's prototypes (`int f(int);`) and `extern` declarations are not symbols: the definition is.
-DEFINITIONS = f"""
-(function_definition declarator: {_FUNCTION}) @function
+
+
+def shared_definitions(aliased: str) -> str:
+    """The definitions C and C++ share: macros (with parameters a `function`), structs, unions and enums, `typedef`s
+    (of an unnamed struct, union or enum: that type, by the `typedef`'s name) and enumerators; `aliased`: the other
+    types a `typedef` may name in the language."""
+    return f"""
 (preproc_function_def name: (identifier) @name) @function
 (preproc_def name: (identifier) @name) @constant
 (struct_specifier name: (type_identifier) @name body: (_)) @struct
@@ -39,15 +43,22 @@ DEFINITIONS = f"""
 (type_definition type: (enum_specifier !name body: (_)) declarator: (type_identifier) @name) @enum
 (type_definition type: [(struct_specifier name: (_) body: (_)) (union_specifier name: (_) body: (_))
   (enum_specifier name: (_) body: (_))] declarator: (type_identifier) @name @type_alias)
-(type_definition type: [(primitive_type) (type_identifier) (sized_type_specifier) (macro_type_specifier)
+(type_definition type: [(primitive_type) (type_identifier) (sized_type_specifier) {aliased}
   (struct_specifier !body) (union_specifier !body) (enum_specifier !body)]
-  declarator: [{_declarator("(type_identifier) @name")} {_POINTER_TO.format("(type_identifier) @name")}]) @type_alias
+  declarator: [{_declarator("(type_identifier) @name")} {POINTER_TO.format("(type_identifier) @name")}]) @type_alias
 (enumerator name: (identifier) @name) @constant
-(field_declaration declarator: [{_FIELD} {_POINTER_TO.format("(field_identifier) @name")}]) @field
+"""
+
+
+# A definition's prototypes (`int f(int);`) and `extern` declarations are not symbols: the definition is.
+DEFINITIONS = f"""
+(function_definition declarator: {_FUNCTION}) @function
+{shared_definitions("(macro_type_specifier)")}
+(field_declaration declarator: [{_FIELD} {POINTER_TO.format("(field_identifier) @name")}]) @field
 (field_declaration declarator: (_) declarator: {_FIELD} @field)
 """ + "".join(f"""
-({top} (declaration {_DEFINED} declarator: {_DECLARED}) @variable)
-({top} (declaration {_DEFINED} declarator: (_) declarator: {_DECLARED} @variable))""" for top in _TOP) + "\n"
+({top} (declaration {DEFINED} declarator: {_DECLARED}) @variable)
+({top} (declaration {DEFINED} declarator: (_) declarator: {_DECLARED} @variable))""" for top in TOP) + "\n"
 # A function called by its name (or a macro), and a call through a member (`ops->read()`, a function pointer's).
 CALLS = """
 (call_expression function: (identifier) @callee)
@@ -67,7 +78,7 @@ LOCALS = f"""
 """
 
 
-def _declaration(node: Node) -> Node:
+def declaration_of(node: Node) -> Node:
     """The declaration a definition's node is: itself, or for a declaration's second name (`int a, b;`) the
     declaration's."""
     return node.parent if node.type in ("init_declarator", "identifier", "pointer_declarator", "array_declarator",
@@ -76,7 +87,7 @@ def _declaration(node: Node) -> Node:
 
 def _keywords(node: Node) -> set[str]:
     """The storage classes and qualifiers (`static`, `extern`, `const`) a declaration is written with."""
-    return {child.text.decode() for child in _declaration(node).children
+    return {child.text.decode() for child in declaration_of(node).children
             if child.type in ("storage_class_specifier", "type_qualifier") and child.text is not None}
 
 
@@ -104,11 +115,15 @@ def _types_down(node: Node) -> set[str]:
     return found
 
 
+# What a definition's node may be wrapped in, which its doc comment is above: a `typedef`, C++'s `template <...>`.
+WRAPPERS = ("type_definition", "template_declaration")
+
+
 def doc(src: Source, body: Node | None) -> str | None:
     """The first line of the comment that ends on the line just above the definition whose body is `body` (of a
     run of `//` lines, the first)."""
     declaration = body.parent if body is not None else None
-    if declaration is not None and declaration.parent is not None and declaration.parent.type == "type_definition":
+    if declaration is not None and declaration.parent is not None and declaration.parent.type in WRAPPERS:
         declaration = declaration.parent
     if declaration is None:
         return None

@@ -52,6 +52,8 @@ class LanguageRules:
       `this.items.add()` when no local or parameter is called `items`).
     - `signature_start(node)`: where a definition's signature begins, when not at its first byte (Java's
       annotations, which its declaration node holds, left out).
+    - `parse_text(data)`: the bytes the parser reads instead of the file's, of the same length so that every position
+      holds (C++'s export macros blanked: `class API Name {`); the file's own bytes are what every text is cut from.
     """
 
     name: str
@@ -71,3 +73,4 @@ class LanguageRules:
     package_of: Callable[[Source, Node], str | None] | None = None
     implicit_this: bool = False
     signature_start: Callable[[Node], int] | None = None
+    parse_text: Callable[[bytes], bytes] | None = None
