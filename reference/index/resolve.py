@@ -7,6 +7,7 @@ import re
 from array import array
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable
+from functools import partial
 from operator import itemgetter
 from sys import intern
 
@@ -36,17 +37,20 @@ ALIAS_HOPS = 8
 # *` in `m`) makes `m.a.x` also `m.a.a.x`, `m.b.a.x`..., each a name of its own.
 LOOKUP_NAMES = 64
 # Where `super` names the class's bases: Python's `super()`, TypeScript's and JavaScript's `super`.
-SUPER_LANGUAGES = frozenset({"python", "typescript", "javascript", "java"})
+SUPER_LANGUAGES = frozenset({"python", "typescript", "javascript", "java", "csharp"})
 # Where only a receiver calls a method (Go's `v.m()`, Java's `this.m()` written or implied): a method is never what a
 # plain name, looked up across a file or the tree, calls.
-RECEIVER_ONLY = frozenset({"go", "java", "cpp"})
+RECEIVER_ONLY = frozenset({"go", "java", "cpp", "csharp"})
 # Where a plain name the language's own definitions do not give is looked up among another language's: C++ calls C's
 # functions (a C library of the tree, a header C++ does not read as its own).
 ALSO_CALLS = {"cpp": "c"}
-# Where a name is looked up by its qualified name from the calling definition's scopes outwards (C++'s namespaces and
-# classes: `total()` in `shop::Cart::add` is `shop::Cart::total`, else `shop::total`, else `total`; `Cart::make()`
-# the same way), before the plain lookups: a method written outside its class's file is found so.
-SCOPED = frozenset({"cpp"})
+# Where a name is looked up by its qualified name from the calling definition's scopes outwards (C++'s and C#'s
+# namespaces and classes: `total()` in `shop::Cart::add` is `shop::Cart::total`, else `shop::total`, else `total`;
+# `Cart::make()` the same way), before the plain lookups: a method written outside its class's file is found so.
+SCOPED = frozenset({"cpp", "csharp"})
+# Where a class's methods of one name (its overloads) are what a call of the name names, the first declared: a call
+# carries no argument types to choose by.
+OVERLOADING = frozenset({"java", "csharp"})
 # Where a call never makes a type (C has no constructors): a plain name called names a function, never a struct of
 # that name (`stat()` beside `struct stat`).
 CALLS_MAKE_NO_TYPE = frozenset({"c"})
@@ -158,7 +162,7 @@ class Resolver:
         self.crates = frozenset(name for name in layout.crates.values() if name) if layout is not None else frozenset()
         self.top_level: dict[tuple[str, str], int] = {}   # (path, name), parentless
         self.children: dict[tuple[int, str], int] = {}
-        # (class, name) -> the first declared of a Java class's methods of that name (its overloads); none elsewhere.
+        # (class, name) -> the first declared of its methods of that name (its overloads; `OVERLOADING`).
         self.overloads: dict[tuple[int, str], int] = {}
         # (language, qualified name) -> its last definition, where one file holds its every one (`REDEFINING`).
         self.redefined: dict[tuple[str, str], int] = {}
@@ -185,6 +189,8 @@ class Resolver:
         # them (in `SCOPED` languages): `_scoped` reads the calling definition's qualified name.
         self._first = 0
         self._here: list[tuple] = []
+        # The file whose whole-package imports `_wildcard` read last, and their targets.
+        self._stars: tuple[str, list[str]] = ("", [])
 
     def add_symbols(self, path: str, symbols: Iterable[tuple[str, str, str, int]], first_symbol: int) -> None:
         """Register one file's symbols given as `registered` tuples (ids first_symbol, first_symbol + 1, ...): their
@@ -237,8 +243,8 @@ class Resolver:
         if lang == "rust":
             _, target = hint
             return self._rust_definition(result.module, target)
-        if lang == "java":  # `a.b.C`, `static a.b.C.m`; `a.b.*` names a package or a class whole
-            return None if hint[-1] == "*" else self._java_definition(hint[1])
+        if lang in OVERLOADING:  # `a.b.C`, `static a.b.C.m`, `using X = A.B.C`; `a.b.*`, `using A.B` name a package
+            return None if hint[-1] == "*" else self._dotted_definition(lang, hint[1])
         if lang in ("typescript", "javascript") and len(hint) >= 3:  # 4 for a re-export: the name exported last
             source, name = hint[1], hint[2]
             if not name or name == "*":
@@ -328,7 +334,7 @@ class Resolver:
             found = self._method(result, typed, callee, source, bound)
             if found is not None:
                 return found, None
-        if lang in SCOPED and recv != "?":
+        if lang in SCOPED and recv not in ("?", "super"):
             found = self._scoped(result, source, callee, recv)
             if found is not None:
                 return found, None
@@ -348,7 +354,10 @@ class Resolver:
                 found = self.by_name.get((lang, callee))
             if found is None and lang in ALSO_CALLS:
                 found = self.by_name.get((ALSO_CALLS[lang], callee))
-            return _unique(found), None
+            found = _unique(found)
+            if found is None and lang in OVERLOADING:
+                found = self._wildcard(result, callee)
+            return found, None
         if recv == "?":
             return None, None
         head = recv.split("::", 1)[0].split(".", 1)[0]
@@ -365,11 +374,28 @@ class Resolver:
             found = self._rust_path(result.module, recv, callee)
             if found is not None:
                 return found, None
+        if lang in OVERLOADING:
+            found = self._wildcard(result, f"{recv}.{callee}")
+            if found is not None:
+                return found, None
         owner_name = recv.rsplit("::", 1)[-1].rsplit(".", 1)[-1]
         owner = _unique(self.containers.get((lang, owner_name)))
         if owner is None:
             return None, None
         return self._member(owner, callee), None
+
+    def _wildcard(self, result: FileExtract, name: str) -> int | None:
+        """What `name` names through the file's imports of a whole package, namespace or class (`OVERLOADING`: Java's
+        `import a.b.*` and `import static a.b.C.*`, C#'s `using A.B;` and `using static A.B.C;`), the first of them in
+        the file's order that has it."""
+        if self._stars[0] != result.path:
+            self._stars = (result.path, [hint[1] for _, _, edge_type, _, hint, _ in result.edges
+                                         if edge_type == "import" and len(hint) > 2 and hint[-1] == "*"])
+        for target in self._stars[1]:
+            found = self._dotted_definition(result.language or "", f"{target}.{name}")
+            if found is not None:
+                return found
+        return None
 
     def _member(self, owner: int, callee: str) -> int | None:
         """The method `callee` of the container `owner`: its own, else the one it inherits (`_inherited`)."""
@@ -377,7 +403,7 @@ class Resolver:
         return found if found is not None else self._inherited(owner, callee)
 
     def _child(self, owner: int, name: str) -> int | None:
-        """The member `name` of `owner`: the one of that name, or the first declared of a Java class's overloads
+        """The member `name` of `owner`: the one of that name, or the first declared of a Java or C# class's overloads
         (a call gives no argument types to choose among them)."""
         found = self.children.get((owner, name))
         return self.overloads.get((owner, name)) if found == AMBIGUOUS else found
@@ -503,23 +529,27 @@ class Resolver:
         return None if owner is None else self._member(owner, callee)
 
     def _scoped(self, result: FileExtract, source: int | None, callee: str, recv: str | None) -> int | None:
-        """What `recv::callee` (`callee` alone when `recv` is None) names from the symbol `source` (`SCOPED`): under
-        the source's own scopes, innermost first (a method's own class: its members, then what it inherits, for a plain
-        name or `this->`), then alone; None when nothing does (`this->` looks in the class only)."""
+        """What `recv` + `callee` (`callee` alone when `recv` is None) names from the symbol `source` (`SCOPED`): under
+        the source's own scopes, innermost first (at a method's own class, its member, then what it inherits, for a
+        plain name or `this`), then alone; None when nothing does, or the innermost scope that has the name has
+        several definitions of it (`this` looks in the class only)."""
         index = -1 if source is None else source - self._first
         symbols = result.symbols or self._here  # a full run's extracts come without their symbols: `enter` has them
-        scopes = (symbols[index][1] if 0 <= index < len(symbols) else "").split("::")[:-1]
         language = result.language or ""
-        path = callee if recv is None or recv in SELF_NAMES else f"{recv}::{callee}"
+        sep = LANGUAGES[language].separator
+        scopes = (symbols[index][1] if 0 <= index < len(symbols) else "").split(sep)[:-1]
+        path = callee if recv is None or recv in SELF_NAMES else f"{recv}{sep}{callee}"
         for depth in range(len(scopes), -1, -1):
-            found = self.by_qualified.get((language, "::".join((*scopes[:depth], path))))
-            if found is not None:
-                return _unique(found)
+            found = self.by_qualified.get((language, sep.join((*scopes[:depth], path))))
+            if found is not None and found != AMBIGUOUS:
+                return found
             if depth == len(scopes) and (recv is None or recv in SELF_NAMES):
-                owner = _unique(self.by_qualified.get((language, "::".join(scopes)))) if scopes else None
-                found = self._member(owner, callee) if self._is_type(owner) and owner is not None else None
-                if found is not None or recv is not None:
-                    return found
+                owner = _unique(self.by_qualified.get((language, sep.join(scopes)))) if scopes else None
+                member = self._member(owner, callee) if self._is_type(owner) and owner is not None else None
+                if member is not None or recv is not None:
+                    return member
+            if found == AMBIGUOUS:
+                return None
         return None
 
     def _through_import(self, result: FileExtract, bound: tuple[int | None, str], head: str, recv: str,
@@ -539,12 +569,13 @@ class Resolver:
                 return self._member(target, callee)
             file = self._js_module(result, imported)
             return None if file is None else self._js_definition(file, callee)
-        if lang in ("python", "java"):
+        if lang == "python" or lang in OVERLOADING:
             definition: Callable[[str], int | None]
             if lang == "python":
                 owner_name, definition = f"{_bound_name(imported, head)}{recv[len(head):]}", self._python_definition
             else:  # `Util.log()` after `import a.b.Util`, `Outer.Inner.make()` after `import a.b.Outer`
-                owner_name, definition = f"{imported}{recv[len(head):]}", self._java_definition
+                owner_name = f"{imported}{recv[len(head):]}"
+                definition = partial(self._dotted_definition, lang)
             found = definition(f"{owner_name}.{callee}")
             if found is None:  # a method the class inherits (`Child.create()`, `mod.Child.create()`)
                 owner = definition(owner_name)
@@ -558,13 +589,13 @@ class Resolver:
             return None if directory is None else _unique(self.by_dir_name.get((directory, callee)))
         return None
 
-    def _java_definition(self, name: str) -> int | None:
-        """The definition of the tree a Java qualified name names: the one, or the first declared of a class's
+    def _dotted_definition(self, language: str, name: str) -> int | None:
+        """The definition of the tree a Java or C# qualified name names: the one, or the first declared of a class's
         overloaded methods (`a.b.Util.log`)."""
-        found = self.by_qualified.get(("java", name))
+        found = self.by_qualified.get((language, name))
         if found == AMBIGUOUS:
             owner, _, member = name.rpartition(".")
-            cls = _unique(self.by_qualified.get(("java", owner)))
+            cls = _unique(self.by_qualified.get((language, owner)))
             return None if cls is None else self._child(cls, member)
         return found
 

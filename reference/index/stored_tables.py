@@ -15,7 +15,16 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .packages import Layout
-from .resolve import AMBIGUOUS, CALLABLE_TARGETS, CONTAINERS, PLAIN_TARGETS, REDEFINING, REDEFINING_ACROSS, Resolver
+from .resolve import (
+    AMBIGUOUS,
+    CALLABLE_TARGETS,
+    CONTAINERS,
+    OVERLOADING,
+    PLAIN_TARGETS,
+    REDEFINING,
+    REDEFINING_ACROSS,
+    Resolver,
+)
 
 _JOINED = "FROM symbols s JOIN symbol_relations r USING (symbol_id)"
 
@@ -168,8 +177,8 @@ def stored_resolver(db: sqlite3.Connection, layout: Layout | None = None) -> Res
     resolver.children = _Memo(  # type: ignore[assignment]
         db, f"SELECT symbol_id {_JOINED} WHERE r.parent_symbol_id = ? AND s.name = ?")
     resolver.overloads = _Memo(  # type: ignore[assignment]
-        db, f"SELECT MIN(symbol_id) {_JOINED} WHERE r.parent_symbol_id = ? AND s.name = ? AND s.language = 'java' "
-            "AND s.kind = 'method'")
+        db, f"SELECT MIN(symbol_id) {_JOINED} WHERE r.parent_symbol_id = ? AND s.name = ? "
+            f"AND s.language IN ({_marks(OVERLOADING)}) AND s.kind = 'method'")
     resolver.containers = _Memo(  # type: ignore[assignment]
         db, f"SELECT symbol_id FROM symbols WHERE language = ? AND name = ? AND kind IN ({containers})")
     resolver.aliases = _Memo(  # type: ignore[assignment]
@@ -222,7 +231,7 @@ def lookup_tables(db: sqlite3.Connection,
                 ("top_level", [(path, name, sid) for sid, (name, _, _, parent) in rows if parent < 0]),
                 ("children", [(first + parent, name, sid) for sid, (name, _, _, parent) in rows if parent >= 0]),
                 ("overloads", [(first + parent, name, sid) for sid, (name, _, kind, parent) in rows
-                               if parent >= 0 and lang == "java" and kind == "method"]),
+                               if parent >= 0 and lang in OVERLOADING and kind == "method"]),
                 ("by_name", _last_of_each([(lang, name, sid) for sid, (name, _, kind, _) in rows if kind in plain],
                                           rows, lang in REDEFINING_ACROSS)),
                 ("containers", [(lang, name, sid) for sid, (name, _, kind, _) in rows if kind in CONTAINERS])):

@@ -318,6 +318,22 @@ CPP_STEPS: list[tuple[str, list[Edit]]] = [
         write("cpp/log.h", "namespace logs {\ninline void log_line(void) {}\n}\n"),
         delete("cpp/log.c")]),
 ]
+# C#: a class found through a `using` of its namespace, from the caller's namespace, and through `base`.
+CSHARP_STEPS: list[tuple[str, list[Edit]]] = [
+    ("C# classes of one name in two namespaces, a caller using one of them", [
+        write("cs/Util/Helper.cs", "namespace Shop.Util;\n\npublic static class Helper {\n"
+                                   "  public static void Log() {}\n}\n"),
+        write("cs/Other/Helper.cs", "namespace Shop.Other;\n\npublic static class Helper {\n}\n"),
+        write("cs/Core/Base.cs", "namespace Shop.Core;\n\npublic class Base {\n  public void Audit() {}\n}\n"),
+        write("cs/Core/Cart.cs", "using Shop.Util;\n\nnamespace Shop.Core;\n\npublic class Cart : Base {\n"
+                                 "  void Add() {\n    Helper.Log();\n    base.Audit();\n  }\n}\n")]),
+    ("the caller uses the other namespace, whose class gains the method; the base's method gets an overload", [
+        replace("cs/Core/Cart.cs", "using Shop.Util;", "using Shop.Other;"),
+        replace("cs/Other/Helper.cs", "class Helper {\n", "class Helper {\n  public static void Log() {}\n"),
+        replace("cs/Core/Base.cs", "  public void Audit() {}\n",
+                "  public void Audit() {}\n  public void Audit(int n) {}\n")]),
+    ("the class of the namespace used goes", [delete("cs/Other/Helper.cs")]),
+]
 # A module's variable of a known class: calls on it through imports follow the class it is made of.
 MODULE_VARIABLE_STEPS: list[tuple[str, list[Edit]]] = [
     ("a module makes an instance another module calls through an import", [
@@ -557,6 +573,10 @@ def test_a_patch_follows_what_c_calls_name(tmp_path: Path, monkeypatch: pytest.M
 
 def test_a_patch_follows_what_cpp_calls_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _replay(tmp_path, monkeypatch, CPP_STEPS)
+
+
+def test_a_patch_follows_what_csharp_calls_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _replay(tmp_path, monkeypatch, CSHARP_STEPS)
 
 
 def test_a_patch_follows_what_a_call_inherits_through_other_files(tmp_path: Path,

@@ -52,6 +52,7 @@ class LanguageRules:
       `this.items.add()` when no local or parameter is called `items`).
     - `signature_start(node)`: where a definition's signature begins, when not at its first byte (Java's
       annotations, which its declaration node holds, left out).
+    - `super_name`: the word a method calls its class's bases by, where it is not `super` (C#'s `base`).
     - `parse_text(data)`: the bytes the parser reads instead of the file's, of the same length so that every position
       holds (C++'s export macros blanked: `class API Name {`); the file's own bytes are what every text is cut from.
     """
@@ -74,3 +75,4 @@ class LanguageRules:
     implicit_this: bool = False
     signature_start: Callable[[Node], int] | None = None
     parse_text: Callable[[bytes], bytes] | None = None
+    super_name: str | None = None
