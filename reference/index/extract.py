@@ -144,13 +144,14 @@ def _signature(src: Source, node: Node, body: Node | None, start: int | None = N
 
 
 class _Def:
-    __slots__ = ("end", "extra", "index", "kind", "name", "node", "owner", "parent", "start")
+    __slots__ = ("end", "extra", "index", "kind", "name", "node", "owner", "parent", "scopes", "start")
 
     def __init__(self, start: int, end: int, kind: str, name: str, node: Node, extra: dict[str, Node]) -> None:
         self.start, self.end, self.kind, self.name, self.node, self.extra = start, end, kind, name, node, extra
         self.parent: _Def | None = None  # enclosing definition or impl scope
         self.index = -1                  # position in the symbol list (impl scopes have none)
         self.owner: str | None = None    # Rust impl type / Go receiver type
+        self.scopes: list[str] = []      # every scope a name is written with (C++'s `shop::Cart::add`), the owner last
 
 
 def _receiver_type(src: Source, node: Node | None) -> str | None:
@@ -183,7 +184,7 @@ def _definitions(rules: LanguageRules, src: Source, matches: list[tuple[int, dic
             continue
         seen.add(node.id)
         name_node = caps["name"][0]
-        extra = {k: v[0] for k, v in caps.items() if k in ("recv", "body")}
+        extra = {k: v[-1] for k, v in caps.items() if k in ("recv", "body")}  # a receiver's last part: the type
         if kind == "impl":
             d = _Def(node.start_byte, node.end_byte, "impl", "", node, extra)
             d.owner = _receiver_type(src, name_node)
@@ -192,6 +193,8 @@ def _definitions(rules: LanguageRules, src: Source, matches: list[tuple[int, dic
             d = _Def(node.start_byte, node.end_byte, kind_of(kind, name, node, extra), name, node, extra)
             if "recv" in extra:
                 d.owner = _receiver_type(src, extra["recv"])
+                if len(caps["recv"]) > 1:
+                    d.scopes = [scope for node in caps["recv"] if (scope := _receiver_type(src, node))]
         defs.append(d)
     defs.sort(key=lambda d: (d.start, -d.end))
     stack: list[_Def] = []
@@ -242,7 +245,7 @@ def _symbols(rules: LanguageRules, path: str, module: str, src: Source, defs: li
             probe = probe.parent
         chain.reverse()
         if owner_name and (parent is None or parent.name != owner_name):
-            chain.append(owner_name)
+            chain.extend(d.scopes or [owner_name])
         prefix = [module] if module else []
         outer = sep.join(prefix + chain)  # the qualified name of the scope the symbol is in
         qualified = f"{outer}{sep}{d.name}" if outer else d.name

@@ -50,7 +50,13 @@ ALSO_CALLS = {"cpp": "c"}
 SCOPED = frozenset({"cpp", "csharp"})
 # Where a class's methods of one name (its overloads) are what a call of the name names, the first declared: a call
 # carries no argument types to choose by.
-OVERLOADING = frozenset({"java", "csharp"})
+OVERLOADING = frozenset({"java", "csharp", "cpp"})
+# Where an import names a package, a namespace or a class by its dotted qualified name (`import a.b.Util`, `using A.B;`,
+# `import a.b.*`), each of whose members a call may name.
+PACKAGE_IMPORTS = frozenset({"java", "csharp"})
+# Where a class's methods may be written out of it, in another file (C++'s `void Cart::add() {}`): overloads found by
+# their qualified name alone are the first of its definitions, when one file holds them all (`first_defined`).
+OUT_OF_CLASS = frozenset({"cpp"})
 # Where a call never makes a type (C has no constructors): a plain name called names a function, never a struct of
 # that name (`stat()` beside `struct stat`).
 CALLS_MAKE_NO_TYPE = frozenset({"c"})
@@ -150,6 +156,8 @@ class Resolver:
         # Each table: key -> the symbol id it names, or AMBIGUOUS. Those keyed by name stay empty until the caller
         # gives them.
         self.by_qualified: dict[tuple[str, str], int] = {}
+        # (language, qualified name) -> the first of its definitions when one file holds them all (`OUT_OF_CLASS`).
+        self.first_defined: dict[tuple[str, str], int] = {}
         self.by_name: dict[tuple[str, str], int] = {}     # callable/type targets
         self.by_file_name: dict[tuple[str, str], int] = {}
         self.by_dir_name: dict[tuple[str, str], int] = {}
@@ -243,7 +251,7 @@ class Resolver:
         if lang == "rust":
             _, target = hint
             return self._rust_definition(result.module, target)
-        if lang in OVERLOADING:  # `a.b.C`, `static a.b.C.m`, `using X = A.B.C`; `a.b.*`, `using A.B` name a package
+        if lang in PACKAGE_IMPORTS:  # `a.b.C`, `static a.b.C.m`, `using X = A.B.C`; `a.b.*`, `using A.B`: a package
             return None if hint[-1] == "*" else self._dotted_definition(lang, hint[1])
         if lang in ("typescript", "javascript") and len(hint) >= 3:  # 4 for a re-export: the name exported last
             source, name = hint[1], hint[2]
@@ -355,7 +363,7 @@ class Resolver:
             if found is None and lang in ALSO_CALLS:
                 found = self.by_name.get((ALSO_CALLS[lang], callee))
             found = _unique(found)
-            if found is None and lang in OVERLOADING:
+            if found is None and lang in PACKAGE_IMPORTS:
                 found = self._wildcard(result, callee)
             return found, None
         if recv == "?":
@@ -374,7 +382,7 @@ class Resolver:
             found = self._rust_path(result.module, recv, callee)
             if found is not None:
                 return found, None
-        if lang in OVERLOADING:
+        if lang in PACKAGE_IMPORTS:
             found = self._wildcard(result, f"{recv}.{callee}")
             if found is not None:
                 return found, None
@@ -385,9 +393,9 @@ class Resolver:
         return self._member(owner, callee), None
 
     def _wildcard(self, result: FileExtract, name: str) -> int | None:
-        """What `name` names through the file's imports of a whole package, namespace or class (`OVERLOADING`: Java's
-        `import a.b.*` and `import static a.b.C.*`, C#'s `using A.B;` and `using static A.B.C;`), the first of them in
-        the file's order that has it."""
+        """What `name` names through the file's imports of a whole package, namespace or class (`PACKAGE_IMPORTS`:
+        Java's `import a.b.*` and `import static a.b.C.*`, C#'s `using A.B;` and `using static A.B.C;`), the first of
+        them in the file's order that has it."""
         if self._stars[0] != result.path:
             self._stars = (result.path, [hint[1] for _, _, edge_type, _, hint, _ in result.edges
                                          if edge_type == "import" and len(hint) > 2 and hint[-1] == "*"])
@@ -548,8 +556,9 @@ class Resolver:
                 member = self._member(owner, callee) if self._is_type(owner) and owner is not None else None
                 if member is not None or recv is not None:
                     return member
-            if found == AMBIGUOUS:
-                return None
+            if found == AMBIGUOUS:  # several definitions: a class's overloads name their first, else none does
+                return self._dotted_definition(language, sep.join((*scopes[:depth], path))) \
+                    if language in OVERLOADING else None
         return None
 
     def _through_import(self, result: FileExtract, bound: tuple[int | None, str], head: str, recv: str,
@@ -569,7 +578,7 @@ class Resolver:
                 return self._member(target, callee)
             file = self._js_module(result, imported)
             return None if file is None else self._js_definition(file, callee)
-        if lang == "python" or lang in OVERLOADING:
+        if lang == "python" or lang in PACKAGE_IMPORTS:
             definition: Callable[[str], int | None]
             if lang == "python":
                 owner_name, definition = f"{_bound_name(imported, head)}{recv[len(head):]}", self._python_definition
@@ -590,13 +599,15 @@ class Resolver:
         return None
 
     def _dotted_definition(self, language: str, name: str) -> int | None:
-        """The definition of the tree a Java or C# qualified name names: the one, or the first declared of a class's
-        overloaded methods (`a.b.Util.log`)."""
+        """The definition of the tree a qualified name names: the one, or the first declared of a class's overloaded
+        methods (`a.b.Util.log`, `shop::Cart::add`; `OVERLOADING`)."""
         found = self.by_qualified.get((language, name))
         if found == AMBIGUOUS:
-            owner, _, member = name.rpartition(".")
+            owner, _, member = name.rpartition(LANGUAGES[language].separator)
             cls = _unique(self.by_qualified.get((language, owner)))
-            return None if cls is None else self._child(cls, member)
+            found = None if cls is None else self._child(cls, member)
+            if found is None and language in OUT_OF_CLASS:
+                found = self.first_defined.get((language, name))
         return found
 
     def _python_definition(self, name: str, hops: int = 0, seen: set[str] | None = None) -> int | None:

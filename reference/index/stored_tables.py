@@ -19,6 +19,7 @@ from .resolve import (
     AMBIGUOUS,
     CALLABLE_TARGETS,
     CONTAINERS,
+    OUT_OF_CLASS,
     OVERLOADING,
     PLAIN_TARGETS,
     REDEFINING,
@@ -147,6 +148,9 @@ def stored_resolver(db: sqlite3.Connection, layout: Layout | None = None) -> Res
     callables, containers = _marks(CALLABLE_TARGETS), _marks(CONTAINERS)
     resolver = Resolver(layout=layout)
     resolver.by_qualified = _Memo(db, "SELECT symbol_id FROM symbols WHERE language = ? AND qualified_name = ?")  # type: ignore[assignment]
+    resolver.first_defined = _Memo(  # type: ignore[assignment]
+        db, "SELECT MIN(symbol_id) FROM symbols WHERE language = ? AND qualified_name = ? "
+            "HAVING COUNT(DISTINCT path) = 1")
     # As `Resolver.enter` and `lookup_tables` register them: what a plain name may call in each language.
     plain = "(" + " OR ".join(f"(language = '{language}' AND kind IN ({_marks(kinds)}))"
                               for language, kinds in PLAIN_TARGETS.items()) + ")"
@@ -207,25 +211,29 @@ LOOKUPS = {
 def lookup_tables(db: sqlite3.Connection,
                   files: Iterable[tuple[str, str | None, list[tuple], int, list[tuple[str, str]]]],
                   ) -> dict[str, _Memo | _Listing]:
-    """A full run's `Resolver` tables keyed by name (`LOOKUPS`, by attribute, `aliases`, `stars` and `redefined`),
+    """A full run's `Resolver` tables keyed by name (`LOOKUPS`, by attribute, `aliases`, `stars`, `redefined` and
+    `first_defined`),
     written into `db` (a scratch database) from every file's (path, language, `registered` symbols, first symbol id,
     `import_aliases`) and answered by one indexed query a key, as a patch's are. In memory they took about 3 KB a
     file (the largest part of the run's memory that grew with the tree); a memo keeps the answers asked again."""
     for table, first_column, second_column in LOOKUPS.values():
         db.execute(f"CREATE TABLE {table}({first_column} NOT NULL, {second_column} NOT NULL, symbol_id INTEGER)")
     db.execute("CREATE TABLE aliases(language TEXT NOT NULL, name TEXT NOT NULL, target TEXT NOT NULL)")
+    # A qualified name a file defines more than once: its last and its first definition there, and how many.
     db.execute("CREATE TABLE redefined(language TEXT NOT NULL, qualified_name TEXT NOT NULL, symbol_id INTEGER, "
-               "copies INTEGER NOT NULL)")
+               "first_id INTEGER, copies INTEGER NOT NULL)")
     for path, language, symbols, first, aliases in files:
         lang = language or ""
         plain = PLAIN_TARGETS.get(lang, CALLABLE_TARGETS)
         db.executemany("INSERT INTO aliases VALUES (?,?,?)", [(lang, name, target) for name, target in aliases])
         rows = list(enumerate(symbols, first))
-        if lang in REDEFINING:
+        if lang in REDEFINING or lang in OUT_OF_CLASS:
             copies = Counter(qualified for _, (_, qualified, _, _) in rows)
             last = {qualified: sid for sid, (_, qualified, _, _) in rows}
-            db.executemany("INSERT INTO redefined VALUES (?,?,?,?)",
-                           [(lang, qualified, last[qualified], n) for qualified, n in copies.items() if n > 1])
+            earliest = {qualified: sid for sid, (_, qualified, _, _) in reversed(rows)}
+            db.executemany("INSERT INTO redefined VALUES (?,?,?,?,?)",
+                           [(lang, qualified, last[qualified], earliest[qualified], n)
+                            for qualified, n in copies.items() if n > 1])
         for attribute, found in (
                 ("by_qualified", [(lang, qualified, sid) for sid, (_, qualified, _, _) in rows]),
                 ("top_level", [(path, name, sid) for sid, (name, _, _, parent) in rows if parent < 0]),
@@ -247,6 +255,10 @@ def lookup_tables(db: sqlite3.Connection,
     # The last of a name's definitions when its one file holds them all (`Resolver.redefined`).
     tables["redefined"] = _Memo(
         db, "SELECT r.symbol_id FROM redefined r WHERE r.language = ?1 AND r.qualified_name = ?2 AND r.copies = "
+            "(SELECT COUNT(*) FROM qualified q WHERE q.language = ?1 AND q.qualified_name = ?2)")
+    # The first of a name's definitions when its one file holds them all (`Resolver.first_defined`).
+    tables["first_defined"] = _Memo(
+        db, "SELECT r.first_id FROM redefined r WHERE r.language = ?1 AND r.qualified_name = ?2 AND r.copies = "
             "(SELECT COUNT(*) FROM qualified q WHERE q.language = ?1 AND q.qualified_name = ?2)")
     tables["aliases"] = _Memo(db, "SELECT DISTINCT target FROM aliases WHERE language = ? AND name = ?")
     tables["stars"] = _Listing(db, "SELECT DISTINCT target FROM aliases WHERE language = ? AND name = ? "

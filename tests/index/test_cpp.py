@@ -10,7 +10,7 @@ from cruxgate.reference.index import index_workspace
 from cruxgate.reference.index.extract import extract
 from cruxgate.reference.index.languages import language_of
 
-from .conftest import resolved_calls, write_tree
+from .conftest import edge_targets, resolved_calls, write_tree
 
 CART = """#include "item.h"
 namespace shop {
@@ -35,6 +35,7 @@ bool operator==(const Point& a, const Point& b) { return true; }
 }
 namespace { int hidden = 0; }
 static void secret() {}
+void ns::deep::Thing::run() {}
 """
 
 
@@ -60,7 +61,8 @@ def test_a_cpp_file_gives_its_scoped_symbols() -> None:
         ("~Cart", "shop::Cart::~Cart", "method", "public", None, 1),
         ("operator==", "shop::operator==", "function", "public", None, 0),
         ("hidden", "hidden", "variable", "private", None, -1),  # an unnamed namespace's
-        ("secret", "secret", "function", "private", None, -1)]  # `static`
+        ("secret", "secret", "function", "private", None, -1),  # `static`
+        ("run", "ns::deep::Thing::run", "method", "public", None, -1)]  # every scope its name is written with
     signatures = {s.qualified_name: s.signature for s in result.symbols}
     assert signatures["shop::Cart"] == "class SHOP_EXPORT Cart : public Base"  # the file's own text
     assert signatures["shop::Cart::add"] == "void Cart::add(int item)"
@@ -108,3 +110,22 @@ def test_cpp_calls_resolve_from_their_scopes_types_and_bases(tmp_path: Path) -> 
         ("src/main.cc", 8, "size", None),  # a plain call outside a class names no method
         ("src/main.cc", 10, "store::stock", "shop::Store::stock"),  # a pure virtual method
         ("src/main.cc", 11, "printf", None)]
+
+
+OVERLOADED = {
+    "log.hpp": "namespace shop {\nclass Log {\n public:\n  void write(int n) {}\n  void write(const char* s) {}\n"
+               "  void flush();\n  void flush(int n);\n};\n}\n",
+    "log.cpp": "#include \"log.hpp\"\nnamespace shop {\nvoid Log::flush() {}\nvoid Log::flush(int n) {}\n"
+               "void run(Log& log) {\n  log.write(1);\n  log.flush();\n}\n}\n",
+}
+
+
+def test_an_overloaded_cpp_method_is_named_by_its_first_definition(tmp_path: Path) -> None:
+    """A call gives no argument types to choose an overload by: it names the first, written in the class or out of it
+    (in another file than the class)."""
+    write_tree(tmp_path, OVERLOADED)
+    index_workspace(tmp_path)
+    assert [(path, line, name, qualified, first) for path, line, kind, name, _, qualified, _, first
+            in edge_targets(tmp_path) if kind == "call"] == [
+        ("log.cpp", 6, "log::write", "shop::Log::write", 4),
+        ("log.cpp", 7, "log::flush", "shop::Log::flush", 3)]

@@ -317,6 +317,9 @@ CPP_STEPS: list[tuple[str, list[Edit]]] = [
     ("a C header turns C++ (a namespace): its function is C++'s now, and the C one goes", [
         write("cpp/log.h", "namespace logs {\ninline void log_line(void) {}\n}\n"),
         delete("cpp/log.c")]),
+    ("the method gets an overload in its file (the first names it), then one in another file (none does)", [
+        append("cpp/cart_add.cc", "void shop::Cart::add(int n) {}\n")]),
+    ("an overload in another file", [append("cpp/cart.cc", "void shop::Cart::add(long n) {}\n")]),
 ]
 # C#: a class found through a `using` of its namespace, from the caller's namespace, and through `base`.
 CSHARP_STEPS: list[tuple[str, list[Edit]]] = [

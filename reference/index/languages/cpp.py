@@ -13,11 +13,12 @@ from .rules import LanguageRules
 # The alternatives a function's name may be (flat: tree-sitter matches an alternation nested first in another for its
 # first alternative only).
 _NAMES = "(identifier) @name (field_identifier) @name (destructor_name) @name (operator_name) @name"
-# A function's name, plain or qualified by its class or namespace (`Cart::add`, `ns::Thing::run`: the last scope),
-# up to three scopes deep.
+# A function's name, plain or qualified by its class or namespaces (`Cart::add`, `ns::Thing::run`: every scope a
+# `@recv`, the class last), up to three scopes deep.
 _QUALIFIED = f"(qualified_identifier scope: (_) @recv name: [{_NAMES}])"
-_FUNCTION_NAME = (f"[{_NAMES} {_QUALIFIED} (qualified_identifier name: {_QUALIFIED})"
-                  f" (qualified_identifier name: (qualified_identifier name: {_QUALIFIED}))]")
+_FUNCTION_NAME = (f"[{_NAMES} {_QUALIFIED} (qualified_identifier scope: (_) @recv name: {_QUALIFIED})"
+                  f" (qualified_identifier scope: (_) @recv name: (qualified_identifier scope: (_) @recv"
+                  f" name: {_QUALIFIED}))]")
 
 
 def _declarator(inner: str) -> str:
