@@ -21,7 +21,8 @@ What a patch does, for the files that changed (added, edited, deleted):
   inherits from it (a call inherits through it only where one of those is named); a TypeScript/JavaScript file
   added
   or deleted, a package.json added, edited or deleted, or an `export * from` that comes or goes re-resolves every
-  such file (their imports name paths and packages), a `from m import *` that comes or goes every Python file, and
+  such file (their imports name paths and packages), a `from m import *` that comes or goes every Python file (a C#
+  `global using`, every C# file), and
   a go.mod added, edited or deleted every Go file (its module path names the directories Go imports find);
 - the unresolved-name counts are adjusted by the edges removed and added.
 
@@ -306,7 +307,7 @@ class Patch:
             if JS_PACKAGE in manifests or not stars.isdisjoint(_JS_LANGUAGES) or not TS_CONFIGS.isdisjoint(manifests) \
                     or not configs.isdisjoint(gone_paths):
                 languages.update(_JS_LANGUAGES)
-            languages.update(stars & {"python"})
+            languages.update(stars & {"python", "csharp"})
             rerun = self._affected_files(db, affected, gone_ids, languages, live) - set(gone_paths)
             return PatchPlan(changed, gone_paths, file_ids, old_symbols, sorted(rerun),
                              _last_ids(db, self.previous), stamp(self.previous / DATABASE))

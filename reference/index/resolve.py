@@ -14,6 +14,7 @@ from sys import intern
 from .extract import SELF_NAMES, FileExtract, Symbol
 from .kinds import kinds_of
 from .languages import LANGUAGES, language_of
+from .languages.csharp import GLOBAL as GLOBAL_USING
 from .packages import Layout, go_package, longest_prefix, nearest
 
 CALLABLE_TARGETS = kinds_of("callable", "type")  # a call may construct a type
@@ -95,6 +96,9 @@ def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
     for `a.b.X`, so another module's `from a import X` (a package re-exporting what its modules define) names
     `a.b.X`; `from .b import *` gives `a.*` -> `a.b.*`, one row for each such module.
 
+    C#: a namespace a `global using` brings into every file of the project, as `dir/:*` (the declaring file's folder,
+    which holds the files it reaches) -> the namespace.
+
     TypeScript and JavaScript: a name a file re-exports: `export { X as Y } from './b'` in `a/index.ts` makes
     `a/index.ts:Y` stand for `/a/b:X` (a module base, `_js_base`, and a name); `export * from './b'` gives
     `a/index.ts:*` -> `/a/b:*`, one row for each such module. A name it exports without `from` stands for what an
@@ -113,6 +117,9 @@ def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
             rows += [(f"{result.path}:{exported}", bound.get(local, f"/{result.path}:{local}"))
                      for exported, local in result.exports if local in bound or exported != local]
         return rows
+    if result.language == "csharp":  # `global using A.B;` in `src/App/Usings.cs`: `src/App/:*` -> `A.B`
+        return [(f"{posixpath.dirname(result.path)}/:*", hint[1]) for _, _, edge_type, _, hint, _ in result.edges
+                if edge_type == "import" and hint[-1] == GLOBAL_USING]
     if result.language != "python" or not result.module:
         return []
     return [(f"{result.module}.{binding}", _bound_name(to_name, binding)) if binding else
@@ -252,7 +259,7 @@ class Resolver:
             _, target = hint
             return self._rust_definition(result.module, target)
         if lang in PACKAGE_IMPORTS:  # `a.b.C`, `static a.b.C.m`, `using X = A.B.C`; `a.b.*`, `using A.B`: a package
-            return None if hint[-1] == "*" else self._dotted_definition(lang, hint[1])
+            return None if len(hint) > 2 and hint[2] == "*" else self._dotted_definition(lang, hint[1])
         if lang in ("typescript", "javascript") and len(hint) >= 3:  # 4 for a re-export: the name exported last
             source, name = hint[1], hint[2]
             if not name or name == "*":
@@ -395,10 +402,16 @@ class Resolver:
     def _wildcard(self, result: FileExtract, name: str) -> int | None:
         """What `name` names through the file's imports of a whole package, namespace or class (`PACKAGE_IMPORTS`:
         Java's `import a.b.*` and `import static a.b.C.*`, C#'s `using A.B;` and `using static A.B.C;`), the first of
-        them in the file's order that has it."""
+        them in the file's order that has it, then through the `global using`s of its folder and those above it."""
         if self._stars[0] != result.path:
-            self._stars = (result.path, [hint[1] for _, _, edge_type, _, hint, _ in result.edges
-                                         if edge_type == "import" and len(hint) > 2 and hint[-1] == "*"])
+            language, folder, folders = result.language or "", result.path, []
+            while folder:  # the `global using`s of the file's folder and of each folder above it, nearest first
+                folder = posixpath.dirname(folder)
+                folders.append(folder)
+            self._stars = (result.path, [
+                *(hint[1] for _, _, edge_type, _, hint, _ in result.edges
+                  if edge_type == "import" and len(hint) > 2 and hint[2] == "*"),
+                *(target for folder in folders for target in self.stars.get((language, f"{folder}/:*")) or ())])
         for target in self._stars[1]:
             found = self._dotted_definition(result.language or "", f"{target}.{name}")
             if found is not None:

@@ -93,3 +93,22 @@ def test_csharp_calls_resolve_through_scopes_usings_types_and_bases(tmp_path: Pa
         ("src/Core/Cart.cs", 17, "Cart", "Shop.Core.Cart"),  # `new`: the class
         ("src/Core/Cart.cs", 18, "other.Total", "Shop.Core.Cart.Total"),  # `var x = new T()`
         ("src/Core/Cart.cs", 19, "Missing", None)]
+
+
+GLOBAL = {
+    "lib/Util/Helper.cs": "namespace Shop.Util;\n\npublic static class Helper {\n  public static void Log() {}\n}\n",
+    "lib/Other/Helper.cs": "namespace Shop.Other;\n\npublic static class Helper {\n  public static void Log() {}\n}\n",
+    "app/GlobalUsings.cs": "global using Shop.Util;\n",
+    "app/Jobs/Job.cs": "namespace App.Jobs;\n\nclass Job {\n  void Run() {\n    Helper.Log();\n  }\n}\n",
+    "tools/Tool.cs": "namespace Tools;\n\nclass Tool {\n  void Run() {\n    Helper.Log();\n  }\n}\n",
+}
+
+
+def test_a_global_using_reaches_every_file_below_its_folder(tmp_path: Path) -> None:
+    """A project's `global using` (its `GlobalUsings.cs`) holds in every file of the project's folder and below it,
+    not in another project's."""
+    write_tree(tmp_path, GLOBAL)
+    index_workspace(tmp_path)
+    assert resolved_calls(tmp_path) == [
+        ("app/Jobs/Job.cs", 5, "Helper.Log", "Shop.Util.Helper.Log"),
+        ("tools/Tool.cs", 5, "Helper.Log", None)]  # two classes `Helper`, neither brought in

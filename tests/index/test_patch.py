@@ -336,6 +336,13 @@ CSHARP_STEPS: list[tuple[str, list[Edit]]] = [
         replace("cs/Core/Base.cs", "  public void Audit() {}\n",
                 "  public void Audit() {}\n  public void Audit(int n) {}\n")]),
     ("the class of the namespace used goes", [delete("cs/Other/Helper.cs")]),
+    ("two classes of the name again; a global using brings the first namespace in, for every file below its folder", [
+        write("cs/Other/Helper.cs", "namespace Shop.Other;\n\npublic static class Helper {\n"
+                                    "  public static void Log() {}\n}\n"),
+        replace("cs/Core/Cart.cs", "using Shop.Other;\n", ""),
+        write("cs/GlobalUsings.cs", "global using Shop.Util;\n")]),
+    ("the global using names the other namespace", [
+        write("cs/GlobalUsings.cs", "global using Shop.Other;\n")]),
 ]
 # A module's variable of a known class: calls on it through imports follow the class it is made of.
 MODULE_VARIABLE_STEPS: list[tuple[str, list[Edit]]] = [

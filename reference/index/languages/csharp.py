@@ -125,17 +125,23 @@ def package_of(src: Source, root: Node) -> str | None:
 
 
 def imports_of(src: Source, node: Node, caps: dict[str, list[Node]], path: str, module: str) -> list[Import]:
-    """`using A.B;` brings a namespace in whole, binding no name (as does `using static A.B.C;`); `using X = A.B.C;`
-    binds `X` to what it names."""
+    """`using A.B;` brings a namespace in whole, binding no name (as does `using static A.B.C;`), and `global using
+    A.B;` for every file of the project too (its hint says `global`); `using X = A.B.C;` binds `X` to what it
+    names."""
     names = [child for child in node.named_children if child.type in ("qualified_name", "identifier", "generic_name")]
     if not names:
         return []
     alias = node.child_by_field_name("name")
-    if alias is not None and len(names) > 1:
-        target = src.text(names[-1])
-        return [(target, ("import", target), src.text(alias))]
     target = src.text(names[-1])
+    if alias is not None and len(names) > 1:
+        return [(target, ("import", target), src.text(alias))]
+    if any(child.type == "global" for child in node.children):
+        return [(target, ("import", target, "*", GLOBAL), None)]
     return [(target, ("import", target, "*"), None)]
+
+
+# The last part of a `global using`'s hint.
+GLOBAL = "global"
 
 
 RULES = LanguageRules(
