@@ -211,7 +211,7 @@ def _definitions(rules: LanguageRules, src: Source, matches: list[tuple[int, dic
 def _symbols(rules: LanguageRules, path: str, module: str, src: Source, defs: list[_Def]) -> list[Symbol]:
     """The file's symbols, qualified, with their texts for the search index."""
     language, sep, visibility_of, doc_of = rules.name, rules.separator, rules.visibility, rules.doc
-    signature_start = rules.signature_start
+    signature_start, body_of = rules.signature_start, rules.body_of
     symbols: list[tuple] = []  # Symbol fields in order, content and search_signature still empty
     # A container's body text is its members' text: index only its head (up to the first member).
     first_child: dict[int, int] = {}  # symbol index -> line_start of its first member
@@ -262,7 +262,7 @@ def _symbols(rules: LanguageRules, path: str, module: str, src: Source, defs: li
         parent_index = parent.index if parent is not None else -1
         if parent_index >= 0 and parent_index not in first_child:
             first_child[parent_index] = line_start
-        body = node.child_by_field_name("body")
+        body = node.child_by_field_name("body") if body_of is None else body_of(node)
         doc = doc_of(src, body) if doc_of is not None and kind in SCOPE_KINDS else None
         symbols.append((
             d.name, qualified, kind, line_start, line_end,

@@ -344,6 +344,19 @@ CSHARP_STEPS: list[tuple[str, list[Edit]]] = [
     ("the global using names the other namespace", [
         write("cs/GlobalUsings.cs", "global using Shop.Other;\n")]),
 ]
+# Kotlin: an object found through a package's `*` import; a class's own method and its base's.
+KOTLIN_STEPS: list[tuple[str, list[Edit]]] = [
+    ("Kotlin objects of one name in two packages, a caller importing one package whole", [
+        write("kt/util/Helper.kt", "package util\n\nobject Helper {\n    fun log() {}\n}\n"),
+        write("kt/other/Helper.kt", "package other\n\nobject Helper {\n}\n"),
+        write("kt/shop/Base.kt", "package shop\n\nopen class Base {\n    fun audit() {}\n}\n"),
+        write("kt/shop/Cart.kt", "package shop\n\nimport util.*\n\nclass Cart : Base() {\n    fun add() {\n"
+                                 "        Helper.log()\n        audit()\n    }\n}\n")]),
+    ("the caller imports the other package, whose object gains the method; the class overrides the base's", [
+        replace("kt/shop/Cart.kt", "import util.*", "import other.*"),
+        replace("kt/other/Helper.kt", "object Helper {\n", "object Helper {\n    fun log() {}\n"),
+        replace("kt/shop/Cart.kt", "    fun add() {", "    fun audit() {}\n\n    fun add() {")]),
+]
 # A module's variable of a known class: calls on it through imports follow the class it is made of.
 MODULE_VARIABLE_STEPS: list[tuple[str, list[Edit]]] = [
     ("a module makes an instance another module calls through an import", [
@@ -587,6 +600,10 @@ def test_a_patch_follows_what_cpp_calls_name(tmp_path: Path, monkeypatch: pytest
 
 def test_a_patch_follows_what_csharp_calls_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _replay(tmp_path, monkeypatch, CSHARP_STEPS)
+
+
+def test_a_patch_follows_what_kotlin_calls_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _replay(tmp_path, monkeypatch, KOTLIN_STEPS)
 
 
 def test_a_patch_follows_what_a_call_inherits_through_other_files(tmp_path: Path,

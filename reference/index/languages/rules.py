@@ -53,6 +53,8 @@ class LanguageRules:
     - `signature_start(node)`: where a definition's signature begins, when not at its first byte (Java's
       annotations, which its declaration node holds, left out).
     - `super_name`: the word a method calls its class's bases by, where it is not `super` (C#'s `base`).
+    - `body_of(node)`: a definition's body where the grammar names no `body` field (Kotlin's): what its signature
+      ends before and its doc is read around.
     - `parse_text(data)`: the bytes the parser reads instead of the file's, of the same length so that every position
       holds (C++'s export macros blanked: `class API Name {`); the file's own bytes are what every text is cut from.
     """
@@ -76,3 +78,4 @@ class LanguageRules:
     signature_start: Callable[[Node], int] | None = None
     parse_text: Callable[[bytes], bytes] | None = None
     super_name: str | None = None
+    body_of: Callable[[Node], Node | None] | None = None
