@@ -151,6 +151,7 @@ OWN_ANCESTORS = {
     "assoc.rs": "impl T {\n    type T = u8;\n    const C: u8 = 1;\n}\n",
     "local.go": "package p\n\nfunc (t *T) M() {\n\ttype T struct{}\n\tvar v T\n\tv.M()\n}\n",
     "crossed.go": "package p\n\nfunc (a *A) M1() {\n\ttype B struct{}\n}\n\nfunc (b *B) M2() {\n\ttype A struct{}\n}\n",
+    "local.cc": "void T::m() {\n  struct T { int x; };\n  T t;\n  t.m();\n}\n",  # a C++ method written out of its class
 }
 
 
