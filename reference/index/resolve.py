@@ -119,7 +119,7 @@ def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
         return rows
     if result.language == "csharp":  # `global using A.B;` in `src/App/Usings.cs`: `src/App/:*` -> `A.B`
         return [(f"{posixpath.dirname(result.path)}/:*", hint[1]) for _, _, edge_type, _, hint, _ in result.edges
-                if edge_type == "import" and hint[-1] == GLOBAL_USING]
+                if edge_type == "import" and len(hint) == 4 and hint[3] == GLOBAL_USING]
     if result.language != "python" or not result.module:
         return []
     return [(f"{result.module}.{binding}", _bound_name(to_name, binding)) if binding else
@@ -424,8 +424,8 @@ class Resolver:
         return found if found is not None else self._inherited(owner, callee)
 
     def _child(self, owner: int, name: str) -> int | None:
-        """The member `name` of `owner`: the one of that name, or the first declared of a Java or C# class's overloads
-        (a call gives no argument types to choose among them)."""
+        """The member `name` of `owner`: the one of that name, or the first declared of a class's overloads
+        (`OVERLOADING`: a call gives no argument types to choose among them)."""
         found = self.children.get((owner, name))
         return self.overloads.get((owner, name)) if found == AMBIGUOUS else found
 

@@ -212,10 +212,10 @@ def lookup_tables(db: sqlite3.Connection,
                   files: Iterable[tuple[str, str | None, list[tuple], int, list[tuple[str, str]]]],
                   ) -> dict[str, _Memo | _Listing]:
     """A full run's `Resolver` tables keyed by name (`LOOKUPS`, by attribute, `aliases`, `stars`, `redefined` and
-    `first_defined`),
-    written into `db` (a scratch database) from every file's (path, language, `registered` symbols, first symbol id,
-    `import_aliases`) and answered by one indexed query a key, as a patch's are. In memory they took about 3 KB a
-    file (the largest part of the run's memory that grew with the tree); a memo keeps the answers asked again."""
+    `first_defined`), written into `db` (a scratch database) from every file's (path, language, `registered` symbols,
+    first symbol id, `import_aliases`) and answered by one indexed query a key, as a patch's are. In memory they took
+    about 3 KB a file (the largest part of the run's memory that grew with the tree); a memo keeps the answers asked
+    again."""
     for table, first_column, second_column in LOOKUPS.values():
         db.execute(f"CREATE TABLE {table}({first_column} NOT NULL, {second_column} NOT NULL, symbol_id INTEGER)")
     db.execute("CREATE TABLE aliases(language TEXT NOT NULL, name TEXT NOT NULL, target TEXT NOT NULL)")
