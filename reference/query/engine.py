@@ -12,6 +12,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from cruxgate.reference.index.languages import canonical_language
+
 from . import retrieval
 from .dedup import top_k_unique
 from .details import HitDetailsLoader
@@ -76,6 +78,7 @@ class QueryEngine:
         does; `search` and the CLI stay lexical).
         """
         text = query.strip()
+        language = canonical_language(language)
         kinds = allowed_kinds(role=role)
         q = QueryFeatures.of(text)
         terms = retrieval.query_terms(text)
@@ -102,6 +105,7 @@ class QueryEngine:
                       role: str | None = None, explain: bool = False) -> QueryResult:
         """Definitions named `name` (or whose qualified name ends with it); the closest names when none is exact."""
         text = name.strip()
+        language = canonical_language(language)
         kinds = allowed_kinds(kind=kind, role=role)
         q = QueryFeatures.of(text)
         terms = retrieval.query_terms(text)

@@ -6,6 +6,8 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
+from cruxgate.reference.index.languages import canonical_language
+
 from .errors import QueryNotFound
 from .workspace_paths import relative_path
 
@@ -43,6 +45,7 @@ def file_outline(db: sqlite3.Connection, path: str, depth: str, language: str | 
     if row is None:
         raise QueryNotFound("file_not_found", f"{rel} is not in the index")
     file_id, file_language, line_count = row
+    language = canonical_language(language)
     params: tuple = (file_id,) if language is None else (file_id, language)
     sql = _SYMBOLS_SQL.format(language="" if language is None else " AND s.language = ?")
     nodes: dict[int, dict[str, Any]] = {}

@@ -44,4 +44,15 @@ def test_language_filter(polyglot: QueryEngine) -> None:
     assert {h.language for h in polyglot.locate_symbol("Config", limit=10, language="python").hits} == {"python"}
 
 
+def test_a_language_is_named_in_any_case_or_spelling(polyglot: QueryEngine) -> None:
+    """`Rust`, `RS` and `ts` name what the index calls `rust` and `typescript`; a name no language has matches
+    nothing."""
+    rust = {h.symbol_id for h in polyglot.search_code("Config", language="rust", limit=50).hits}
+    assert rust and {h.symbol_id for h in polyglot.search_code("Config", language="Rust", limit=50).hits} == rust
+    assert {h.symbol_id for h in polyglot.locate_symbol("Config", language="RS", limit=50).hits} == {
+        h.symbol_id for h in polyglot.locate_symbol("Config", language="rust", limit=50).hits}
+    assert {h.language for h in polyglot.search_code("UserCard", language="ts", limit=50).hits} == {"typescript"}
+    assert polyglot.search_code("Config", language="cobol", limit=50).hits == []
+
+
 # Bad arguments never reach the engine: tests/protocol/test_arguments.py checks they are invalid_input.

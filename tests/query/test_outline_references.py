@@ -36,6 +36,8 @@ def test_outline_of_a_file_without_grammar_is_empty(polyglot: QueryEngine) -> No
 
 def test_outline_language_filter(polyglot: QueryEngine) -> None:
     assert polyglot.file_outline("src/auth/handler.py", depth="all", language="rust").symbols == []
+    assert polyglot.file_outline("src/auth/handler.py", depth="all", language="PY").symbols == \
+        polyglot.file_outline("src/auth/handler.py", depth="all").symbols != []
 
 
 def test_outline_normalizes_the_path(polyglot: QueryEngine) -> None:

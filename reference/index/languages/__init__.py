@@ -25,6 +25,23 @@ RULES_OF_GRAMMAR: dict[str, LanguageRules] = {
 }
 
 
+# Other spellings of the languages' names (what a `language` filter may be given: `c++`, `C#`, `ts`) -> the name the
+# index reports.
+SPELLINGS: dict[str, str] = {
+    "c++": "cpp", "cxx": "cpp", "c#": "csharp", "cs": "csharp", "kt": "kotlin", "ts": "typescript", "tsx": "typescript",
+    "js": "javascript", "jsx": "javascript", "py": "python", "golang": "go", "rs": "rust",
+}
+
+
+def canonical_language(name: str | None) -> str | None:
+    """The index's name of a language named `name` in any case or another spelling (`C++` -> `cpp`); a name it does
+    not know, as given (it matches nothing)."""
+    if name is None:
+        return None
+    lowered = name.strip().lower()
+    return SPELLINGS.get(lowered, lowered if lowered in LANGUAGES else name)
+
+
 def language_of(path: str, data: bytes | None = None) -> tuple[str, str] | None:
     """(language, grammar name) for a relative path (and its bytes, when read: a `.h` file that reads as C++ is C++'s,
     `cpp.reads_as_cpp`), or None when no grammar handles it."""
