@@ -5,7 +5,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from ..source import Source
-from .rules import Import, LanguageRules
+from .rules import Import, LanguageRules, doc_comment_line
 
 DEFINITIONS = """
 (class_declaration name: (identifier) @name) @class
@@ -86,14 +86,7 @@ def doc(src: Source, body: Node | None) -> str | None:
         comment = comment.prev_named_sibling
     if comment is None or comment.type != "block_comment":
         return None
-    text = src.text(comment)
-    if not text.startswith("/**"):
-        return None
-    for line in text[3:-2].splitlines():
-        line = line.strip().lstrip("*").strip()
-        if line:
-            return line
-    return None
+    return doc_comment_line(src.text(comment))
 
 
 def signature_start(node: Node) -> int:

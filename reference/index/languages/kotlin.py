@@ -6,7 +6,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from ..source import Source
-from .rules import Import, LanguageRules
+from .rules import Import, LanguageRules, doc_comment_line
 
 # The grammar names no fields: a definition's name is its only direct identifier child. A companion object is no
 # definition, so its members are its class's (`Cart.make()`); a property is a class's or the file's (a function's
@@ -93,14 +93,7 @@ def doc(src: Source, body: Node | None) -> str | None:
     if declaration is None or comment is None or comment.type != "multiline_comment" \
             or comment.end_point.row < declaration.start_point.row - 1:
         return None
-    text = src.text(comment)
-    if not text.startswith("/**"):
-        return None
-    for line in text[3:-2].splitlines():
-        line = line.strip().lstrip("*").strip()
-        if line:
-            return line
-    return None
+    return doc_comment_line(src.text(comment))
 
 
 def package_of(src: Source, root: Node) -> str | None:

@@ -17,6 +17,18 @@ CONSTANT_NAME = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
 Import = tuple[str, tuple, str | None]
 
 
+def doc_comment_line(text: str) -> str | None:
+    """The first line of text of a `/** ... */` doc comment (Javadoc, KDoc), its `*` margins left out; None for any
+    other comment."""
+    if not text.startswith("/**"):
+        return None
+    for line in text[3:-2].splitlines():
+        line = line.strip().lstrip("*").strip()
+        if line:
+            return line
+    return None
+
+
 def capture_kind(capture: str, name: str, node: Node, extra: dict[str, Node]) -> str:
     """The kind a definition capture names, as is (for languages whose queries say it all)."""
     return capture
