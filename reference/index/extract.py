@@ -144,7 +144,7 @@ def _signature(src: Source, node: Node, body: Node | None, start: int | None = N
 
 
 class _Def:
-    __slots__ = ("end", "extra", "index", "kind", "name", "node", "owner", "parent", "scopes", "start")
+    __slots__ = ("end", "extra", "index", "kind", "name", "node", "owner", "parent", "scoped_name", "scopes", "start")
 
     def __init__(self, start: int, end: int, kind: str, name: str, node: Node, extra: dict[str, Node]) -> None:
         self.start, self.end, self.kind, self.name, self.node, self.extra = start, end, kind, name, node, extra
@@ -152,6 +152,7 @@ class _Def:
         self.index = -1                  # position in the symbol list (impl scopes have none)
         self.owner: str | None = None    # Rust impl type / Go receiver type
         self.scopes: list[str] = []      # every scope a name is written with (C++'s `shop::Cart::add`), the owner last
+        self.scoped_name = ""            # its qualified name but for the module prefix, once known
 
 
 def _receiver_type(src: Source, node: Node | None) -> str | None:
@@ -241,11 +242,15 @@ def _symbols(rules: LanguageRules, path: str, module: str, src: Source, defs: li
         chain: list[str] = []
         probe = parent
         while probe is not None:
+            if probe.scopes:  # written with its scopes (`class Shop::Util::Helper`): its name under them holds them all
+                chain.append(probe.scoped_name)
+                break
             chain.append(probe.name)
             probe = probe.parent
         chain.reverse()
         if owner_name and (parent is None or parent.name != owner_name):
             chain.extend(d.scopes or [owner_name])
+        d.scoped_name = sep.join((*chain, d.name))
         prefix = [module] if module else []
         outer = sep.join(prefix + chain)  # the qualified name of the scope the symbol is in
         qualified = f"{outer}{sep}{d.name}" if outer else d.name

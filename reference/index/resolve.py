@@ -41,14 +41,14 @@ LOOKUP_NAMES = 64
 SUPER_LANGUAGES = frozenset({"python", "typescript", "javascript", "java", "csharp", "kotlin"})
 # Where only a receiver calls a method (Go's `v.m()`, Java's `this.m()` written or implied): a method is never what a
 # plain name, looked up across a file or the tree, calls.
-RECEIVER_ONLY = frozenset({"go", "java", "cpp", "csharp", "kotlin"})
+RECEIVER_ONLY = frozenset({"go", "java", "cpp", "csharp", "kotlin", "ruby"})
 # Where a plain name the language's own definitions do not give is looked up among another language's: C++ calls C's
 # functions (a C library of the tree, a header C++ does not read as its own).
 ALSO_CALLS = {"cpp": "c"}
 # Where a name is looked up by its qualified name from the calling definition's scopes outwards (C++'s and C#'s
 # namespaces and classes: `total()` in `shop::Cart::add` is `shop::Cart::total`, else `shop::total`, else `total`;
 # `Cart::make()` the same way), before the plain lookups: a method written outside its class's file is found so.
-SCOPED = frozenset({"cpp", "csharp", "kotlin"})
+SCOPED = frozenset({"cpp", "csharp", "kotlin", "ruby"})
 # Where a class's methods of one name (its overloads) are what a call of the name names, the first declared: a call
 # carries no argument types to choose by.
 OVERLOADING = frozenset({"java", "csharp", "cpp", "kotlin"})
@@ -58,6 +58,8 @@ PACKAGE_IMPORTS = frozenset({"java", "csharp", "kotlin"})
 # Where a class's methods may be written out of it, in another file (C++'s `void Cart::add() {}`): overloads found by
 # their qualified name alone are the first of its definitions, when one file holds them all (`first_defined`).
 OUT_OF_CLASS = frozenset({"cpp"})
+# Where a module is a type a class may have among its bases (Ruby's `include Audited`: its methods are the class's).
+MIXINS = frozenset({"ruby"})
 # Where a call never makes a type (C has no constructors): a plain name called names a function, never a struct of
 # that name (`stat()` beside `struct stat`).
 CALLS_MAKE_NO_TYPE = frozenset({"c"})
@@ -86,7 +88,7 @@ MAX_ANCESTORS = 64
 # How names resolve, named in each generation's manifest: a generation resolved by another rule is not patched (its
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
 RESOLUTION = ("aliases-go-ecma-stars-typed-paths-exports-bases-super-across-rustpaths-gomethods-goembeds-java-"
-              "overloads-redefined-modvars-c-cpp-cs-kt-18")
+              "overloads-redefined-modvars-c-cpp-cs-kt-rb-18")
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
@@ -488,8 +490,8 @@ class Resolver:
 
     def _type(self, result: FileExtract, typed: str, source: int | None,
               bound: Bound) -> int | None:
-        """The type (a class, a struct...) the name `typed` names where `result` names it, resolved as a call of it
-        would be; None for a name of no type of the tree."""
+        """The type (a class, a struct...; a module in `MIXINS`) the name `typed` names where `result` names it,
+        resolved as a call of it would be; None for a name of no type of the tree."""
         if result.language in CALLS_MAKE_NO_TYPE:  # no call names a type: the file's own type, else the tree's one
             own = self.top_level.get((result.path, typed))
             owner = own if self._is_type(own) else _unique(self.containers.get((result.language, typed)))
@@ -498,6 +500,9 @@ class Resolver:
         owner = self._rust_definition(result.module, typed) if prefix and result.language == "rust" else None
         if owner is None:
             owner = self._call_target(result, name, prefix or None, source, bound)[0]
+        if result.language in MIXINS and owner is not None and 0 < owner < len(self.kind) \
+                and self.kind[owner] in CONTAINERS:
+            return owner  # a module, whose methods a class that includes it has
         return owner if self._is_type(owner) else None
 
     def _is_type(self, sid: int | None) -> bool:

@@ -357,6 +357,22 @@ KOTLIN_STEPS: list[tuple[str, list[Edit]]] = [
         replace("kt/other/Helper.kt", "object Helper {\n", "object Helper {\n    fun log() {}\n"),
         replace("kt/shop/Cart.kt", "    fun add() {", "    fun audit() {}\n\n    fun add() {")]),
 ]
+# Ruby: a module's method found from the caller's module, a method the superclass gives.
+RUBY_STEPS: list[tuple[str, list[Edit]]] = [
+    ("Ruby modules of one name in two modules, a class calling its own module's and its superclass's", [
+        write("rb/shop/util.rb", "module Shop\n  module Util\n    def self.log\n    end\n  end\nend\n"),
+        write("rb/other/util.rb", "module Other\n  module Util\n  end\nend\n"),
+        write("rb/shop/base.rb", "module Shop\n  class Base\n    def audit\n    end\n  end\nend\n"),
+        write("rb/shop/cart.rb", "module Shop\n  class Cart < Base\n    def add\n      Util.log\n      audit()\n"
+                                 "    end\n  end\nend\n")]),
+    ("the class moves to the other module; the superclass loses the method", [
+        replace("rb/shop/cart.rb", "module Shop\n  class Cart < Base", "module Other\n  class Cart < Shop::Base"),
+        replace("rb/other/util.rb", "  module Util\n", "  module Util\n    def self.log\n    end\n"),
+        replace("rb/shop/base.rb", "    def audit\n    end\n", "")]),
+    ("the superclass includes a module that has it", [
+        write("rb/shop/audited.rb", "module Shop\n  module Audited\n    def audit\n    end\n  end\nend\n"),
+        replace("rb/shop/base.rb", "  class Base\n", "  class Base\n    include Audited\n")]),
+]
 # A module's variable of a known class: calls on it through imports follow the class it is made of.
 MODULE_VARIABLE_STEPS: list[tuple[str, list[Edit]]] = [
     ("a module makes an instance another module calls through an import", [
@@ -604,6 +620,10 @@ def test_a_patch_follows_what_csharp_calls_name(tmp_path: Path, monkeypatch: pyt
 
 def test_a_patch_follows_what_kotlin_calls_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _replay(tmp_path, monkeypatch, KOTLIN_STEPS)
+
+
+def test_a_patch_follows_what_ruby_calls_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _replay(tmp_path, monkeypatch, RUBY_STEPS)
 
 
 def test_a_patch_follows_what_a_call_inherits_through_other_files(tmp_path: Path,
