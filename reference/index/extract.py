@@ -457,6 +457,8 @@ def _edges(rules: LanguageRules, src: Source, calls: list[tuple[int, dict]], imp
                 recv = data[r_start:r_end].decode("utf-8", "replace")
                 if len(recv_nodes) > 1:  # captured in parts (C++'s `shop::Cart::make()`): joined
                     recv = sep.join(data[n.start_byte:n.end_byte].decode("utf-8", "replace") for n in recv_nodes)
+                if rules.receiver is not None:
+                    recv = rules.receiver(recv)
                 if _SUPER_CALL.match(recv) or recv == rules.super_name:
                     recv = "super"
                 if recv != "?" and simple(recv):

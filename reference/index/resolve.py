@@ -38,23 +38,23 @@ ALIAS_HOPS = 8
 # *` in `m`) makes `m.a.x` also `m.a.a.x`, `m.b.a.x`..., each a name of its own.
 LOOKUP_NAMES = 64
 # Where `super` names the class's bases: Python's `super()`, TypeScript's and JavaScript's `super`.
-SUPER_LANGUAGES = frozenset({"python", "typescript", "javascript", "java", "csharp", "kotlin"})
+SUPER_LANGUAGES = frozenset({"python", "typescript", "javascript", "java", "csharp", "kotlin", "php"})
 # Where only a receiver calls a method (Go's `v.m()`, Java's `this.m()` written or implied): a method is never what a
 # plain name, looked up across a file or the tree, calls.
-RECEIVER_ONLY = frozenset({"go", "java", "cpp", "csharp", "kotlin", "ruby"})
+RECEIVER_ONLY = frozenset({"go", "java", "cpp", "csharp", "kotlin", "ruby", "php"})
 # Where a plain name the language's own definitions do not give is looked up among another language's: C++ calls C's
 # functions (a C library of the tree, a header C++ does not read as its own).
 ALSO_CALLS = {"cpp": "c"}
 # Where a name is looked up by its qualified name from the calling definition's scopes outwards (C++'s and C#'s
 # namespaces and classes: `total()` in `shop::Cart::add` is `shop::Cart::total`, else `shop::total`, else `total`;
 # `Cart::make()` the same way), before the plain lookups: a method written outside its class's file is found so.
-SCOPED = frozenset({"cpp", "csharp", "kotlin", "ruby"})
+SCOPED = frozenset({"cpp", "csharp", "kotlin", "ruby", "php"})
 # Where a class's methods of one name (its overloads) are what a call of the name names, the first declared: a call
 # carries no argument types to choose by.
 OVERLOADING = frozenset({"java", "csharp", "cpp", "kotlin"})
 # Where an import names a package, a namespace or a class by its dotted qualified name (`import a.b.Util`, `using A.B;`,
 # `import a.b.*`), each of whose members a call may name.
-PACKAGE_IMPORTS = frozenset({"java", "csharp", "kotlin"})
+PACKAGE_IMPORTS = frozenset({"java", "csharp", "kotlin", "php"})
 # Where a class's methods may be written out of it, in another file (C++'s `void Cart::add() {}`): overloads found by
 # their qualified name alone are the first of its definitions, when one file holds them all (`first_defined`).
 OUT_OF_CLASS = frozenset({"cpp"})
@@ -88,7 +88,7 @@ MAX_ANCESTORS = 64
 # How names resolve, named in each generation's manifest: a generation resolved by another rule is not patched (its
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
 RESOLUTION = ("aliases-go-ecma-stars-typed-paths-exports-bases-super-across-rustpaths-gomethods-goembeds-java-"
-              "overloads-redefined-modvars-c-cpp-cs-kt-rb-18")
+              "overloads-redefined-modvars-c-cpp-cs-kt-rb-php-18")
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
@@ -392,7 +392,7 @@ class Resolver:
             if found is not None:
                 return found, None
         if lang in PACKAGE_IMPORTS:
-            found = self._wildcard(result, f"{recv}.{callee}")
+            found = self._wildcard(result, f"{recv}{LANGUAGES[lang].separator}{callee}")
             if found is not None:
                 return found, None
         owner_name = recv.rsplit("::", 1)[-1].rsplit(".", 1)[-1]
@@ -405,8 +405,9 @@ class Resolver:
         """What `name` names through the file's imports of a whole package, namespace or class (`PACKAGE_IMPORTS`:
         Java's `import a.b.*` and `import static a.b.C.*`, C#'s `using A.B;` and `using static A.B.C;`), the first of
         them in the file's order that has it, then through the `global using`s of its folder and those above it."""
+        language = result.language or ""
         if self._stars[0] != result.path:
-            language, folder, folders = result.language or "", result.path, []
+            folder, folders = result.path, []
             while folder:  # the `global using`s of the file's folder and of each folder above it, nearest first
                 folder = posixpath.dirname(folder)
                 folders.append(folder)
@@ -415,7 +416,7 @@ class Resolver:
                   if edge_type == "import" and len(hint) > 2 and hint[2] == "*"),
                 *(target for folder in folders for target in self.stars.get((language, f"{folder}/:*")) or ())])
         for target in self._stars[1]:
-            found = self._dotted_definition(result.language or "", f"{target}.{name}")
+            found = self._dotted_definition(language, f"{target}{LANGUAGES[language].separator}{name}")
             if found is not None:
                 return found
         return None
@@ -603,7 +604,7 @@ class Resolver:
             else:  # `Util.log()` after `import a.b.Util`, `Outer.Inner.make()` after `import a.b.Outer`
                 owner_name = f"{imported}{recv[len(head):]}"
                 definition = partial(self._dotted_definition, lang)
-            found = definition(f"{owner_name}.{callee}")
+            found = definition(f"{owner_name}{LANGUAGES[lang].separator}{callee}")
             if found is None:  # a method the class inherits (`Child.create()`, `mod.Child.create()`)
                 owner = definition(owner_name)
                 if owner is not None:  # a class's bases, or a module's variable's type (`Q.finite()`)

@@ -373,6 +373,21 @@ RUBY_STEPS: list[tuple[str, list[Edit]]] = [
         write("rb/shop/audited.rb", "module Shop\n  module Audited\n    def audit\n    end\n  end\nend\n"),
         replace("rb/shop/base.rb", "  class Base\n", "  class Base\n    include Audited\n")]),
 ]
+# PHP: a class found through a `use`, from the caller's namespace, and through `parent::`.
+PHP_STEPS: list[tuple[str, list[Edit]]] = [
+    ("PHP classes of one name in two namespaces, a caller using one of them", [
+        write("php/Util/Helper.php", "<?php\nnamespace Util;\n\nclass Helper {\n"
+                                     "    public static function log() {}\n}\n"),
+        write("php/Other/Helper.php", "<?php\nnamespace Other;\n\nclass Helper {\n}\n"),
+        write("php/Shop/Base.php", "<?php\nnamespace Shop;\n\nclass Base {\n    public function audit() {}\n}\n"),
+        write("php/Shop/Cart.php", "<?php\nnamespace Shop;\n\nuse Util\\Helper;\n\nclass Cart extends Base {\n"
+                                   "    public function add() {\n        Helper::log();\n        parent::audit();\n"
+                                   "    }\n}\n")]),
+    ("the caller uses the other namespace's class, which gains the method; the base loses its own", [
+        replace("php/Shop/Cart.php", "use Util\\Helper;", "use Other\\Helper;"),
+        replace("php/Other/Helper.php", "class Helper {\n", "class Helper {\n    public static function log() {}\n"),
+        replace("php/Shop/Base.php", "    public function audit() {}\n", "")]),
+]
 # A module's variable of a known class: calls on it through imports follow the class it is made of.
 MODULE_VARIABLE_STEPS: list[tuple[str, list[Edit]]] = [
     ("a module makes an instance another module calls through an import", [
@@ -624,6 +639,10 @@ def test_a_patch_follows_what_kotlin_calls_name(tmp_path: Path, monkeypatch: pyt
 
 def test_a_patch_follows_what_ruby_calls_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _replay(tmp_path, monkeypatch, RUBY_STEPS)
+
+
+def test_a_patch_follows_what_php_calls_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _replay(tmp_path, monkeypatch, PHP_STEPS)
 
 
 def test_a_patch_follows_what_a_call_inherits_through_other_files(tmp_path: Path,

@@ -65,6 +65,8 @@ class LanguageRules:
     - `signature_start(node)`: where a definition's signature begins, when not at its first byte (Java's
       annotations, which its declaration node holds, left out).
     - `super_name`: the word a method calls its class's bases by, where it is not `super` (C#'s `base`).
+    - `receiver(text)`: a call's receiver as the resolver reads it, where the language writes it otherwise (PHP's
+      `$this->items` is `this.items`).
     - `body_of(node)`: a definition's body where the grammar names no `body` field (Kotlin's): what its signature
       ends before and its doc is read around.
     - `parse_text(data)`: the bytes the parser reads instead of the file's, of the same length so that every position
@@ -91,3 +93,4 @@ class LanguageRules:
     parse_text: Callable[[bytes], bytes] | None = None
     super_name: str | None = None
     body_of: Callable[[Node], Node | None] | None = None
+    receiver: Callable[[str], str] | None = None
