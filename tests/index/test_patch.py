@@ -388,6 +388,18 @@ PHP_STEPS: list[tuple[str, list[Edit]]] = [
         replace("php/Other/Helper.php", "class Helper {\n", "class Helper {\n    public static function log() {}\n"),
         replace("php/Shop/Base.php", "    public function audit() {}\n", "")]),
 ]
+# Swift: a method an extension in another file gives, a method the superclass gives.
+SWIFT_STEPS: list[tuple[str, list[Edit]]] = [
+    ("a Swift class, its superclass and an extension in another file", [
+        write("swift/Base.swift", "class Base {\n    func audit() {}\n}\n"),
+        write("swift/Cart.swift", "class Cart: Base {\n    func add() {\n        audit()\n        let c = Cart()\n"
+                                  "        c.extra()\n    }\n}\n"),
+        write("swift/Extra.swift", "extension Cart {\n    func extra() {}\n}\n")]),
+    ("the extension's method moves to another extension; the superclass loses its method", [
+        write("swift/Extra.swift", "extension Cart {\n}\n"),
+        write("swift/More.swift", "extension Cart {\n    func extra() {}\n}\n"),
+        write("swift/Base.swift", "class Base {\n}\n")]),
+]
 # A module's variable of a known class: calls on it through imports follow the class it is made of.
 MODULE_VARIABLE_STEPS: list[tuple[str, list[Edit]]] = [
     ("a module makes an instance another module calls through an import", [
@@ -643,6 +655,10 @@ def test_a_patch_follows_what_ruby_calls_name(tmp_path: Path, monkeypatch: pytes
 
 def test_a_patch_follows_what_php_calls_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _replay(tmp_path, monkeypatch, PHP_STEPS)
+
+
+def test_a_patch_follows_what_swift_calls_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _replay(tmp_path, monkeypatch, SWIFT_STEPS)
 
 
 def test_a_patch_follows_what_a_call_inherits_through_other_files(tmp_path: Path,
