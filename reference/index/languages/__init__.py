@@ -29,8 +29,9 @@ RULES_OF_GRAMMAR: dict[str, LanguageRules] = {
 # Other spellings of the languages' names (what a `language` filter may be given: `c++`, `C#`, `ts`) -> the name the
 # index reports.
 SPELLINGS: dict[str, str] = {
-    "c++": "cpp", "cxx": "cpp", "c#": "csharp", "cs": "csharp", "kt": "kotlin", "ts": "typescript", "tsx": "typescript",
-    "js": "javascript", "jsx": "javascript", "py": "python", "golang": "go", "rs": "rust",
+    "c++": "cpp", "cxx": "cpp", "c#": "csharp", "cs": "csharp", "kt": "kotlin", "kts": "kotlin", "ts": "typescript",
+    "tsx": "typescript", "js": "javascript", "jsx": "javascript", "py": "python", "golang": "go", "rs": "rust",
+    "rb": "ruby",
 }
 
 
