@@ -38,23 +38,24 @@ ALIAS_HOPS = 8
 # *` in `m`) makes `m.a.x` also `m.a.a.x`, `m.b.a.x`..., each a name of its own.
 LOOKUP_NAMES = 64
 # Where `super` names the class's bases: Python's `super()`, TypeScript's and JavaScript's `super`.
-SUPER_LANGUAGES = frozenset({"python", "typescript", "javascript", "java", "csharp", "kotlin", "php", "swift"})
+SUPER_LANGUAGES = frozenset({"python", "typescript", "javascript", "java", "csharp", "kotlin", "php", "swift",
+                             "scala"})
 # Where only a receiver calls a method (Go's `v.m()`, Java's `this.m()` written or implied): a method is never what a
 # plain name, looked up across a file or the tree, calls.
-RECEIVER_ONLY = frozenset({"go", "java", "cpp", "csharp", "kotlin", "ruby", "php", "swift"})
+RECEIVER_ONLY = frozenset({"go", "java", "cpp", "csharp", "kotlin", "ruby", "php", "swift", "scala"})
 # Where a plain name the language's own definitions do not give is looked up among another language's: C++ calls C's
 # functions (a C library of the tree, a header C++ does not read as its own).
 ALSO_CALLS = {"cpp": "c"}
 # Where a name is looked up by its qualified name from the calling definition's scopes outwards (C++'s and C#'s
 # namespaces and classes: `total()` in `shop::Cart::add` is `shop::Cart::total`, else `shop::total`, else `total`;
 # `Cart::make()` the same way), before the plain lookups: a method written outside its class's file is found so.
-SCOPED = frozenset({"cpp", "csharp", "kotlin", "ruby", "php", "swift"})
+SCOPED = frozenset({"cpp", "csharp", "kotlin", "ruby", "php", "swift", "scala"})
 # Where a class's methods of one name (its overloads) are what a call of the name names, the first declared: a call
 # carries no argument types to choose by.
-OVERLOADING = frozenset({"java", "csharp", "cpp", "kotlin", "swift"})
+OVERLOADING = frozenset({"java", "csharp", "cpp", "kotlin", "swift", "scala"})
 # Where an import names a package, a namespace or a class by its dotted qualified name (`import a.b.Util`, `using A.B;`,
 # `import a.b.*`), each of whose members a call may name.
-PACKAGE_IMPORTS = frozenset({"java", "csharp", "kotlin", "php"})
+PACKAGE_IMPORTS = frozenset({"java", "csharp", "kotlin", "php", "scala"})
 # Where a class's methods may be written out of it, in another file (C++'s `void Cart::add() {}`): overloads found by
 # their qualified name alone are the first of its definitions, when one file holds them all (`first_defined`).
 OUT_OF_CLASS = frozenset({"cpp"})
@@ -88,7 +89,7 @@ MAX_ANCESTORS = 64
 # How names resolve, named in each generation's manifest: a generation resolved by another rule is not patched (its
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
 RESOLUTION = ("aliases-go-ecma-stars-typed-paths-exports-bases-super-across-rustpaths-gomethods-goembeds-java-"
-              "overloads-redefined-modvars-c-cpp-cs-kt-rb-php-swift-18")
+              "overloads-redefined-modvars-c-cpp-cs-kt-rb-php-swift-scala-18")
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:

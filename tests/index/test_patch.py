@@ -400,6 +400,20 @@ SWIFT_STEPS: list[tuple[str, list[Edit]]] = [
         write("swift/More.swift", "extension Cart {\n    func extra() {}\n}\n"),
         write("swift/Base.swift", "class Base {\n}\n")]),
 ]
+# Scala: an object found through an import's selector; a class's own method and its base's.
+SCALA_STEPS: list[tuple[str, list[Edit]]] = [
+    ("Scala objects of one name in two packages, a caller importing one of them", [
+        write("scala/util/Helper.scala", "package util\n\nobject Helper {\n  def log(): Unit = {}\n}\n"),
+        write("scala/other/Helper.scala", "package other\n\nobject Helper {\n}\n"),
+        write("scala/shop/Base.scala", "package shop\n\nclass Base {\n  def audit(): Unit = {}\n}\n"),
+        write("scala/shop/Cart.scala", "package shop\n\nimport util.{Helper}\n\nclass Cart extends Base {\n"
+                                       "  def add(): Unit = {\n    Helper.log()\n    audit()\n  }\n}\n")]),
+    ("the caller imports the other package's object, which gains the method; the class overrides the base's", [
+        replace("scala/shop/Cart.scala", "import util.{Helper}", "import other.{Helper}"),
+        replace("scala/other/Helper.scala", "object Helper {\n", "object Helper {\n  def log(): Unit = {}\n"),
+        replace("scala/shop/Cart.scala", "  def add(): Unit = {",
+                "  def audit(): Unit = {}\n\n  def add(): Unit = {")]),
+]
 # A module's variable of a known class: calls on it through imports follow the class it is made of.
 MODULE_VARIABLE_STEPS: list[tuple[str, list[Edit]]] = [
     ("a module makes an instance another module calls through an import", [
@@ -659,6 +673,10 @@ def test_a_patch_follows_what_php_calls_name(tmp_path: Path, monkeypatch: pytest
 
 def test_a_patch_follows_what_swift_calls_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _replay(tmp_path, monkeypatch, SWIFT_STEPS)
+
+
+def test_a_patch_follows_what_scala_calls_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _replay(tmp_path, monkeypatch, SCALA_STEPS)
 
 
 def test_a_patch_follows_what_a_call_inherits_through_other_files(tmp_path: Path,

@@ -6,13 +6,13 @@ A language module holds its tree-sitter queries and the rules a query cannot say
 
 from __future__ import annotations
 
-from . import c, cpp, csharp, go, java, javascript, kotlin, php, python, ruby, rust, swift, typescript
+from . import c, cpp, csharp, go, java, javascript, kotlin, php, python, ruby, rust, scala, swift, typescript
 from .rules import LanguageRules
 
 LANGUAGES: dict[str, LanguageRules] = {
     rules.name: rules for rules in (python.RULES, rust.RULES, typescript.RULES, javascript.RULES, go.RULES,
                                    java.RULES, c.RULES, cpp.RULES, csharp.RULES, kotlin.RULES, ruby.RULES,
-                                   php.RULES, swift.RULES)
+                                   php.RULES, swift.RULES, scala.RULES)
 }
 
 # extension -> (language reported in the index, grammar name in the language pack)
