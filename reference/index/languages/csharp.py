@@ -8,7 +8,7 @@ import re
 from tree_sitter import Node
 
 from ..source import Source
-from .rules import Import, LanguageRules
+from .rules import Import, LanguageRules, named_child_text
 
 DEFINITIONS = """
 (namespace_declaration name: (_) @name) @module
@@ -117,11 +117,7 @@ def doc(src: Source, body: Node | None) -> str | None:
 def package_of(src: Source, root: Node) -> str | None:
     """The file's namespace when it declares one for the whole file (`namespace Shop.Core;`); None otherwise (block
     namespaces are the definitions their members are in)."""
-    for child in root.named_children:
-        if child.type == "file_scoped_namespace_declaration":
-            name = child.child_by_field_name("name")
-            return src.text(name) if name is not None else None
-    return None
+    return named_child_text(src, root, "file_scoped_namespace_declaration")
 
 
 def imports_of(src: Source, node: Node, caps: dict[str, list[Node]], path: str, module: str) -> list[Import]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from ..source import Source
-from .rules import Import, LanguageRules
+from .rules import LanguageRules, unbound_import
 
 # A module or class named with its scopes (`class Shop::Cart`) is named by its last part, under the others.
 _NAMED = ("name: [(constant) @name (scope_resolution scope: (constant) @recv name: (constant) @name) (scope_resolution"
@@ -102,15 +102,9 @@ def body_of(node: Node) -> Node | None:
     return last if last is not None and last.type == "end" else None
 
 
-def imports_of(src: Source, node: Node, caps: dict[str, list[Node]], path: str, module: str) -> list[Import]:
-    """The file a `require` or `require_relative` names; it binds no name (what it defines is the program's)."""
-    target = src.text(caps["path"][0])
-    return [(target, ("import", target), None)]
-
-
 RULES = LanguageRules(
     name="ruby", grammars={".rb": "ruby"},
     definitions_query=DEFINITIONS, calls_query=CALLS, imports_query=IMPORTS, separator="::",
-    visibility=visibility, imports_of=imports_of, kind_of=kind_of, doc=doc, locals_query=LOCALS, implicit_this=True,
+    visibility=visibility, imports_of=unbound_import, kind_of=kind_of, doc=doc, locals_query=LOCALS, implicit_this=True,
     body_of=body_of,
 )

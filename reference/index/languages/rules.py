@@ -29,6 +29,23 @@ def doc_comment_line(text: str) -> str | None:
     return None
 
 
+def unbound_import(src: Source, node: Node, caps: dict[str, list[Node]], path: str, module: str) -> list[Import]:
+    """The file or module an import's `@path` names (Ruby's `require`, Swift's `import`); it binds no name of the
+    tree."""
+    target = src.text(caps["path"][0])
+    return [(target, ("import", target), None)]
+
+
+def named_child_text(src: Source, root: Node, node_type: str) -> str | None:
+    """The `name` of the file's first top-level node of `node_type` (a `package` clause, a file's namespace); None
+    without one."""
+    for child in root.named_children:
+        if child.type == node_type:
+            name = child.child_by_field_name("name")
+            return src.text(name) if name is not None else None
+    return None
+
+
 def capture_kind(capture: str, name: str, node: Node, extra: dict[str, Node]) -> str:
     """The kind a definition capture names, as is (for languages whose queries say it all)."""
     return capture

@@ -6,7 +6,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from ..source import Source
-from .rules import Import, LanguageRules, doc_comment_line
+from .rules import Import, LanguageRules, doc_comment_line, named_child_text
 
 # A companion `object Cart` beside `class Cart` is a module, so that the name calls and types name is the class's.
 DEFINITIONS = """
@@ -66,11 +66,7 @@ def doc(src: Source, body: Node | None) -> str | None:
 
 def package_of(src: Source, root: Node) -> str | None:
     """The name the file's `package` clause gives (None without one)."""
-    for child in root.named_children:
-        if child.type == "package_clause":
-            name = child.child_by_field_name("name")
-            return src.text(name) if name is not None else None
-    return None
+    return named_child_text(src, root, "package_clause")
 
 
 def imports_of(src: Source, node: Node, caps: dict[str, list[Node]], path: str, module: str) -> list[Import]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from ..source import Source
-from .rules import Import, LanguageRules, doc_comment_line
+from .rules import LanguageRules, doc_comment_line, unbound_import
 
 # A type's kind is its keyword (`class`, `struct`, `enum`, `actor`); an extension is a scope of the type it names, as
 # a Rust `impl` is; a property is a type's or the file's (a function's `let` is a local).
@@ -88,15 +88,9 @@ def doc(src: Source, body: Node | None) -> str | None:
     return None
 
 
-def imports_of(src: Source, node: Node, caps: dict[str, list[Node]], path: str, module: str) -> list[Import]:
-    """The module an `import` brings in whole; it binds no name of the tree."""
-    target = src.text(caps["path"][0])
-    return [(target, ("import", target), None)]
-
-
 RULES = LanguageRules(
     name="swift", grammars={".swift": "swift"},
     definitions_query=DEFINITIONS, calls_query=CALLS, imports_query=IMPORTS, separator=".",
-    visibility=visibility, imports_of=imports_of, kind_of=kind_of, doc=doc, locals_query=LOCALS,
+    visibility=visibility, imports_of=unbound_import, kind_of=kind_of, doc=doc, locals_query=LOCALS,
     implicit_this=True,
 )
