@@ -553,8 +553,8 @@ def _resolver(names: BinaryIO, files: int, scratch: sqlite3.Connection, layout: 
     resolver = Resolver(go_directories=go, layout=layout)
     names.seek(0)
     for _ in range(files):
-        path, _, symbols, first, _ = _unspill(names)
-        resolver.add_symbols(path, symbols, first)
+        path, language, symbols, first, _ = _unspill(names)
+        resolver.add_symbols(path, symbols, first, language)
     for attribute, table in tables.items():
         setattr(resolver, attribute, table)
     return resolver

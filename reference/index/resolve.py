@@ -56,6 +56,9 @@ OVERLOADING = frozenset({"java", "csharp", "cpp", "kotlin", "swift", "scala"})
 # Where an import names a package, a namespace or a class by its dotted qualified name (`import a.b.Util`, `using A.B;`,
 # `import a.b.*`), each of whose members a call may name.
 PACKAGE_IMPORTS = frozenset({"java", "csharp", "kotlin", "php", "scala"})
+# Where a type's methods may be written outside its body, in other files (a Go type's, in any file of its package; a
+# C++ class's, written out of it): a member not among a type's children is looked up by the type's name (`_child`).
+MEMBERS_OUTSIDE = frozenset({"go", "cpp"})
 # Where a class's methods may be written out of it, in another file (C++'s `void Cart::add() {}`): overloads found by
 # their qualified name alone are the first of its definitions, when one file holds them all (`first_defined`).
 OUT_OF_CLASS = frozenset({"cpp"})
@@ -180,6 +183,9 @@ class Resolver:
         self.crates = frozenset(name for name in layout.crates.values() if name) if layout is not None else frozenset()
         self.top_level: dict[tuple[str, str], int] = {}   # (path, name), parentless
         self.children: dict[tuple[int, str], int] = {}
+        # Type id -> (language, directory, qualified name) of a type whose members may be written outside it
+        # (`MEMBERS_OUTSIDE`).
+        self.outside: dict[int, tuple[str, str, str]] = {}
         # (class, name) -> the first declared of its methods of that name (its overloads; `OVERLOADING`).
         self.overloads: dict[tuple[int, str], int] = {}
         # (language, qualified name) -> its last definition, where one file holds its every one (`REDEFINING`).
@@ -210,9 +216,11 @@ class Resolver:
         # The file whose whole-package imports `_wildcard` read last, and their targets.
         self._stars: tuple[str, list[str]] = ("", [])
 
-    def add_symbols(self, path: str, symbols: Iterable[tuple[str, str, str, int]], first_symbol: int) -> None:
+    def add_symbols(self, path: str, symbols: Iterable[tuple[str, str, str, int]], first_symbol: int,
+                    language: str | None = None) -> None:
         """Register one file's symbols given as `registered` tuples (ids first_symbol, first_symbol + 1, ...): their
-        kinds and parents and, in a Go file's directory, `by_dir_name`."""
+        kinds and parents, in a Go file's directory `by_dir_name`, and where a type's members may be written outside
+        it, the type's name (`outside`); `language`: the file's, when its text decides it (a `.h`)."""
         self.paths.add(path)
         directory = posixpath.dirname(path)
         kinds, parents = self.kind, self.parent
@@ -221,8 +229,11 @@ class Resolver:
             parents.extend([0] * (first_symbol - len(parents)))
         del kinds[first_symbol:], parents[first_symbol:]
         by_dir_name = self.by_dir_name if directory in self.go_directories else None
-        go = (language_of(path) or ("",))[0] == "go"
+        language = language or (language_of(path) or ("",))[0]
+        go, outside = language == "go", self.outside if language in MEMBERS_OUTSIDE else None
         for sid, (name, qualified, kind, parent_index) in enumerate(symbols, first_symbol):
+            if outside is not None and kind in TYPES:
+                outside[sid] = (language, directory, qualified)
             kinds.append(intern(kind))
             parents.append(0 if parent_index < 0 else first_symbol + parent_index)
             if by_dir_name is not None and kind in CALLABLE_TARGETS:
@@ -429,9 +440,26 @@ class Resolver:
 
     def _child(self, owner: int, name: str) -> int | None:
         """The member `name` of `owner`: the one of that name, or the first declared of a class's overloads
-        (`OVERLOADING`: a call gives no argument types to choose among them)."""
+        (`OVERLOADING`: a call gives no argument types to choose among them); else one written outside it
+        (`MEMBERS_OUTSIDE`)."""
         found = self.children.get((owner, name))
-        return self.overloads.get((owner, name)) if found == AMBIGUOUS else found
+        if found == AMBIGUOUS:
+            return self.overloads.get((owner, name))
+        written = self.outside.get(owner) if found is None else None
+        return found if written is None else self._member_outside(written, name)
+
+    def _member_outside(self, written: tuple[str, str, str], name: str) -> int | None:
+        """The member `name` of a type written outside its body (`MEMBERS_OUTSIDE`; `written`: the type's language,
+        directory and qualified name): a Go method of its package (`T.m`), a C++ method by its qualified name (the
+        first of its overloads when one file holds them all)."""
+        language, directory, qualified = written
+        if language == "go":
+            return _unique(self.by_dir_name.get((directory, f"{qualified}.{name}")))
+        member = f"{qualified}{LANGUAGES[language].separator}{name}"
+        found = self.by_qualified.get((language, member))
+        if found == AMBIGUOUS and language in OUT_OF_CLASS:
+            return self.first_defined.get((language, member))
+        return _unique(found)
 
     def _inherited(self, owner: int, callee: str) -> int | None:
         """The method `callee` class `owner` inherits: that of the first class of its ancestors (`_ancestors`) that

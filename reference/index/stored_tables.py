@@ -9,6 +9,7 @@ so a patch's edges resolve to what a full run over the same tree resolves them t
 
 from __future__ import annotations
 
+import posixpath
 import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -19,11 +20,13 @@ from .resolve import (
     AMBIGUOUS,
     CALLABLE_TARGETS,
     CONTAINERS,
+    MEMBERS_OUTSIDE,
     OUT_OF_CLASS,
     OVERLOADING,
     PLAIN_TARGETS,
     REDEFINING,
     REDEFINING_ACROSS,
+    TYPES,
     Resolver,
 )
 
@@ -101,6 +104,24 @@ class _ById(_Remembering):
         except KeyError:
             row = self.db.execute(f"SELECT {self.column} {_JOINED} WHERE symbol_id = ?", (sid,)).fetchone()
             return self._keep(sid, row[0] if row else None)
+
+
+class _Outside(_Remembering):
+    """`outside.get(type id)`: the type's (language, directory, qualified name) where its members may be written
+    outside it (`MEMBERS_OUTSIDE`), else None."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        super().__init__()
+        self.db = db
+        self.sql = (f"SELECT language, path, qualified_name FROM symbols WHERE symbol_id = ? "
+                    f"AND language IN ({_marks(MEMBERS_OUTSIDE)}) AND kind IN ({_marks(TYPES)})")
+
+    def get(self, sid: int) -> tuple[str, str, str] | None:
+        try:
+            return self.memo[sid]
+        except KeyError:
+            row = self.db.execute(self.sql, (sid,)).fetchone()
+            return self._keep(sid, None if row is None else (row[0], posixpath.dirname(row[1]), row[2]))
 
 
 class _Paths:
@@ -192,6 +213,7 @@ def stored_resolver(db: sqlite3.Connection, layout: Layout | None = None) -> Res
     resolver.kind = _ById(db, "s.kind")  # type: ignore[assignment]
     resolver.parent = _ById(db, "r.parent_symbol_id")  # type: ignore[assignment]
     resolver.paths = _Paths(db)  # type: ignore[assignment]
+    resolver.outside = _Outside(db)  # type: ignore[assignment]
     resolver.class_bases = _Bases(db)  # type: ignore[assignment]
     return resolver
 

@@ -78,7 +78,8 @@ def test_a_header_is_cpp_when_it_reads_as_cpp() -> None:
 
 
 TREE = {
-    "include/cart.h": "#pragma once\nnamespace shop {\nclass Base {\n public:\n  void audit() {}\n};\n"
+    "include/cart.h": "#pragma once\nnamespace shop {\nclass Base {\n public:\n  void audit() {}\n"
+                      "  void check();\n};\n"
                       "class Store {\n public:\n  virtual int stock() const = 0;\n};\n"
                       "class Cart : public Base {\n public:\n  void add(int item);\n  int size() const { return n_; }\n"
                       "  static Cart* make();\n private:\n  int n_;\n};\nint total(const Cart& c);\n}\n",
@@ -86,9 +87,11 @@ TREE = {
                    "  this->size();\n  audit();\n  total(*this);\n  log_line(\"add\");\n}\n"
                    "Cart* Cart::make() { return new Cart(); }\nint total(const Cart& c) { return c.size(); }\n}\n",
     "src/log.c": "void log_line(const char *s) {}\n",
+    "src/base.cc": "#include \"../include/cart.h\"\nvoid shop::Base::check() {}\n",
     "src/main.cc": "#include \"../include/cart.h\"\nint main() {\n  shop::Cart cart;\n  cart.add(1);\n"
                    "  shop::Cart* p = shop::Cart::make();\n  p->size();\n  shop::total(cart);\n  size();\n"
-                   "  shop::Store* store = nullptr;\n  store->stock();\n  printf(\"x\");\n  return 0;\n}\n",
+                   "  shop::Store* store = nullptr;\n  store->stock();\n  p->check();\n  printf(\"x\");\n"
+                   "  return 0;\n}\n",
 }
 
 
@@ -109,7 +112,8 @@ def test_cpp_calls_resolve_from_their_scopes_types_and_bases(tmp_path: Path) -> 
         ("src/main.cc", 7, "shop::total", "shop::total"),
         ("src/main.cc", 8, "size", None),  # a plain call outside a class names no method
         ("src/main.cc", 10, "store::stock", "shop::Store::stock"),  # a pure virtual method
-        ("src/main.cc", 11, "printf", None)]
+        ("src/main.cc", 11, "p::check", "shop::Base::check"),  # inherited, written out of its class elsewhere
+        ("src/main.cc", 12, "printf", None)]
 
 
 OVERLOADED = {

@@ -320,6 +320,8 @@ CPP_STEPS: list[tuple[str, list[Edit]]] = [
     ("the method gets an overload in its file (the first names it), then one in another file (none does)", [
         append("cpp/cart_add.cc", "void shop::Cart::add(int n) {}\n")]),
     ("an overload in another file", [append("cpp/cart.cc", "void shop::Cart::add(long n) {}\n")]),
+    ("the base class gets back the method a call inherits, written in a file of its own", [
+        write("cpp/base.cc", "#include \"cart.h\"\nvoid shop::Base::audit() {}\n")]),
 ]
 # C#: a class found through a `using` of its namespace, from the caller's namespace, and through `base`.
 CSHARP_STEPS: list[tuple[str, list[Edit]]] = [

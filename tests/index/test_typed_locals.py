@@ -250,12 +250,13 @@ EMBEDDED = {
     "parse/dispenser.go": "package parse\n\ntype Dispenser struct{}\n\n"
                           "func (d *Dispenser) Val() string { return \"\" }\n\n"
                           "func (d *Dispenser) Next() bool { return false }\n",
+    "parse/dispenser_args.go": "package parse\n\nfunc (d *Dispenser) Args() []string { return nil }\n",
     "parse/lexer.go": "package parse\n\ntype Lexer struct {\n\tDispenser\n}\n\n"
                       "func (l Lexer) Next() bool { return true }\n",
     "conf/helper.go": "package conf\n\nimport \"example.com/web/parse\"\n\ntype Helper struct {\n\t*parse.Dispenser\n"
                       "\tState map[string]any\n}\n\ntype Outer struct {\n\tHelper\n}\n\n"
                       "func Use(h Helper, o *Outer, l parse.Lexer) {\n\th.Val()\n\to.Val()\n\tl.Next()\n\tl.Val()\n"
-                      "\th.Missing()\n}\n",
+                      "\th.Args()\n\th.Missing()\n}\n",
 }
 EMBEDDED_EXPECTED = {
     "conf/helper.go": [
@@ -263,7 +264,8 @@ EMBEDDED_EXPECTED = {
         (16, "o.Val", "Dispenser.Val"),  # two structs down
         (17, "l.Next", "Lexer.Next"),  # its own method, not the one its embedded type promotes
         (18, "l.Val", "Dispenser.Val"),
-        (19, "h.Missing", None),
+        (19, "h.Args", "Dispenser.Args"),  # a method of the embedded type written in another file of its package
+        (20, "h.Missing", None),
     ],
 }
 
