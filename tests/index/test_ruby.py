@@ -31,6 +31,8 @@ module Shop
     def total
       0
     end
+
+    LIMIT = 5
   end
 end
 
@@ -54,6 +56,7 @@ def test_a_ruby_file_gives_its_scoped_symbols() -> None:
         ("add", "Shop::Cart::add", "method", "public", "Adds an item.", "def add(item)"),
         ("make", "Shop::Cart::make", "method", "public", None, "def self.make"),  # the class's own
         ("total", "Shop::Cart::total", "method", "private", None, "def total"),  # after `private`
+        ("LIMIT", "Shop::Cart::LIMIT", "constant", "public", None, "LIMIT = 5"),  # `private` makes no constant private
         ("Helper", "Shop::Util::Helper", "class", "public", None, "class Shop::Util::Helper"),
         ("log", "Shop::Util::Helper::log", "method", "public", None, "def self.log(s)"),  # under every scope
         ("helper", "helper", "function", "public", None, "def helper(x)")]

@@ -47,7 +47,10 @@ _SECTIONS = frozenset({"private", "protected", "public"})
 
 def visibility(name: str, node: Node, kind: str) -> str:
     """A method is private when a `private` line comes before it in its class or module (a later `public` ends it), or
-    when it is an argument of `private` (`private def helper`); `protected` counts as public."""
+    when it is an argument of `private` (`private def helper`); `protected` counts as public. Those lines make no
+    constant or class private."""
+    if node.type not in ("method", "singleton_method"):
+        return "public"
     parent = node.parent
     if parent is not None and parent.type == "argument_list" and parent.parent is not None:
         called = parent.parent.child_by_field_name("method")
