@@ -1,4 +1,4 @@
-"""Kotlin: names qualified by the file's `package`, public unless a modifier says otherwise, KDoc, `import` (with `as`
+"""Kotlin: names qualified by the file's `package`, public unless `private`, KDoc, `import` (with `as`
 and `*`), constructor calls by the class's name, and a companion object's members as its class's."""
 
 from __future__ import annotations

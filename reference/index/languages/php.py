@@ -1,4 +1,4 @@
-"""PHP: names qualified by the file's `namespace` and joined by `\\`, members public unless a modifier says otherwise,
+"""PHP: names qualified by the file's `namespace` and joined by `\\`, members public unless `private`,
 `/** */` docs, `use` imports, `$this` and `parent`, and `new`."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Scala: names qualified by the file's `package`, public unless `private` or `protected`, Scaladoc, imports with
+"""Scala: names qualified by the file's `package`, public unless `private`, Scaladoc, imports with
 selectors and `_`, `new`, and an `object` as a module (a class's companion keeps the class's name for the class)."""
 
 from __future__ import annotations
