@@ -109,3 +109,17 @@ def test_damage_found_by_the_health_check(polyglot_copy: Callable[[str], Path]) 
         says_damaged(conn)
     finally:
         conn.close()
+
+
+def test_damage_found_when_the_health_check_opens_the_index(polyglot_copy: Callable[[str], Path]) -> None:
+    """A segment's metadata unreadable and no prewarm to open the index first: the health check that opens it finds
+    the damage, and says error in that same answer, not ready."""
+    workspace = polyglot_copy("opened-by-health")
+    (live_generation(workspace) / TANTIVY_DIR / "symbols" / "meta.json").write_text("{ not json", encoding="utf-8")
+    conn = connect_stdio(workspace, None, "--no-prewarm")
+    try:
+        health, _ = conn.payload("health_check", {})
+        assert health["status"] == "error", health
+        assert health["tantivy"] == {"status": "unavailable", "reason": "index_incompatible"}, health
+    finally:
+        conn.close()

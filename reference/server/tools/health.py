@@ -32,6 +32,9 @@ def health_check(rt: Runtime, params: NoParams) -> dict[str, Any]:
     """Server health in one cheap call."""
     snap = rt.snapshot()
     checks = index_checks(rt, snap)
+    # Opening the index for the checks (the first to, without a prewarm, or beside one) may have found it damaged:
+    # the answer says what it found, from the state that damage left.
+    snap = rt.snapshot()
     return {
         "status": _overall(rt, snap, checks),
         "workspace": str(rt.workspace),
