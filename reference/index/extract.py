@@ -191,6 +191,8 @@ def _definitions(rules: LanguageRules, src: Source, matches: list[tuple[int, dic
             d.owner = _receiver_type(src, name_node)
         else:
             name = src.text(name_node)
+            if len(name) > 2 and name[0] == name[-1] == "`":  # Kotlin's, Scala's, Swift's quoted name: `adds an item`
+                name = name[1:-1]
             d = _Def(node.start_byte, node.end_byte, kind_of(kind, name, node, extra), name, node, extra)
             if "recv" in extra:
                 d.owner = _receiver_type(src, extra["recv"])

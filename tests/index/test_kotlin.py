@@ -24,6 +24,8 @@ class Cart(private val pricing: Pricing) : Base(), Priced {
     fun add(item: Item) {
         val copy = item
     }
+
+    fun `adds two items`() {}
 }
 
 interface Priced { fun price() }
@@ -45,6 +47,7 @@ def test_a_kotlin_file_gives_its_package_qualified_symbols() -> None:
         ("MAX", "com.example.shop.Cart.MAX", "constant", "public", None),  # a companion's: the class's own
         ("make", "com.example.shop.Cart.make", "method", "public", None),
         ("add", "com.example.shop.Cart.add", "method", "public", "Adds an item."),  # its `val` is a local
+        ("adds two items", "com.example.shop.Cart.adds two items", "method", "public", None),  # named in backticks
         ("Priced", "com.example.shop.Priced", "interface", "public", None),
         ("price", "com.example.shop.Priced.price", "method", "public", None),
         ("Registry", "com.example.shop.Registry", "class", "public", None),  # an object
