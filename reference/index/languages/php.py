@@ -6,7 +6,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from ..source import Source
-from .rules import Import, LanguageRules, doc_comment_line
+from .rules import Import, LanguageRules, doc_comment_above
 
 DEFINITIONS = """
 (namespace_definition name: (namespace_name) @name body: (compound_statement)) @module
@@ -63,15 +63,6 @@ def visibility(name: str, node: Node, kind: str) -> str:
     return "public"
 
 
-def doc(src: Source, body: Node | None) -> str | None:
-    """The first line of the `/** ... */` comment just above the declaration whose body is `body`."""
-    declaration = body.parent if body is not None else None
-    comment = declaration.prev_named_sibling if declaration is not None else None
-    if comment is None or comment.type != "comment":
-        return None
-    return doc_comment_line(src.text(comment))
-
-
 def package_of(src: Source, root: Node) -> str | None:
     """The namespace the file declares for all of it (`namespace App\\Shop;`); None without one (a braced
     `namespace X { }` is the definition its members are in)."""
@@ -101,6 +92,7 @@ def imports_of(src: Source, node: Node, caps: dict[str, list[Node]], path: str, 
 RULES = LanguageRules(
     name="php", grammars={".php": "php"},
     definitions_query=DEFINITIONS, calls_query=CALLS, imports_query=IMPORTS, separator="\\",
-    visibility=visibility, imports_of=imports_of, doc=doc, locals_query=LOCALS, package_of=package_of,
+    visibility=visibility, imports_of=imports_of, doc=doc_comment_above("comment"), locals_query=LOCALS,
+    package_of=package_of,
     super_name="parent", receiver=receiver, signature_start=signature_start,
 )

@@ -29,6 +29,16 @@ def doc_comment_line(text: str) -> str | None:
     return None
 
 
+def doc_comment_above(comment_type: str) -> Callable[[Source, Node | None], str | None]:
+    """A language's `doc`: the first line of the `/** ... */` comment (a node of `comment_type`) just before the
+    declaration whose body is given (PHPDoc, Scaladoc)."""
+    def doc(src: Source, body: Node | None) -> str | None:
+        declaration = body.parent if body is not None else None
+        comment = declaration.prev_named_sibling if declaration is not None else None
+        return doc_comment_line(src.text(comment)) if comment is not None and comment.type == comment_type else None
+    return doc
+
+
 def unbound_import(src: Source, node: Node, caps: dict[str, list[Node]], path: str, module: str) -> list[Import]:
     """The file or module an import's `@path` names (Ruby's `require`, Swift's `import`); it binds no name of the
     tree."""

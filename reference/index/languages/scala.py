@@ -6,7 +6,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from ..source import Source
-from .rules import Import, LanguageRules, doc_comment_line, named_child_text
+from .rules import Import, LanguageRules, doc_comment_above, named_child_text
 
 # A companion `object Cart` beside `class Cart` is a module, so that the name calls and types name is the class's.
 DEFINITIONS = """
@@ -55,15 +55,6 @@ def visibility(name: str, node: Node, kind: str) -> str:
     return "public"
 
 
-def doc(src: Source, body: Node | None) -> str | None:
-    """The first line of the Scaladoc comment (`/** ... */`) just above the definition whose body is `body`."""
-    definition = body.parent if body is not None else None
-    comment = definition.prev_named_sibling if definition is not None else None
-    if comment is None or comment.type != "block_comment":
-        return None
-    return doc_comment_line(src.text(comment))
-
-
 def package_of(src: Source, root: Node) -> str | None:
     """The name the file's `package` clause gives (None without one)."""
     return named_child_text(src, root, "package_clause")
@@ -97,6 +88,7 @@ def imports_of(src: Source, node: Node, caps: dict[str, list[Node]], path: str, 
 RULES = LanguageRules(
     name="scala", grammars={".scala": "scala", ".sc": "scala"},
     definitions_query=DEFINITIONS, calls_query=CALLS, imports_query=IMPORTS, separator=".",
-    visibility=visibility, imports_of=imports_of, doc=doc, locals_query=LOCALS, package_of=package_of,
+    visibility=visibility, imports_of=imports_of, doc=doc_comment_above("block_comment"), locals_query=LOCALS,
+    package_of=package_of,
     implicit_this=True,
 )
