@@ -337,7 +337,7 @@ def _type_name(text: str) -> str | None:
         return None
     if len(text) > 1 and text[0] in "\"'" and text[-1] == text[0]:  # a Python annotation written as a string
         text = text[1:-1].strip()
-    text = _TYPE_PREFIX.sub("", text)
+    text = _TYPE_PREFIX.sub("", text).replace("->", ".")  # C++'s `p->make` (a call's callee) as `p.make`
     if text.endswith(">") and "<" in text:  # generic arguments
         text = text[:text.index("<")].removesuffix("::")
     elif text.endswith("]") and 0 < (open_at := text.find("[")) < len(text) - 2:  # `Foo[int]`, not `Foo[]`
@@ -395,29 +395,56 @@ def _called_on(scopes: _Scopes, index: int, recv: str) -> tuple[int, str] | None
 def _typed_locals(src: Source, matches: list[tuple[int, dict]], defs: list[_Def],
                   scopes: _Scopes) -> dict[tuple[int, str], str | None]:
     """(`_declared` key) -> the type a variable or a member is declared with or constructed from (`_type_name`); None
-    when it is given more than one type, or one that is not a name."""
-    found = [(caps["local"][0].start_byte, src.text(caps["local"][0]), _type_name(src.text(caps["type"][0])),
-              "" if caps.get("member") else src.text(caps["object"][0]) if caps.get("object") else None)
-             for _, caps in matches if caps.get("local") and caps.get("type")]
+    when it is given more than one type, or one that is not a name. A variable a function's call makes (`@made_by`:
+    `x := f()`, typed by what `f` returns) is typed so only where nothing declares it: blocks are not told apart, and a
+    declaration says more than a call whose function may return anything."""
+    found = [(local.start_byte, src.text(local), _type_name(src.text(made[0])),
+              "" if caps.get("member") else src.text(caps["object"][0]) if caps.get("object") else None, weak)
+             for _, caps in matches if caps.get("local")
+             for local in caps["local"][:1]
+             for made, weak in ((caps.get("type"), False), (caps.get("made_by"), True)) if made]
     found.sort(key=_EDGE_BYTE)  # by position alone (`_enclosing` wants them in order); ties keep match order
     typed: dict[tuple[int, str], str | None] = {}
-    for (_, name, type_name, on), index in zip(found, _enclosing(defs, [f[0] for f in found]), strict=True):
+    inferred: set[tuple[int, str]] = set()  # the keys typed by calls only (so far)
+    for (_, name, type_name, on, weak), index in zip(found, _enclosing(defs, [f[0] for f in found]), strict=True):
+        if type_name is not None and "." in type_name:  # made by a method of a variable typed above (`c.clone()`)
+            receiver, _, method = type_name.rpartition(".")
+            of_receiver = _called_on(scopes, index, receiver)
+            known = typed.get(of_receiver) if of_receiver is not None else None
+            if known is not None:
+                type_name = f"{known}.{method}"
         key = _declared(scopes, index, name, on)
-        if key is not None and typed.setdefault(key, type_name) != type_name:
+        if key is None or (weak and key in typed and key not in inferred):
+            continue
+        if not weak and key in inferred:  # a declaration wins over calls
+            inferred.discard(key)
+            typed[key] = type_name
+        elif typed.setdefault(key, type_name) != type_name:
             typed[key] = None
+        if weak:
+            inferred.add(key)
     return typed
 
 
-def _bases(src: Source, matches: list[tuple[int, dict]], defs: list[_Def]) -> list[tuple[int, tuple[str, ...]]]:
+def _bases(src: Source, matches: list[tuple[int, dict]], defs: list[_Def],
+           symbols: list[Symbol]) -> list[tuple[int, tuple[str, ...]]]:
     """(class's symbol index, its bases' names in order) from the locals matches that capture `@base`: the class is
-    the innermost definition around the base's name; a base that is not a type's name (`mixin(A)`) is left out."""
-    found = sorted((caps["base"][0].start_byte, name) for _, caps in matches
-                   if caps.get("base") and (name := _type_name(src.text(caps["base"][0]))) is not None)
+    the innermost definition around the base's name; a base that is not a type's name (`mixin(A)`) is left out. A
+    function's declared return type (`@returns`) is kept the same way, as its one base: what a variable it makes is
+    (only a function's or a method's: a declaration that is no symbol gives its enclosing type none)."""
+    found = sorted((node.start_byte, name, "returns" in caps) for _, caps in matches
+                   if (node := _base_node(caps)) is not None and (name := _type_name(src.text(node))) is not None)
     bases: dict[int, list[str]] = {}
-    for (_, name), index in zip(found, _enclosing(defs, [f[0] for f in found]), strict=True):
-        if index >= 0:
+    for (_, name, returned), index in zip(found, _enclosing(defs, [f[0] for f in found]), strict=True):
+        if index >= 0 and (not returned or symbols[index][2] in CALLABLE_KINDS):
             bases.setdefault(index, []).append(name)
     return [(index, tuple(names)) for index, names in bases.items()]
+
+
+def _base_node(caps: dict) -> Node | None:
+    """The node of a locals match's base or declared return type, if it captured one."""
+    found = caps.get("base") or caps.get("returns")
+    return found[0] if found else None
 
 
 def _module_variable_types(symbols: list[Symbol], typed: dict[tuple[int, str], str | None],
@@ -570,7 +597,7 @@ def extract(path: str, data: bytes, language: str | None, grammar_name: str | No
         result.edges, imports_text = _edges(rules, src, calls_m, imports_m, defs, path, result.module, typed, scopes)
         result.imports_text = expand(imports_text)
         result.exports = _exports(src, exports_m)
-        result.bases = _bases(src, locals_m, defs) if locals_m else []
+        result.bases = _bases(src, locals_m, defs, result.symbols) if locals_m else []
         if typed:
             result.bases.extend(_module_variable_types(result.symbols, typed))
     for start, end in _snippet_regions(result.symbols, text_lines):

@@ -11,7 +11,7 @@ from functools import partial
 from operator import itemgetter
 from sys import intern
 
-from .extract import SELF_NAMES, FileExtract, Symbol
+from .extract import CALLABLE_KINDS, SELF_NAMES, FileExtract, Symbol
 from .kinds import kinds_of
 from .languages import LANGUAGES, language_of
 from .languages.csharp import GLOBAL as GLOBAL_USING
@@ -92,7 +92,7 @@ MAX_ANCESTORS = 64
 # How names resolve, named in each generation's manifest: a generation resolved by another rule is not patched (its
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
 RESOLUTION = ("aliases-go-ecma-stars-typed-paths-exports-bases-super-across-rustpaths-gomethods-goembeds-java-"
-              "overloads-redefined-modvars-c-cpp-cs-kt-rb-php-swift-scala-backticks-18")
+              "overloads-redefined-modvars-c-cpp-cs-kt-rb-php-swift-scala-backticks-returns-19")
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
@@ -475,8 +475,8 @@ class Resolver:
         single base, as in TypeScript and JavaScript), over the bases of the tree only (`class_bases`); bases that
         admit no such order, depth first; at most `MAX_ANCESTORS`, and none for a class whose ancestry has a cycle
         or is more than `MAX_BASE_DEPTH` classes deep (`_height`)."""
-        if self._height(owner) is None:
-            return ()
+        if self._height(owner) is None or (0 < owner < len(self.kind) and self.kind[owner] in CALLABLE_KINDS):
+            return ()  # a function's `class_bases` is the type it returns, which it does not inherit from
         known = self._orders.get(owner)
         if known is None:
             lines = [[base, *self._ancestors(base)] for base in self.class_bases.get(owner, ())]
@@ -530,9 +530,17 @@ class Resolver:
         owner = self._rust_definition(result.module, typed) if prefix and result.language == "rust" else None
         if owner is None:
             owner = self._call_target(result, name, prefix or None, source, bound)[0]
+        if owner is None and prefix and self._inheriting:  # a member of what the prefix is (`make_cart.clone`)
+            of_prefix = self._type(result, prefix, source, bound)
+            owner = None if of_prefix is None else self._member(of_prefix, name)
         if result.language in MIXINS and owner is not None and 0 < owner < len(self.kind) \
                 and self.kind[owner] in CONTAINERS:
             return owner  # a module, whose methods a class that includes it has
+        if self._inheriting and owner is not None and 0 < owner < len(self.kind) and self.kind[owner] in CALLABLE_KINDS:
+            # A function named as a type (`c = make_cart()`): the type it is declared to return (its `class_bases`).
+            # Not while bases are resolved, so that no base depends on the order files are read in.
+            returned = self.class_bases.get(owner)
+            owner = returned[0] if returned else None
         return owner if self._is_type(owner) else None
 
     def _is_type(self, sid: int | None) -> bool:
@@ -563,19 +571,19 @@ class Resolver:
         """The method `callee` of the type named `typed` where `result` names it (resolved as a call of the type
         would be): one of the type's members, else one it inherits (`_inherited`); in Go, the method `T.callee` of
         the type's package (its methods may be in any of the package's files), else one its embedded types promote
-        (declared in the file of the type that declares it)."""
+        (declared in the file of the type that declares it); through a function, the method of the type it returns."""
         if result.language == "go":
             prefix, _, name = typed.rpartition(".")
             if not prefix:
                 directory: str | None = posixpath.dirname(result.path)
             elif prefix in bound:
                 directory = go_package(self.go_modules, bound[prefix][1])
-            else:
-                return None
+            else:  # `T.Clone` (a variable's method, its type put first): the type's method, below
+                directory = None
             found = None if directory is None else _unique(self.by_dir_name.get((directory, f"{name}.{callee}")))
-            if found is None and self._inheriting:
+            if found is None and self._inheriting:  # a type a function returns (of any package), or embedded types
                 owner = self._type(result, typed, source, bound)
-                found = None if owner is None else self._inherited(owner, callee)
+                found = None if owner is None else self._member(owner, callee)
             return found
         if result.language in SCOPED:
             found = self._scoped(result, source, callee, typed)

@@ -229,6 +229,30 @@ TYPED_STEPS: list[tuple[str, list[Edit]]] = [
         write("svc/cart/count.go", "package cart\n\nfunc (c *Cart) count() int { return 0 }\n")]),
     ("the method's file goes", [delete("svc/cart/count.go")]),
 ]
+# A variable a call makes is of the type the function is declared to return, resolved in the function's own file.
+RETURNS_STEPS: list[tuple[str, list[Edit]]] = [
+    ("a function of another file returns a class whose method its base gives; Go's function and method results", [
+        write("src/shop/__init__.py", ""),
+        write("src/shop/base.py", "class Base:\n    def add(self) -> None:\n        pass\n"),
+        write("src/shop/models.py", "from shop.base import Base\n\n\nclass Cart(Base):\n    pass\n\n\n"
+                                    "class Other:\n    def add(self) -> None:\n        pass\n\n\n"
+                                    "def make() -> Cart:\n    return Cart()\n"),
+        write("src/shop/use.py", "from shop.models import make\n\n\ndef run() -> None:\n    c = make()\n    c.add()\n"),
+        write("svc/shop/cart.go", "package shop\n\ntype Cart struct{}\n\nfunc (c *Cart) Add() {}\n\n"
+                                  "func (c *Cart) Clone() *Cart { return c }\n"),
+        write("svc/shop/make.go", "package shop\n\nfunc NewCart() (*Cart, error) { return &Cart{}, nil }\n"),
+        write("svc/shop/use.go", "package shop\n\nfunc Use() {\n\tc, _ := NewCart()\n\tc.Add()\n"
+                                 "\td := c.Clone()\n\td.Add()\n}\n")]),
+    ("the function returns the other class; the Go method returns another type, of a new file", [
+        replace("src/shop/models.py", "def make() -> Cart:", "def make() -> Other:"),
+        replace("svc/shop/cart.go", "func (c *Cart) Clone() *Cart { return c }",
+                "func (c *Cart) Clone() *Other { return nil }"),
+        write("svc/shop/other.go", "package shop\n\ntype Other struct{}\n\nfunc (o *Other) Add() {}\n")]),
+    ("it returns the first class again, whose base's file goes; so does the other Go type's", [
+        replace("src/shop/models.py", "def make() -> Other:", "def make() -> Cart:"),
+        delete("src/shop/base.py"),
+        delete("svc/shop/other.go")]),
+]
 # A call inherits through classes of other files: each class's bases are resolved in its own file.
 INHERIT_STEPS: list[tuple[str, list[Edit]]] = [
     ("a class of another file, and its base of a third, give a typed variable's call its method", [
@@ -679,6 +703,10 @@ def test_a_patch_follows_what_swift_calls_name(tmp_path: Path, monkeypatch: pyte
 
 def test_a_patch_follows_what_scala_calls_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _replay(tmp_path, monkeypatch, SCALA_STEPS)
+
+
+def test_a_patch_follows_the_types_functions_return(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _replay(tmp_path, monkeypatch, RETURNS_STEPS)
 
 
 def test_a_patch_follows_what_a_call_inherits_through_other_files(tmp_path: Path,

@@ -29,7 +29,8 @@ type Id = Long
 def test_a_scala_file_gives_its_package_qualified_symbols() -> None:
     result = extract("src/main/scala/Cart.scala", CART.encode(), "scala", "scala")
     assert result.module == "com.example.shop"
-    assert result.bases == [(0, ("Base", "Priced"))]
+    # A class's superclass and traits; a method's or a function's declared return type (what a call of it makes).
+    assert result.bases == [(0, ("Base", "Priced")), (3, ("Unit",)), (4, ("Int",)), (6, ("Cart",)), (8, ("Int",))]
     assert [(s.name, s.qualified_name, s.kind, s.visibility, s.doc) for s in result.symbols] == [
         ("Cart", "com.example.shop.Cart", "class", "public", "A cart of items."),
         ("pricing", "com.example.shop.Cart.pricing", "field", "private", None),  # a class parameter

@@ -61,7 +61,7 @@ EXPECTED = {
         (15, "make", "shop.cart.make"),
         (16, "a.total", "shop.cart.Cart.total"),  # constructed
         (17, "b.total", "shop.cart.Other.total"),
-        (18, "m.total", None),  # a function's result: its type is not known
+        (18, "m.total", "shop.cart.Cart.total"),  # a function's result: the type it is declared to return
         (22, "Cart", "shop.cart.Cart"),
         (24, "cart.Other", "shop.cart.Other"),
         (25, "x.total", None),  # given two types

@@ -65,8 +65,9 @@ CALLS = """
 (call_expression function: (template_function name: (identifier) @callee))
 (new_expression type: (type_identifier) @callee)
 """
-# Parameters, variables and fields by their declared types (`auto p = new T()` by the class it makes); a class's
-# bases (`@base`: what `this->m()` and a bare `m()` may inherit).
+# Parameters, variables and fields by their declared types (`auto p = new T()` by the class it makes, `auto c =
+# make()` by the type the function is declared to return, `@returns`); a class's bases (`@base`: what `this->m()` and
+# a bare `m()` may inherit).
 _TYPE = "[(type_identifier) (qualified_identifier) (template_type)] @type"
 _LOCAL = _declarator("(identifier) @local")
 LOCALS = f"""
@@ -75,6 +76,9 @@ LOCALS = f"""
 (declaration type: (placeholder_type_specifier) declarator: (init_declarator declarator: (identifier) @local
   value: (new_expression type: (_) @type)))
 (field_declaration type: {_TYPE} declarator: [{_declarator("(field_identifier) @local")}])
+(declaration type: (placeholder_type_specifier) declarator: (init_declarator declarator: (identifier) @local
+  value: (call_expression function: [(identifier) (qualified_identifier) (field_expression)] @made_by)))
+(function_definition type: [(type_identifier) (qualified_identifier)] @returns)
 (base_class_clause [(type_identifier) (qualified_identifier) (template_type)] @base)
 """
 

@@ -42,7 +42,8 @@ CALLS = """
 IMPORTS = """
 (using_directive) @import
 """
-# Parameters, locals (`var x = new T()` by the class it makes), fields and properties by their declared types; a
+# Parameters, locals (`var x = new T()` by the class it makes, `var x = Make()` by the type the method is declared to
+# return, `@returns`), fields and properties by their declared types; a
 # class's, a struct's, a record's and an interface's bases (`@base`: what `this.M()`, `base.M()` and `M()` may inherit).
 LOCALS = """
 (parameter type: (_) @type name: (identifier) @local)
@@ -52,6 +53,9 @@ LOCALS = """
   (object_creation_expression type: (_) @type))))
 (field_declaration (variable_declaration type: (_) @type (variable_declarator name: (identifier) @local)))
 (property_declaration type: (_) @type name: (identifier) @local)
+(local_declaration_statement (variable_declaration type: (implicit_type) (variable_declarator name: (identifier) @local
+  (invocation_expression function: [(identifier) (member_access_expression)] @made_by))))
+(method_declaration returns: (_) @returns)
 (base_list (_) @base)
 """
 

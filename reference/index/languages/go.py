@@ -25,8 +25,9 @@ CALLS = """
 IMPORTS = """
 (import_spec path: (_) @path) @import
 """
-# Receivers and parameters by their types; `x := T{}`, `x := &T{}` and `var x T` by theirs; a struct's embedded
-# types (`@base`: the methods they promote).
+# Receivers and parameters by their types; `x := T{}`, `x := &T{}` and `var x T` by theirs, `x := f()` and `x, err :=
+# pkg.F()` by what the function returns; a struct's embedded types (`@base`: the methods they promote); a function's
+# result, its first when it has several (`@returns`).
 LOCALS = """
 (field_declaration !name type: (_) @base)
 (parameter_declaration name: (identifier) @local type: (_) @type)
@@ -35,6 +36,11 @@ LOCALS = """
 (var_spec name: (identifier) @local . type: (_) @type)
 (var_spec name: (identifier) @local !type value: (expression_list .
   [(composite_literal type: (_) @type) (unary_expression operand: (composite_literal type: (_) @type))] .))
+(short_var_declaration left: (expression_list . (identifier) @local) right: (expression_list .
+  (call_expression function: [(identifier) (selector_expression)] @made_by) .))
+(function_declaration result: [(parameter_list . (parameter_declaration type: (_) @returns)) (_) @returns])
+(method_declaration result: [(parameter_list . (parameter_declaration type: (_) @returns)) (_) @returns])
+(method_elem result: [(parameter_list . (parameter_declaration type: (_) @returns)) (_) @returns])
 """
 
 

@@ -30,7 +30,8 @@ CALLS = """
 IMPORTS = """
 (import_declaration) @import
 """
-# Parameters, locals and fields by their declared types (`var x = new T()` by the class it makes); a class's
+# Parameters, locals and fields by their declared types (`var x = new T()` by the class it makes, `var x = make()` by
+# what the method is declared to return, `@returns`); a class's
 # superclass and interfaces, and an interface's own (`@base`: what `this.m()` and a bare `m()` may inherit).
 LOCALS = """
 (formal_parameter type: (_) @type name: (identifier) @local)
@@ -40,6 +41,9 @@ LOCALS = """
   name: (identifier) @local value: (object_creation_expression type: (_) @type)))
 (enhanced_for_statement type: (_) @type (#not-eq? @type "var") name: (identifier) @local)
 (field_declaration type: (_) @type declarator: (variable_declarator name: (identifier) @local))
+(local_variable_declaration type: (type_identifier) @inferred (#eq? @inferred "var") declarator: (variable_declarator
+  name: (identifier) @local value: (method_invocation !object name: (identifier) @made_by)))
+(method_declaration type: (_) @returns)
 (superclass (_) @base)
 (super_interfaces (type_list (_) @base))
 (extends_interfaces (type_list (_) @base))

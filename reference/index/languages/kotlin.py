@@ -31,12 +31,15 @@ IMPORTS = """
 (import_header) @import
 """
 # Parameters, constructor properties and properties by their declared types, a property made by calling a class
-# (`val c = Cart()`); a class's superclass and interfaces (`@base`).
+# (`val c = Cart()`) or a function (by the type it is declared to return, `@returns`); a class's superclass and
+# interfaces (`@base`).
 LOCALS = """
 (parameter (simple_identifier) @local (user_type . (type_identifier) @type))
 (class_parameter (simple_identifier) @local (user_type . (type_identifier) @type))
 (property_declaration (variable_declaration (simple_identifier) @local (user_type . (type_identifier) @type)))
 (property_declaration (variable_declaration (simple_identifier) @local) . (call_expression . (simple_identifier) @type))
+(function_declaration (function_value_parameters) . [(user_type . (type_identifier) @returns)
+  (nullable_type (user_type . (type_identifier) @returns))])
 (delegation_specifier (constructor_invocation (user_type . (type_identifier) @base)))
 (delegation_specifier (user_type . (type_identifier) @base))
 """

@@ -33,12 +33,17 @@ CALLS = """
 IMPORTS = """
 (namespace_use_clause) @import
 """
-# Parameters, properties and variables by their declared types (`$c = new Cart()` by the class it makes); a class's
+# Parameters, properties and variables by their declared types (`$c = new Cart()` by the class it makes, `$c =
+# make()` by the type the function is declared to return, `@returns`); a class's
 # parent class, interfaces and traits (`@base`: what `$this->m()` and `parent::m()` may inherit).
 LOCALS = """
 (simple_parameter type: (named_type (name) @type) name: (variable_name (name) @local))
 (property_declaration type: (named_type (name) @type) (property_element name: (variable_name (name) @local)))
 (assignment_expression left: (variable_name (name) @local) right: (object_creation_expression (name) @type))
+(assignment_expression left: (variable_name (name) @local) right: (function_call_expression
+  function: [(name) (qualified_name)] @made_by))
+(function_definition return_type: [(named_type (name) @returns) (optional_type (named_type (name) @returns))])
+(method_declaration return_type: [(named_type (name) @returns) (optional_type (named_type (name) @returns))])
 (base_clause (name) @base)
 (class_interface_clause (name) @base)
 (use_declaration (name) @base)

@@ -26,9 +26,11 @@ IMPORTS = """
 (import_from_statement) @import
 """
 # A parameter's or variable's annotation, or the class a plain assignment constructs (what the call is decides); the
-# same of an attribute of `self` (a member of the class); a class's bases (`@base`: what `self.m()` may inherit).
+# same of an attribute of `self` (a member of the class); a class's bases (`@base`: what `self.m()` may inherit); a
+# function's return annotation (`@returns`: the type of what a call of it makes, `c = make_cart()`)
 LOCALS = """
 (class_definition superclasses: (argument_list [(identifier) (attribute)] @base))
+(function_definition return_type: (type) @returns)
 (typed_parameter (identifier) @local type: (type) @type)
 (typed_default_parameter name: (identifier) @local type: (type) @type)
 (assignment left: (identifier) @local type: (type) @type)

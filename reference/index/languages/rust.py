@@ -29,8 +29,8 @@ CALLS = """
 IMPORTS = """
 (use_declaration argument: (_) @use) @import
 """
-# Parameters and `let`s by their types; `let x = T { .. }` and `let x = T::new(..)` by the type they make; a struct's
-# fields (what `self.field` is).
+# Parameters and `let`s by their types; `let x = T { .. }` and `let x = T::new(..)` by the type they make, `let x =
+# make()` by the type the function is declared to return (`@returns`); a struct's fields (what `self.field` is).
 LOCALS = """
 (field_declaration name: (field_identifier) @local type: (_) @type)
 (parameter pattern: (identifier) @local type: (_) @type)
@@ -38,6 +38,11 @@ LOCALS = """
 (let_declaration pattern: (identifier) @local !type value: (struct_expression name: (_) @type))
 (let_declaration pattern: (identifier) @local !type value: (call_expression
   function: (scoped_identifier path: (_) @type name: (identifier) @constructor (#eq? @constructor "new"))))
+(let_declaration pattern: (identifier) @local !type value: (call_expression function: (identifier) @made_by))
+(let_declaration pattern: (identifier) @local !type value: (call_expression
+  function: (scoped_identifier name: (identifier) @_called (#not-eq? @_called "new")) @made_by))
+(function_item return_type: (_) @returns)
+(function_signature_item return_type: (_) @returns)
 """
 
 

@@ -33,13 +33,18 @@ CALLS = """
 IMPORTS = """
 (import_declaration) @import
 """
-# Parameters, class parameters and values by their declared types (`val c = new Cart()` by the class it makes); a
-# class's superclass and traits (`@base`).
+# Parameters, class parameters and values by their declared types (`val c = new Cart()` by the class it makes,
+# `val c = make()` by the type the function is declared to return, `@returns`); a class's superclass and traits
+# (`@base`).
 LOCALS = """
 (parameter name: (identifier) @local type: (type_identifier) @type)
 (class_parameter name: (identifier) @local type: (type_identifier) @type)
 (val_definition pattern: (identifier) @local type: (type_identifier) @type)
 (val_definition pattern: (identifier) @local value: (instance_expression (type_identifier) @type))
+(val_definition pattern: (identifier) @local !type value: (call_expression
+  function: [(identifier) (field_expression)] @made_by))
+(function_definition return_type: (type_identifier) @returns)
+(function_declaration return_type: (type_identifier) @returns)
 (extends_clause (type_identifier) @base)
 """
 

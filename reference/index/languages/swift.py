@@ -31,14 +31,18 @@ CALLS = """
 IMPORTS = """
 (import_declaration (identifier) @path) @import
 """
-# Parameters and properties by their declared types, a property made by calling a type (`let c = Cart()`); a type's
-# superclass and protocols (`@base`).
+# Parameters and properties by their declared types, a property made by calling a type (`let c = Cart()`) or a
+# function (by the type it is declared to return, `@returns`); a type's superclass and protocols (`@base`).
 LOCALS = """
 (parameter name: (simple_identifier) @local . (user_type . (type_identifier) @type))
 (property_declaration (pattern bound_identifier: (simple_identifier) @local) (type_annotation (user_type .
   (type_identifier) @type)))
 (property_declaration (pattern bound_identifier: (simple_identifier) @local) value: (call_expression .
   (simple_identifier) @type))
+(function_declaration [(user_type . (type_identifier) @returns)
+  (optional_type wrapped: (user_type . (type_identifier) @returns))])
+(protocol_function_declaration [(user_type . (type_identifier) @returns)
+  (optional_type wrapped: (user_type . (type_identifier) @returns))])
 (inheritance_specifier inherits_from: (user_type . (type_identifier) @base))
 """
 

@@ -21,7 +21,8 @@ DEFINITIONS = ecma.DEFINITIONS + """
   (variable_declarator name: (identifier) @name) @variable))))
 """
 # Parameters, variables and class fields by their annotations (a constructor's parameter property is also a member),
-# besides `new`; the class a class extends (`@base`).
+# besides `new`; a variable a call makes by what the function or method is declared to return (`@returns`); the class
+# a class extends (`@base`).
 LOCALS = ecma.LOCALS + """
 (class_heritage (extends_clause value: (_) @base))
 (required_parameter pattern: (identifier) @local type: (type_annotation (_) @type))
@@ -30,6 +31,12 @@ LOCALS = ecma.LOCALS + """
 (required_parameter (accessibility_modifier) @member pattern: (identifier) @local type: (type_annotation (_) @type))
 (public_field_definition name: (property_identifier) @local type: (type_annotation (_) @type))
 (public_field_definition name: (property_identifier) @local !type value: (new_expression constructor: (_) @type))
+(variable_declarator name: (identifier) @local !type value: (call_expression
+  function: [(identifier) (member_expression)] @made_by))
+(function_declaration return_type: (type_annotation (_) @returns))
+(function_signature return_type: (type_annotation (_) @returns))
+(method_definition return_type: (type_annotation (_) @returns))
+(method_signature return_type: (type_annotation (_) @returns))
 """
 
 RULES = LanguageRules(

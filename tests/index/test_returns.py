@@ -1,0 +1,88 @@
+"""A variable a call makes is of the type the called function or method is declared to return: `c = make_cart()`
+then `c.add()` names `Cart.add` when `make_cart` is declared `-> Cart` (`func NewCart() (*Cart, error)`, `fun make():
+Cart?`, `Cart Make()`...), and so on down a chain of such variables (`d = c.clone()`). A declaration of the variable
+says more than a call, and a function's own attributes are not its result's."""
+
+from __future__ import annotations
+
+import pytest
+
+from cruxgate.reference.index import index_workspace
+
+from .conftest import resolved_calls, write_tree
+
+TREE = {
+    "py/shop/__init__.py": "",
+    "py/shop/models.py": "class Cart:\n    def add(self) -> None:\n        pass\n\n"
+                         "    def clone(self) -> \"Cart\":\n        return self\n\n\n"
+                         "def make() -> Cart:\n    return Cart()\n\n\ndef plain():\n    return Cart()\n",
+    "py/use.py": "from shop.models import make, plain\n\n\ndef run() -> None:\n    c = make()\n    c.add()\n"
+                 "    d = c.clone()\n    d.add()\n    make.add()\n    p = plain()\n    p.add()\n",
+    "go/shop/cart.go": "package shop\n\ntype Cart struct{}\n\nfunc (c *Cart) Add() {}\n\n"
+                       "func (c *Cart) Clone() *Cart { return c }\n\n"
+                       "func NewCart() (*Cart, error) { return &Cart{}, nil }\n",
+    "go/shop/use.go": "package shop\n\nfunc Use(h *Cart) {\n\tc, err := NewCart()\n\tc.Add()\n\t_ = err\n"
+                      "\td := c.Clone()\n\td.Add()\n\tif true {\n\t\th := lookup()\n\t\t_ = h\n\t}\n\th.Add()\n}\n",
+    "ts/cart.ts": "export class Cart {\n  add(): void {}\n}\n\n"
+                  "export function make(): Cart {\n  return new Cart()\n}\n\n"
+                  "export interface Shop {\n  build(): Cart\n}\n\nexport type Maker = {\n  build(): Cart\n}\n",
+    "ts/use.ts": "import { make, Maker, Shop } from './cart'\n\nexport function run(s: Shop, m: Maker) {\n"
+                 "  const c = make()\n  c.add()\n  const d = s.build()\n  d.add()\n  s.add()\n  m.add()\n}\n",
+    "java/Shop.java": "class Cart {\n  void add() {}\n}\n\nclass Shop {\n  Cart make() { return new Cart(); }\n\n"
+                      "  void use() {\n    var c = make();\n    c.add();\n  }\n}\n",
+    "kt/Shop.kt": "class Cart {\n  fun add() {}\n}\n\nfun find(): Cart? = null\n\nfun use() {\n  val c = find()\n"
+                  "  c.add()\n}\n",
+    "swift/Shop.swift": "class Cart {\n  func add() {}\n}\n\nfunc make() -> Cart? { return nil }\n\n"
+                        "func use() {\n  let c = make()\n  c.add()\n}\n",
+    "scala/Shop.scala": "class Cart {\n  def add(): Unit = {}\n}\n\nobject Shop {\n  def make(): Cart = new Cart()\n\n"
+                        "  def use(p: Path): Unit = {\n    val c = make()\n    c.add()\n    p.add()\n  }\n}\n\n"
+                        "trait Path {\n  def /(chunk: String): Cart\n}\n",
+    "cs/Shop.cs": "class Cart {\n  public void Add() {}\n}\n\nclass Shop {\n  Cart Make() { return new Cart(); }\n\n"
+                  "  void Use() {\n    var c = Make();\n    c.Add();\n  }\n}\n",
+    "php/shop.php": "<?php\nclass Cart {\n  public function add() {}\n}\n\n"
+                    "function make(): ?Cart { return new Cart(); }\n\n"
+                    "function useit() {\n  $c = make();\n  $c->add();\n}\n",
+    "rs/Cargo.toml": "[package]\nname = \"shop\"\n",
+    "rs/src/lib.rs": "struct Cart {}\n\nimpl Cart {\n    fn add(&self) {}\n}\n\nfn make() -> Cart {\n    Cart {}\n}\n\n"
+                     "fn use_it() {\n    let c = make();\n    c.add();\n}\n",
+    "cpp/shop.cc": "class Cart {\n public:\n  void add();\n};\n\nvoid Cart::add() {}\n\n"
+                   "Cart make() { return Cart(); }\n\n"
+                   "void use() {\n  auto c = make();\n  c.add();\n}\n",
+}
+# Each file's calls on a variable (line, target text, the qualified name it resolves to, or None).
+EXPECTED: dict[str, list[tuple[int, str, str | None]]] = {
+    "py/use.py": [(6, "c.add", "shop.models.Cart.add"),
+                  (8, "d.add", "shop.models.Cart.add"),  # down the chain: `clone` returns a `Cart`
+                  (9, "make.add", None),  # the function's attribute, not its result's
+                  (11, "p.add", None)],  # a function that declares no result
+    "go/shop/use.go": [(5, "c.Add", "Cart.Add"),  # the first of the function's results
+                       (8, "d.Add", "Cart.Add"),
+                       (13, "h.Add", "Cart.Add")],  # the parameter's declared type, not a call's in a block
+    "ts/use.ts": [(5, "c.add", "Cart.add"), (7, "d.add", "Cart.add"),  # an interface's method's result
+                  (8, "s.add", None),  # which the interface does not inherit from
+                  (9, "m.add", None)],  # nor a type a method of no symbol (of an object type) returns it in
+    "java/Shop.java": [(10, "c.add", "Cart.add")],
+    "kt/Shop.kt": [(9, "c.add", "Cart.add")],  # a nullable result
+    "swift/Shop.swift": [(9, "c.add", "Cart.add")],
+    "scala/Shop.scala": [(10, "c.add", "Cart.add"),
+                         (11, "p.add", None)],  # an operator method is no symbol: its trait does not return a `Cart`
+    "cs/Shop.cs": [(10, "c.Add", "Cart.Add")],
+    "php/shop.php": [(10, "c\\add", "Cart\\add")],
+    "rs/src/lib.rs": [(13, "c::add", "shop::Cart::add")],
+    "cpp/shop.cc": [(12, "c::add", "Cart::add")],
+}
+
+
+@pytest.fixture(scope="module")
+def calls(tmp_path_factory: pytest.TempPathFactory) -> list[tuple]:
+    """Every call of the tree, resolved by a full run."""
+    root = write_tree(tmp_path_factory.mktemp("returns"), TREE)
+    index_workspace(root)
+    return resolved_calls(root)
+
+
+@pytest.mark.parametrize("path", sorted(EXPECTED))
+def test_a_variable_a_call_makes_is_of_the_type_the_function_returns(calls: list[tuple], path: str) -> None:
+    asked = {(line, name) for line, name, _ in EXPECTED[path]}
+    assert [(line, name, target) for from_path, line, name, target in calls
+            if from_path == path and (line, name) in asked] == EXPECTED[path]
