@@ -329,6 +329,31 @@ def _enclosing(defs: list[_Def], positions: list[int]) -> list[int]:
     return out
 
 
+_CHAIN_NOISE = re.compile(r"\s+|!!|\?(?=\.)")  # blanks, Kotlin's `!!`, the `?` of `?.`
+MAX_CHAIN_TEXT = 200
+
+
+def _call_chain(text: str) -> str | None:
+    """The names a chain of calls is made of, its calls' arguments left out (`Moshi.Builder().build()` ->
+    `Moshi.Builder.build`, `new Cart().items()` -> `Cart.items`), or None when it is not such a chain (an index, a
+    lambda's body, anything but names between the argument lists)."""
+    if len(text) > MAX_CHAIN_TEXT:
+        return None
+    kept: list[str] = []
+    depth = 0
+    for ch in _CHAIN_NOISE.sub("", text.replace("->", ".").removeprefix("new ")):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif depth == 0:
+            kept.append(ch)
+    chain = "".join(kept)
+    return chain if depth == 0 and chain and _SIMPLE_RECV.match(chain) else None
+
+
 def _type_name(text: str) -> str | None:
     """The name a declared type's text gives (`*pkg.Server` -> `pkg.Server`, `&mut Config<T>` -> `Config`, Python's
     `"Foo"` -> `Foo`), None when it is not one named type (`[]T`, `Foo[]`, `A | B`, `map[K]V`)."""
@@ -398,7 +423,7 @@ def _typed_locals(src: Source, matches: list[tuple[int, dict]], defs: list[_Def]
     when it is given more than one type, or one that is not a name. A variable a function's call makes (`@made_by`:
     `x := f()`, typed by what `f` returns) is typed so only where nothing declares it: blocks are not told apart, and a
     declaration says more than a call whose function may return anything."""
-    found = [(local.start_byte, src.text(local), _type_name(src.text(made[0])),
+    found = [(local.start_byte, src.text(local), _made_of(src.text(made[0])),
               "" if caps.get("member") else src.text(caps["object"][0]) if caps.get("object") else None, weak)
              for _, caps in matches if caps.get("local")
              for local in caps["local"][:1]
@@ -424,6 +449,12 @@ def _typed_locals(src: Source, matches: list[tuple[int, dict]], defs: list[_Def]
         if weak:
             inferred.add(key)
     return typed
+
+
+def _made_of(text: str) -> str | None:
+    """The type name a variable's declared type or maker gives (`_type_name`), a chain of calls its names
+    (`_call_chain`: `c = Builder().build()` is of what `Builder.build` returns)."""
+    return _call_chain(text) if "(" in text else _type_name(text)
 
 
 def _bases(src: Source, matches: list[tuple[int, dict]], defs: list[_Def],
@@ -482,7 +513,7 @@ def _edges(rules: LanguageRules, src: Source, calls: list[tuple[int, dict]], imp
         if recv_nodes:
             r = recv_nodes[0]
             r_start, r_end = r.start_byte, r.end_byte
-            if r_end - r_start <= 80:
+            if r_end - r_start <= MAX_CHAIN_TEXT:
                 recv = data[r_start:r_end].decode("utf-8", "replace")
                 if len(recv_nodes) > 1:  # captured in parts (C++'s `shop::Cart::make()`): joined
                     recv = sep.join(data[n.start_byte:n.end_byte].decode("utf-8", "replace") for n in recv_nodes)
@@ -490,8 +521,14 @@ def _edges(rules: LanguageRules, src: Source, calls: list[tuple[int, dict]], imp
                     recv = rules.receiver(recv)
                 if _SUPER_CALL.match(recv) or recv == rules.super_name:
                     recv = "super"
-                if recv != "?" and simple(recv):
+                if recv != "?" and r_end - r_start <= 80 and simple(recv):
                     append((start, 1, line, "call", f"{recv}{sep}{callee}", ("call", callee, recv), None))
+                    continue
+                # A receiver that is a call (`make_cart().add()`, `Builder().build().adapter()`): the type its chain
+                # names (what `Builder.build` returns) goes in the hint; the target's text stays the callee's.
+                chain = _call_chain(recv) if "(" in recv and recv != "super" else None
+                if chain is not None:
+                    append((start, 1, line, "call", callee, ("call", callee, "?", chain), None))
                     continue
             append((start, 1, line, "call", callee, ("call", callee, "?"), None))
         else:
@@ -505,15 +542,31 @@ def _edges(rules: LanguageRules, src: Source, calls: list[tuple[int, dict]], imp
         names = {name.lstrip(".") for _, name in typed}  # what a receiver typed ends with: a quick test first
         for k, (source, line, edge_type, to_name, hint, binding) in enumerate(edges):
             receiver = hint[2] if edge_type == "call" else None
-            if receiver is not None and receiver.rpartition(".")[2] in names:
-                key = _called_on(scopes, source, receiver)
-                if rules.implicit_this and key is not None and key not in typed and source >= 0 \
-                        and scopes.owner[source] >= 0 and "." not in receiver:
-                    key = (scopes.owner[source], f".{receiver}")  # no local of that name: the class's member
-                type_name = typed.get(key) if key is not None else None
+            if receiver == "?" and len(hint) > 3:  # a chain whose first name may be a variable typed above
+                parts = hint[3].split(".")
+                cut = 2 if parts[0] in SELF_NAMES and len(parts) > 2 else 1
+                variable = ".".join(parts[:cut])
+                type_name = _variable_type(rules, scopes, typed, source, variable) \
+                    if parts[cut - 1] in names else None
+                if type_name is not None:
+                    edges[k] = (source, line, edge_type, to_name, (*hint[:3], ".".join((type_name, *parts[cut:]))),
+                                binding)
+            elif receiver is not None and receiver.rpartition(".")[2] in names:
+                type_name = _variable_type(rules, scopes, typed, source, receiver)
                 if type_name is not None:
                     edges[k] = (source, line, edge_type, to_name, (*hint, type_name), binding)
     return edges, "\n".join(import_texts)[:MAX_IMPORTS_TEXT]
+
+
+def _variable_type(rules: LanguageRules, scopes: _Scopes, typed: dict[tuple[int, str], str | None], source: int,
+                   receiver: str) -> str | None:
+    """The type `typed` knows the variable or member `receiver` by, from the symbol `source` (`_called_on`; a bare
+    name no local has, in a language whose methods name their members bare: the class's member)."""
+    key = _called_on(scopes, source, receiver)
+    if rules.implicit_this and key is not None and key not in typed and source >= 0 \
+            and scopes.owner[source] >= 0 and "." not in receiver:
+        key = (scopes.owner[source], f".{receiver}")  # no local of that name: the class's member
+    return typed.get(key) if key is not None else None
 
 
 _EDGE_ORDER = itemgetter(0, 1)  # (byte, 0 import | 1 call)

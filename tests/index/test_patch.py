@@ -231,18 +231,20 @@ TYPED_STEPS: list[tuple[str, list[Edit]]] = [
 ]
 # A variable a call makes is of the type the function is declared to return, resolved in the function's own file.
 RETURNS_STEPS: list[tuple[str, list[Edit]]] = [
-    ("a function of another file returns a class whose method its base gives; Go's function and method results", [
+    ("a function of another file returns a class whose method its base gives (also down a chain of calls); Go's "
+     "function and method results", [
         write("src/shop/__init__.py", ""),
         write("src/shop/base.py", "class Base:\n    def add(self) -> None:\n        pass\n"),
         write("src/shop/models.py", "from shop.base import Base\n\n\nclass Cart(Base):\n    pass\n\n\n"
                                     "class Other:\n    def add(self) -> None:\n        pass\n\n\n"
                                     "def make() -> Cart:\n    return Cart()\n"),
-        write("src/shop/use.py", "from shop.models import make\n\n\ndef run() -> None:\n    c = make()\n    c.add()\n"),
+        write("src/shop/use.py", "from shop.models import make\n\n\ndef run() -> None:\n    c = make()\n    c.add()\n"
+                                 "    make().add()\n"),
         write("svc/shop/cart.go", "package shop\n\ntype Cart struct{}\n\nfunc (c *Cart) Add() {}\n\n"
                                   "func (c *Cart) Clone() *Cart { return c }\n"),
         write("svc/shop/make.go", "package shop\n\nfunc NewCart() (*Cart, error) { return &Cart{}, nil }\n"),
         write("svc/shop/use.go", "package shop\n\nfunc Use() {\n\tc, _ := NewCart()\n\tc.Add()\n"
-                                 "\td := c.Clone()\n\td.Add()\n}\n")]),
+                                 "\td := c.Clone()\n\td.Add()\n\tc.Clone().Add()\n}\n")]),
     ("the function returns the other class; the Go method returns another type, of a new file", [
         replace("src/shop/models.py", "def make() -> Cart:", "def make() -> Other:"),
         replace("svc/shop/cart.go", "func (c *Cart) Clone() *Cart { return c }",

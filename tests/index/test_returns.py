@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from cruxgate.reference.index import index_workspace
+from cruxgate.reference.index.extract import _call_chain
 
 from .conftest import resolved_calls, write_tree
 
@@ -17,7 +18,9 @@ TREE = {
                          "    def clone(self) -> \"Cart\":\n        return self\n\n\n"
                          "def make() -> Cart:\n    return Cart()\n\n\ndef plain():\n    return Cart()\n",
     "py/use.py": "from shop.models import make, plain\n\n\ndef run() -> None:\n    c = make()\n    c.add()\n"
-                 "    d = c.clone()\n    d.add()\n    make.add()\n    p = plain()\n    p.add()\n",
+                 "    d = c.clone()\n    d.add()\n    make.add()\n    p = plain()\n    p.add()\n\n\n"
+                 "def chained() -> None:\n    make().add()\n    make().clone().add()\n    c = make()\n"
+                 "    c.clone().add()\n    x = make().clone()\n    x.add()\n    plain().add()\n",
     "go/shop/cart.go": "package shop\n\ntype Cart struct{}\n\nfunc (c *Cart) Add() {}\n\n"
                        "func (c *Cart) Clone() *Cart { return c }\n\n"
                        "func NewCart() (*Cart, error) { return &Cart{}, nil }\n",
@@ -26,12 +29,13 @@ TREE = {
     "ts/cart.ts": "export class Cart {\n  add(): void {}\n}\n\n"
                   "export function make(): Cart {\n  return new Cart()\n}\n\n"
                   "export interface Shop {\n  build(): Cart\n}\n\nexport type Maker = {\n  build(): Cart\n}\n",
-    "ts/use.ts": "import { make, Maker, Shop } from './cart'\n\nexport function run(s: Shop, m: Maker) {\n"
-                 "  const c = make()\n  c.add()\n  const d = s.build()\n  d.add()\n  s.add()\n  m.add()\n}\n",
+    "ts/use.ts": "import { Cart, make, Maker, Shop } from './cart'\n\nexport function run(s: Shop, m: Maker) {\n"
+                 "  const c = make()\n  c.add()\n  const d = s.build()\n  d.add()\n  s.add()\n  m.add()\n"
+                 "  make().add()\n  s.build()?.add()\n  new Cart().add()\n}\n",
     "java/Shop.java": "class Cart {\n  void add() {}\n}\n\nclass Shop {\n  Cart make() { return new Cart(); }\n\n"
-                      "  void use() {\n    var c = make();\n    c.add();\n  }\n}\n",
+                      "  void use() {\n    var c = make();\n    c.add();\n    new Shop().make().add();\n  }\n}\n",
     "kt/Shop.kt": "class Cart {\n  fun add() {}\n}\n\nfun find(): Cart? = null\n\nfun use() {\n  val c = find()\n"
-                  "  c.add()\n}\n",
+                  "  c.add()\n  find()!!.add()\n}\n",
     "swift/Shop.swift": "class Cart {\n  func add() {}\n}\n\nfunc make() -> Cart? { return nil }\n\n"
                         "func use() {\n  let c = make()\n  c.add()\n}\n",
     "scala/Shop.scala": "class Cart {\n  def add(): Unit = {}\n}\n\nobject Shop {\n  def make(): Cart = new Cart()\n\n"
@@ -41,7 +45,7 @@ TREE = {
                   "  void Use() {\n    var c = Make();\n    c.Add();\n  }\n}\n",
     "php/shop.php": "<?php\nclass Cart {\n  public function add() {}\n}\n\n"
                     "function make(): ?Cart { return new Cart(); }\n\n"
-                    "function useit() {\n  $c = make();\n  $c->add();\n}\n",
+                    "function useit() {\n  $c = make();\n  $c->add();\n  make()->add();\n}\n",
     "rs/Cargo.toml": "[package]\nname = \"shop\"\n",
     "rs/src/lib.rs": "struct Cart {}\n\nimpl Cart {\n    fn add(&self) {}\n}\n\nfn make() -> Cart {\n    Cart {}\n}\n\n"
                      "fn use_it() {\n    let c = make();\n    c.add();\n}\n",
@@ -54,20 +58,27 @@ EXPECTED: dict[str, list[tuple[int, str, str | None]]] = {
     "py/use.py": [(6, "c.add", "shop.models.Cart.add"),
                   (8, "d.add", "shop.models.Cart.add"),  # down the chain: `clone` returns a `Cart`
                   (9, "make.add", None),  # the function's attribute, not its result's
-                  (11, "p.add", None)],  # a function that declares no result
+                  (11, "p.add", None),  # a function that declares no result
+                  (15, "add", "shop.models.Cart.add"),  # a call's receiver is a call: `make().add()`
+                  (16, "add", "shop.models.Cart.add"),  # `make().clone().add()`
+                  (18, "add", "shop.models.Cart.add"),  # `c.clone().add()`: a variable's method's result
+                  (20, "x.add", "shop.models.Cart.add"),  # `x = make().clone()`
+                  (21, "add", None)],  # `plain().add()`
     "go/shop/use.go": [(5, "c.Add", "Cart.Add"),  # the first of the function's results
                        (8, "d.Add", "Cart.Add"),
                        (13, "h.Add", "Cart.Add")],  # the parameter's declared type, not a call's in a block
     "ts/use.ts": [(5, "c.add", "Cart.add"), (7, "d.add", "Cart.add"),  # an interface's method's result
                   (8, "s.add", None),  # which the interface does not inherit from
-                  (9, "m.add", None)],  # nor a type a method of no symbol (of an object type) returns it in
-    "java/Shop.java": [(10, "c.add", "Cart.add")],
-    "kt/Shop.kt": [(9, "c.add", "Cart.add")],  # a nullable result
+                  (9, "m.add", None),  # nor an object type whose method returns one
+                  (10, "add", "Cart.add"), (11, "add", "Cart.add"),  # chains, `?.` too
+                  (12, "add", "Cart.add")],  # `new Cart().add()`
+    "java/Shop.java": [(10, "c.add", "Cart.add"), (11, "add", "Cart.add")],
+    "kt/Shop.kt": [(9, "c.add", "Cart.add"), (10, "add", "Cart.add")],  # a nullable result, `!!` too
     "swift/Shop.swift": [(9, "c.add", "Cart.add")],
     "scala/Shop.scala": [(10, "c.add", "Cart.add"),
                          (11, "p.add", None)],  # an operator method is no symbol: its trait does not return a `Cart`
     "cs/Shop.cs": [(10, "c.Add", "Cart.Add")],
-    "php/shop.php": [(10, "c\\add", "Cart\\add")],
+    "php/shop.php": [(10, "c\\add", "Cart\\add"), (11, "add", "Cart\\add")],
     "rs/src/lib.rs": [(13, "c::add", "shop::Cart::add")],
     "cpp/shop.cc": [(12, "c::add", "Cart::add")],
 }
@@ -86,3 +97,24 @@ def test_a_variable_a_call_makes_is_of_the_type_the_function_returns(calls: list
     asked = {(line, name) for line, name, _ in EXPECTED[path]}
     assert [(line, name, target) for from_path, line, name, target in calls
             if from_path == path and (line, name) in asked] == EXPECTED[path]
+
+
+# (description, a receiver's text, the chain of names it gives or None): JSON-Schema-Test-Suite style, a case a row.
+CHAINS = [
+    ("a call's name", "make()", "make"),
+    ("a chain of calls, their arguments left out", "Moshi.Builder().add(Factory()).build()", "Moshi.Builder.add.build"),
+    ("`new` before a class's name", "new Cart()", "Cart"),
+    ("Kotlin's `!!` and `?.`", "find()!!.items()?.first()", "find.items.first"),
+    ("C++'s and PHP's `->`", "p->clone()", "p.clone"),
+    ("lines and blanks between the links", "builder\n    .add(1)\n    .build()", "builder.add.build"),
+    ("a lambda inside the arguments goes with them", "xs.map(x => x.y()).first()", "xs.map.first"),
+    ("an index is no name", "items[0].get()", None),
+    ("an argument list left open", "f(()", None),
+    ("an argument list closed twice", "f())", None),
+    ("longer than a chain is read", "a()." * 60 + "b()", None),
+]
+
+
+@pytest.mark.parametrize(("text", "chain"), [case[1:] for case in CHAINS], ids=[case[0] for case in CHAINS])
+def test_the_names_a_chain_of_calls_gives(text: str, chain: str | None) -> None:
+    assert _call_chain(text) == chain
