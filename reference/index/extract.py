@@ -433,11 +433,11 @@ def _typed_locals(src: Source, matches: list[tuple[int, dict]], defs: list[_Def]
     inferred: set[tuple[int, str]] = set()  # the keys typed by calls only (so far)
     for (_, name, type_name, on, weak), index in zip(found, _enclosing(defs, [f[0] for f in found]), strict=True):
         if type_name is not None and "." in type_name:  # made by a method of a variable typed above (`c.clone()`)
-            receiver, _, method = type_name.rpartition(".")
-            of_receiver = _called_on(scopes, index, receiver)
-            known = typed.get(of_receiver) if of_receiver is not None else None
+            variable, rest = _chain_head(type_name)
+            of_variable = _called_on(scopes, index, variable)
+            known = typed.get(of_variable) if of_variable is not None else None
             if known is not None:
-                type_name = f"{known}.{method}"
+                type_name = ".".join((known, *rest))
         key = _declared(scopes, index, name, on)
         if key is None or (weak and key in typed and key not in inferred):
             continue
@@ -467,9 +467,24 @@ def _bases(src: Source, matches: list[tuple[int, dict]], defs: list[_Def],
                    if (node := _base_node(caps)) is not None and (name := _type_name(src.text(node))) is not None)
     bases: dict[int, list[str]] = {}
     for (_, name, returned), index in zip(found, _enclosing(defs, [f[0] for f in found]), strict=True):
-        if index >= 0 and (not returned or symbols[index][2] in CALLABLE_KINDS):
+        if index >= 0 and returned and name in _OWN_TYPE:  # `-> Self`, `: static`: the method's own type
+            name = _owner_name(defs, index) or ""
+        if index >= 0 and name and (not returned or symbols[index][2] in CALLABLE_KINDS):
             bases.setdefault(index, []).append(name)
     return [(index, tuple(names)) for index, names in bases.items()]
+
+
+# What a method declares it returns when it returns its own type: Rust's and Swift's `Self`, PHP's `self` and `static`.
+_OWN_TYPE = frozenset({"Self", "self", "static"})
+
+
+def _owner_name(defs: list[_Def], index: int) -> str | None:
+    """The name of the type the definition of symbol `index` is a member of (a Rust `impl`'s type), if any."""
+    definition = next((d for d in defs if d.index == index), None)
+    scope = definition.parent if definition is not None else None
+    while scope is not None and scope.kind not in CONTAINER_KINDS and scope.kind != "impl":
+        scope = scope.parent
+    return None if scope is None else scope.owner or scope.name
 
 
 def _base_node(caps: dict) -> Node | None:
@@ -543,19 +558,23 @@ def _edges(rules: LanguageRules, src: Source, calls: list[tuple[int, dict]], imp
         for k, (source, line, edge_type, to_name, hint, binding) in enumerate(edges):
             receiver = hint[2] if edge_type == "call" else None
             if receiver == "?" and len(hint) > 3:  # a chain whose first name may be a variable typed above
-                parts = hint[3].split(".")
-                cut = 2 if parts[0] in SELF_NAMES and len(parts) > 2 else 1
-                variable = ".".join(parts[:cut])
+                variable, rest = _chain_head(hint[3])
                 type_name = _variable_type(rules, scopes, typed, source, variable) \
-                    if parts[cut - 1] in names else None
+                    if variable.rpartition(".")[2] in names else None
                 if type_name is not None:
-                    edges[k] = (source, line, edge_type, to_name, (*hint[:3], ".".join((type_name, *parts[cut:]))),
-                                binding)
+                    edges[k] = (source, line, edge_type, to_name, (*hint[:3], ".".join((type_name, *rest))), binding)
             elif receiver is not None and receiver.rpartition(".")[2] in names:
                 type_name = _variable_type(rules, scopes, typed, source, receiver)
                 if type_name is not None:
                     edges[k] = (source, line, edge_type, to_name, (*hint, type_name), binding)
     return edges, "\n".join(import_texts)[:MAX_IMPORTS_TEXT]
+
+
+def _chain_head(chain: str) -> tuple[str, list[str]]:
+    """A dotted chain's first variable (a name, or `self.x`) and the names after it."""
+    parts = chain.split(".")
+    cut = 2 if parts[0] in SELF_NAMES and len(parts) > 2 else 1
+    return ".".join(parts[:cut]), parts[cut:]
 
 
 def _variable_type(rules: LanguageRules, scopes: _Scopes, typed: dict[tuple[int, str], str | None], source: int,

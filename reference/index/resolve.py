@@ -526,7 +526,9 @@ class Resolver:
             own = self.top_level.get((result.path, typed))
             owner = own if self._is_type(own) else _unique(self.containers.get((result.language, typed)))
             return owner if self._is_type(owner) else None
-        prefix, _, name = typed.rpartition("::" if "::" in typed else ".")
+        cut = max(typed.rfind("."), typed.rfind("::"))  # a chain may mix them (`Builder::new.name`)
+        prefix, name = (typed[:cut], typed[cut + (2 if typed.startswith("::", cut) else 1):]) if cut >= 0 \
+            else ("", typed)
         owner = self._rust_definition(result.module, typed) if prefix and result.language == "rust" else None
         if owner is None:
             owner = self._call_target(result, name, prefix or None, source, bound)[0]

@@ -45,10 +45,16 @@ TREE = {
                   "  void Use() {\n    var c = Make();\n    c.Add();\n  }\n}\n",
     "php/shop.php": "<?php\nclass Cart {\n  public function add() {}\n}\n\n"
                     "function make(): ?Cart { return new Cart(); }\n\n"
-                    "function useit() {\n  $c = make();\n  $c->add();\n  make()->add();\n}\n",
+                    "function useit() {\n  $c = make();\n  $c->add();\n  make()->add();\n}\n\n"
+                    "class Query {\n  public static function make(): static { return new static(); }\n\n"
+                    "  public function where(): self { return $this; }\n}\n\n"
+                    "function query() {\n  $q = Query::make();\n  $q->where()->where();\n}\n",
     "rs/Cargo.toml": "[package]\nname = \"shop\"\n",
     "rs/src/lib.rs": "struct Cart {}\n\nimpl Cart {\n    fn add(&self) {}\n}\n\nfn make() -> Cart {\n    Cart {}\n}\n\n"
-                     "fn use_it() {\n    let c = make();\n    c.add();\n}\n",
+                     "fn use_it() {\n    let c = make();\n    c.add();\n}\n\n"
+                     "struct Builder {}\n\nimpl Builder {\n    fn new() -> Self {\n        Builder {}\n    }\n\n"
+                     "    fn name(self) -> Self {\n        self\n    }\n\n    fn build(self) -> Cart {\n"
+                     "        Cart {}\n    }\n}\n\nfn built() {\n    Builder::new().name().build().add();\n}\n",
     "cpp/shop.cc": "class Cart {\n public:\n  void add();\n};\n\nvoid Cart::add() {}\n\n"
                    "Cart make() { return Cart(); }\n\n"
                    "void use() {\n  auto c = make();\n  c.add();\n}\n",
@@ -78,8 +84,11 @@ EXPECTED: dict[str, list[tuple[int, str, str | None]]] = {
     "scala/Shop.scala": [(10, "c.add", "Cart.add"),
                          (11, "p.add", None)],  # an operator method is no symbol: its trait does not return a `Cart`
     "cs/Shop.cs": [(10, "c.Add", "Cart.Add")],
-    "php/shop.php": [(10, "c\\add", "Cart\\add"), (11, "add", "Cart\\add")],
-    "rs/src/lib.rs": [(13, "c::add", "shop::Cart::add")],
+    "php/shop.php": [(10, "c\\add", "Cart\\add"), (11, "add", "Cart\\add"),
+                     (22, "q\\where", "Query\\where"),  # `: static`, made by `Query::make()`
+                     (22, "where", "Query\\where")],  # `: self`
+    "rs/src/lib.rs": [(13, "c::add", "shop::Cart::add"),
+                      (33, "add", "shop::Cart::add")],  # `-> Self` is the `impl`'s type
     "cpp/shop.cc": [(12, "c::add", "Cart::add")],
 }
 

@@ -42,6 +42,7 @@ LOCALS = """
 (assignment_expression left: (variable_name (name) @local) right: (object_creation_expression (name) @type))
 (assignment_expression left: (variable_name (name) @local) right: (function_call_expression
   function: [(name) (qualified_name)] @made_by))
+(assignment_expression left: (variable_name (name) @local) right: (scoped_call_expression) @made_by)
 (function_definition return_type: [(named_type (name) @returns) (optional_type (named_type (name) @returns))])
 (method_declaration return_type: [(named_type (name) @returns) (optional_type (named_type (name) @returns))])
 (base_clause (name) @base)
