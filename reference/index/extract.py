@@ -423,7 +423,7 @@ def _typed_locals(src: Source, matches: list[tuple[int, dict]], defs: list[_Def]
     when it is given more than one type, or one that is not a name. A variable a function's call makes (`@made_by`:
     `x := f()`, typed by what `f` returns) is typed so only where nothing declares it: blocks are not told apart, and a
     declaration says more than a call whose function may return anything."""
-    found = [(local.start_byte, src.text(local), _made_of(src.text(made[0])),
+    found = [(local.start_byte, src.text(local).lstrip("@"), _made_of(src.text(made[0])),  # Ruby's `@pricing`
               "" if caps.get("member") else src.text(caps["object"][0]) if caps.get("object") else None, weak)
              for _, caps in matches if caps.get("local")
              for local in caps["local"][:1]

@@ -1,6 +1,6 @@
 """Ruby: modules and classes as `::`-qualified scopes (a class named with its scopes under them all), methods private
 after a `private` line, `#` comments as docs, and calls resolved from the caller's scopes, through `self`, the
-superclass and included modules, a variable `Foo.new` made, and `Foo.new` naming the class."""
+superclass and included modules, a variable or an instance variable `Foo.new` made, and `Foo.new` naming the class."""
 
 from __future__ import annotations
 
@@ -71,7 +71,9 @@ TREE = {
     "lib/helpers.rb": "def helper(x)\n  x\nend\n",
     "lib/shop/cart.rb": "module Shop\n  class Cart < Base\n    def add(item)\n      Util.log(\"x\")\n      audit()\n"
                         "      self.total\n      c = Cart.new\n      c.total\n      helper(1)\n      missing(1)\n"
-                        "    end\n\n    def total\n      0\n    end\n  end\nend\n",
+                        "      @pricing.price\n      @items.total\n    end\n\n    def total\n      0\n    end\n\n"
+                        "    def initialize\n      @pricing = Pricing.new\n    end\n  end\n\n"
+                        "  class Pricing\n    def price\n    end\n  end\nend\n",
 }
 
 
@@ -85,4 +87,7 @@ def test_ruby_calls_resolve_from_their_scopes_and_bases(tmp_path: Path) -> None:
         ("lib/shop/cart.rb", 7, "Cart", "Shop::Cart"),  # `Cart.new`: the class
         ("lib/shop/cart.rb", 8, "c::total", "Shop::Cart::total"),  # a variable `Cart.new` made
         ("lib/shop/cart.rb", 9, "helper", "helper"),  # a method of the file's level
-        ("lib/shop/cart.rb", 10, "missing", None)]
+        ("lib/shop/cart.rb", 10, "missing", None),
+        ("lib/shop/cart.rb", 11, "self.pricing::price", "Shop::Pricing::price"),  # an instance variable, any method's
+        ("lib/shop/cart.rb", 12, "self.items::total", None),  # one no method makes with `new`
+        ("lib/shop/cart.rb", 20, "Pricing", "Shop::Pricing")]

@@ -31,10 +31,13 @@ IMPORTS = """
 (call !receiver method: (identifier) @_require (#any-of? @_require "require" "require_relative")
   arguments: (argument_list . (string (string_content) @path))) @import
 """
-# A variable made by `Foo.new`; a class's superclass and the modules it includes (`@base`: what `self.m()`, `super`
-# and a bare `m()` may inherit).
+# A variable made by `Foo.new`, and an instance variable (`@pricing = Pricing.new` in any method: a member of the
+# class); a class's superclass and the modules it includes (`@base`: what `self.m()`, `super` and a bare `m()` may
+# inherit).
 LOCALS = """
 (assignment left: (identifier) @local right: (call receiver: [(constant) (scope_resolution)] @type
+  method: (identifier) @_new (#eq? @_new "new")))
+(assignment left: (instance_variable) @member @local right: (call receiver: [(constant) (scope_resolution)] @type
   method: (identifier) @_new (#eq? @_new "new")))
 (superclass [(constant) (scope_resolution)] @base)
 (call !receiver method: (identifier) @_include (#any-of? @_include "include" "prepend")
@@ -95,6 +98,11 @@ def doc(src: Source, body: Node | None) -> str | None:
     return None
 
 
+def receiver(text: str) -> str:
+    """A receiver as the resolver reads it: an instance variable (`@pricing`) is the object's member, `self.pricing`."""
+    return f"self.{text[1:]}" if text.startswith("@") and not text.startswith("@@") else text
+
+
 def body_of(node: Node) -> Node | None:
     """What a module's, a class's or a method's signature ends before: its body, a comment between its head and its
     body (the grammar puts `# ...` after `module Shop` inside the module), or, empty, its `end`."""
@@ -109,5 +117,5 @@ RULES = LanguageRules(
     name="ruby", grammars={".rb": "ruby"},
     definitions_query=DEFINITIONS, calls_query=CALLS, imports_query=IMPORTS, separator="::",
     visibility=visibility, imports_of=unbound_import, kind_of=kind_of, doc=doc, locals_query=LOCALS, implicit_this=True,
-    body_of=body_of,
+    body_of=body_of, receiver=receiver,
 )
