@@ -423,11 +423,20 @@ def _typed_locals(src: Source, matches: list[tuple[int, dict]], defs: list[_Def]
     when it is given more than one type, or one that is not a name. A variable a function's call makes (`@made_by`:
     `x := f()`, typed by what `f` returns) is typed so only where nothing declares it: blocks are not told apart, and a
     declaration says more than a call whose function may return anything."""
-    found = [(local.start_byte, src.text(local).lstrip("@"), _made_of(src.text(made[0])),  # Ruby's `@pricing`
-              "" if caps.get("member") else src.text(caps["object"][0]) if caps.get("object") else None, weak)
-             for _, caps in matches if caps.get("local")
-             for local in caps["local"][:1]
-             for made, weak in ((caps.get("type"), False), (caps.get("made_by"), True)) if made]
+    found = []
+    for _, caps in matches:
+        local = caps.get("local")
+        if not local:
+            continue
+        made, weak = caps.get("type"), False
+        if made is None:
+            made, weak = caps.get("made_by"), True
+            if made is None:
+                continue
+        text = src.text(made[0])
+        found.append((local[0].start_byte, src.text(local[0]).lstrip("@"),  # Ruby's `@pricing`
+                      _call_chain(text) if "(" in text else _type_name(text),  # `Builder().build()`: a chain
+                      "" if caps.get("member") else src.text(caps["object"][0]) if caps.get("object") else None, weak))
     found.sort(key=_EDGE_BYTE)  # by position alone (`_enclosing` wants them in order); ties keep match order
     typed: dict[tuple[int, str], str | None] = {}
     inferred: set[tuple[int, str]] = set()  # the keys typed by calls only (so far)
@@ -451,20 +460,23 @@ def _typed_locals(src: Source, matches: list[tuple[int, dict]], defs: list[_Def]
     return typed
 
 
-def _made_of(text: str) -> str | None:
-    """The type name a variable's declared type or maker gives (`_type_name`), a chain of calls its names
-    (`_call_chain`: `c = Builder().build()` is of what `Builder.build` returns)."""
-    return _call_chain(text) if "(" in text else _type_name(text)
-
-
 def _bases(src: Source, matches: list[tuple[int, dict]], defs: list[_Def],
            symbols: list[Symbol]) -> list[tuple[int, tuple[str, ...]]]:
     """(class's symbol index, its bases' names in order) from the locals matches that capture `@base`: the class is
     the innermost definition around the base's name; a base that is not a type's name (`mixin(A)`) is left out. A
     function's declared return type (`@returns`) is kept the same way, as its one base: what a variable it makes is
     (only a function's or a method's: a declaration that is no symbol gives its enclosing type none)."""
-    found = sorted((node.start_byte, name, "returns" in caps) for _, caps in matches
-                   if (node := _base_node(caps)) is not None and (name := _type_name(src.text(node))) is not None)
+    found = []
+    for _, caps in matches:
+        node, returned = caps.get("base"), False
+        if node is None:
+            node, returned = caps.get("returns"), True
+            if node is None:
+                continue
+        name = _type_name(src.text(node[0]))
+        if name is not None and not (returned and name in _NO_RESULT):
+            found.append((node[0].start_byte, name, returned))
+    found.sort()
     bases: dict[int, list[str]] = {}
     for (_, name, returned), index in zip(found, _enclosing(defs, [f[0] for f in found]), strict=True):
         if index >= 0 and returned and name in _OWN_TYPE:  # `-> Self`, `: static`: the method's own type
@@ -474,6 +486,8 @@ def _bases(src: Source, matches: list[tuple[int, dict]], defs: list[_Def],
     return [(index, tuple(names)) for index, names in bases.items()]
 
 
+# What a function declares it returns when it returns nothing (`-> None`, `void`): no type to keep.
+_NO_RESULT = frozenset({"None", "void"})
 # What a method declares it returns when it returns its own type: Rust's and Swift's `Self`, PHP's `self` and `static`.
 _OWN_TYPE = frozenset({"Self", "self", "static"})
 
@@ -485,12 +499,6 @@ def _owner_name(defs: list[_Def], index: int) -> str | None:
     while scope is not None and scope.kind not in CONTAINER_KINDS and scope.kind != "impl":
         scope = scope.parent
     return None if scope is None else scope.owner or scope.name
-
-
-def _base_node(caps: dict) -> Node | None:
-    """The node of a locals match's base or declared return type, if it captured one."""
-    found = caps.get("base") or caps.get("returns")
-    return found[0] if found else None
 
 
 def _module_variable_types(symbols: list[Symbol], typed: dict[tuple[int, str], str | None],
