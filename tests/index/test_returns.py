@@ -16,11 +16,13 @@ TREE = {
     "py/shop/__init__.py": "",
     "py/shop/models.py": "class Cart:\n    def add(self) -> None:\n        pass\n\n"
                          "    def clone(self) -> \"Cart\":\n        return self\n\n\n"
-                         "def make() -> Cart:\n    return Cart()\n\n\ndef plain():\n    return Cart()\n",
-    "py/use.py": "from shop.models import make, plain\n\n\ndef run() -> None:\n    c = make()\n    c.add()\n"
+                         "def make() -> Cart:\n    return Cart()\n\n\ndef plain():\n    return Cart()\n\n\n"
+                         "async def opened() -> Cart:\n    return Cart()\n",
+    "py/use.py": "from shop.models import make, opened, plain\n\n\ndef run() -> None:\n    c = make()\n    c.add()\n"
                  "    d = c.clone()\n    d.add()\n    make.add()\n    p = plain()\n    p.add()\n\n\n"
                  "def chained() -> None:\n    make().add()\n    make().clone().add()\n    c = make()\n"
-                 "    c.clone().add()\n    x = make().clone()\n    x.add()\n    plain().add()\n",
+                 "    c.clone().add()\n    x = make().clone()\n    x.add()\n    plain().add()\n\n\n"
+                 "async def awaited() -> None:\n    o = await opened()\n    o.add()\n",
     "go/shop/cart.go": "package shop\n\ntype Cart struct{}\n\nfunc (c *Cart) Add() {}\n\n"
                        "func (c *Cart) Clone() *Cart { return c }\n\n"
                        "func NewCart() (*Cart, error) { return &Cart{}, nil }\n",
@@ -69,7 +71,8 @@ EXPECTED: dict[str, list[tuple[int, str, str | None]]] = {
                   (16, "add", "shop.models.Cart.add"),  # `make().clone().add()`
                   (18, "add", "shop.models.Cart.add"),  # `c.clone().add()`: a variable's method's result
                   (20, "x.add", "shop.models.Cart.add"),  # `x = make().clone()`
-                  (21, "add", None)],  # `plain().add()`
+                  (21, "add", None),  # `plain().add()`
+                  (26, "o.add", "shop.models.Cart.add")],  # `o = await opened()`: what the `async def` gives
     "go/shop/use.go": [(5, "c.Add", "Cart.Add"),  # the first of the function's results
                        (8, "d.Add", "Cart.Add"),
                        (13, "h.Add", "Cart.Add")],  # the parameter's declared type, not a call's in a block

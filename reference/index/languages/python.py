@@ -27,7 +27,8 @@ IMPORTS = """
 """
 # A parameter's or variable's annotation, or the class a plain assignment constructs (what the call is decides); the
 # same of an attribute of `self` (a member of the class); a class's bases (`@base`: what `self.m()` may inherit); a
-# function's return annotation (`@returns`: the type of what a call of it makes, `c = make_cart()`)
+# function's return annotation (`@returns`: the type of what a call of it makes, `c = make_cart()`, or an `await` of
+# it, `c = await open_cart()`: an `async def`'s annotation is what its awaited call gives)
 LOCALS = """
 (class_definition superclasses: (argument_list [(identifier) (attribute)] @base))
 (function_definition return_type: (type) @returns)
@@ -35,9 +36,12 @@ LOCALS = """
 (typed_default_parameter name: (identifier) @local type: (type) @type)
 (assignment left: (identifier) @local type: (type) @type)
 (assignment left: (identifier) @local !type right: (call function: [(identifier) (attribute)] @type))
+(assignment left: (identifier) @local !type right: (await (call function: [(identifier) (attribute)] @type)))
 (assignment left: (attribute object: (identifier) @object attribute: (identifier) @local) type: (type) @type)
 (assignment left: (attribute object: (identifier) @object attribute: (identifier) @local) !type
   right: (call function: [(identifier) (attribute)] @type))
+(assignment left: (attribute object: (identifier) @object attribute: (identifier) @local) !type
+  right: (await (call function: [(identifier) (attribute)] @type)))
 """
 
 # A string literal's prefix and opening quote, and its closing quote (see _strip_quotes).
