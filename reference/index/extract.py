@@ -103,7 +103,7 @@ class FileExtract:
     # (exported name, local name) of what the file exports without `from` (`export { a as b }`, `export default`)
     exports: list[tuple[str, str]] = field(default_factory=list)
     # (symbol index of a class, the names of its bases as written: `Base`, `mod.Mixin`), for the classes that have any;
-    # and of a variable of the file's level, the name of its type (`_module_variable_types`)
+    # and of a variable of the file's level or a field, the name of its type (`_variable_types`)
     bases: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
 
     def dumps(self) -> bytes:
@@ -501,13 +501,14 @@ def _owner_name(defs: list[_Def], index: int) -> str | None:
     return None if scope is None else scope.owner or scope.name
 
 
-def _module_variable_types(symbols: list[Symbol], typed: dict[tuple[int, str], str | None],
-                           ) -> list[tuple[int, tuple[str, ...]]]:
-    """(symbol index, (its type's name,)) of each variable of the file's level whose type is known (`Q =
-    AssumptionKeys()`, `export const client = new QueryClient()`): kept with the classes' bases, a call on it through
-    an import (`Q.finite()` after `from sympy import Q`) names a method of that type."""
-    return [(index, (type_name,)) for index, symbol in enumerate(symbols)
-            if symbol[8] < 0 and symbol[2] in VALUE_KINDS and (type_name := typed.get((-1, symbol[0])))]
+def _variable_types(symbols: list[Symbol], typed: dict[tuple[int, str], str | None],
+                    ) -> list[tuple[int, tuple[str, ...]]]:
+    """(symbol index, (its type's name,)) of each variable of the file's level and each field whose type is known (`Q =
+    AssumptionKeys()`, `export const client = new QueryClient()`, `private Pricing pricing;`): kept with the classes'
+    bases, a call on it through an import (`Q.finite()` after `from sympy import Q`) names a method of that type, and
+    so does a call on a field of a variable's type (`cart.pricing.price()`)."""
+    return [(index, (type_name,)) for index, symbol in enumerate(symbols) if symbol[2] in VALUE_KINDS
+            and (type_name := typed.get((-1, symbol[0]) if symbol[8] < 0 else (symbol[8], f".{symbol[0]}")))]
 
 
 def _edges(rules: LanguageRules, src: Source, calls: list[tuple[int, dict]], imports: list[tuple[int, dict]],
@@ -571,8 +572,14 @@ def _edges(rules: LanguageRules, src: Source, calls: list[tuple[int, dict]], imp
                     if variable.rpartition(".")[2] in names else None
                 if type_name is not None:
                     edges[k] = (source, line, edge_type, to_name, (*hint[:3], ".".join((type_name, *rest))), binding)
-            elif receiver is not None and receiver.rpartition(".")[2] in names:
-                type_name = _variable_type(rules, scopes, typed, source, receiver)
+            elif receiver is not None:
+                type_name = _variable_type(rules, scopes, typed, source, receiver) \
+                    if receiver.rpartition(".")[2] in names else None
+                if type_name is None and "." in receiver:  # a field of a variable's type: `cart.pricing.price()`
+                    variable, rest = _chain_head(receiver)
+                    if rest and variable.rpartition(".")[2] in names:
+                        head = _variable_type(rules, scopes, typed, source, variable)
+                        type_name = None if head is None else ".".join((head, *rest))
                 if type_name is not None:
                     edges[k] = (source, line, edge_type, to_name, (*hint, type_name), binding)
     return edges, "\n".join(import_texts)[:MAX_IMPORTS_TEXT]
@@ -679,7 +686,7 @@ def extract(path: str, data: bytes, language: str | None, grammar_name: str | No
         result.exports = _exports(src, exports_m)
         result.bases = _bases(src, locals_m, defs, result.symbols) if locals_m else []
         if typed:
-            result.bases.extend(_module_variable_types(result.symbols, typed))
+            result.bases.extend(_variable_types(result.symbols, typed))
     for start, end in _snippet_regions(result.symbols, text_lines):
         body = src.expanded(start, end)
         if body.strip():

@@ -11,7 +11,7 @@ from functools import partial
 from operator import itemgetter
 from sys import intern
 
-from .extract import CALLABLE_KINDS, SELF_NAMES, FileExtract, Symbol
+from .extract import CALLABLE_KINDS, SELF_NAMES, VALUE_KINDS, FileExtract, Symbol
 from .kinds import kinds_of
 from .languages import LANGUAGES, language_of
 from .languages.csharp import GLOBAL as GLOBAL_USING
@@ -20,6 +20,7 @@ from .packages import Layout, go_package, longest_prefix, nearest
 CALLABLE_TARGETS = kinds_of("callable", "type")  # a call may construct a type
 CONTAINERS = kinds_of("type", "namespace")
 TYPES = kinds_of("type")
+TYPED_KINDS = CALLABLE_KINDS | VALUE_KINDS  # what `class_bases` gives the type of: a result, a declared type
 # What an extensionless import may name, tried in this order: TypeScript's files first (a declaration file after
 # `.ts` and `.tsx`, as TypeScript tries them), then JavaScript's.
 _TS_EXTENSIONS = tuple(LANGUAGES["typescript"].grammars)
@@ -538,9 +539,11 @@ class Resolver:
         if result.language in MIXINS and owner is not None and 0 < owner < len(self.kind) \
                 and self.kind[owner] in CONTAINERS:
             return owner  # a module, whose methods a class that includes it has
-        if self._inheriting and owner is not None and 0 < owner < len(self.kind) and self.kind[owner] in CALLABLE_KINDS:
-            # A function named as a type (`c = make_cart()`): the type it is declared to return (its `class_bases`).
-            # Not while bases are resolved, so that no base depends on the order files are read in.
+        if self._inheriting and owner is not None and 0 < owner < len(self.kind) \
+                and self.kind[owner] in TYPED_KINDS:
+            # A function named as a type (`c = make_cart()`): the type it is declared to return; a field or a variable
+            # (`cart.pricing`): the type it is declared with (their `class_bases`). Not while bases are resolved, so
+            # that no base depends on the order files are read in.
             returned = self.class_bases.get(owner)
             owner = returned[0] if returned else None
         return owner if self._is_type(owner) else None

@@ -255,6 +255,19 @@ RETURNS_STEPS: list[tuple[str, list[Edit]]] = [
         delete("src/shop/base.py"),
         delete("svc/shop/other.go")]),
 ]
+# A call on a field of a variable's type names the method of the field's declared type, of another file.
+FIELD_STEPS: list[tuple[str, list[Edit]]] = [
+    ("a class's field is of a class another file calls through a parameter", [
+        write("src/till/__init__.py", ""),
+        write("src/till/fields.py", "class Pricing:\n    def price(self) -> int:\n        return 0\n\n\n"
+                                    "class Other:\n    def price(self) -> int:\n        return 1\n\n\n"
+                                    "class Basket:\n    pricing: Pricing\n"),
+        write("src/till/run.py", "from till.fields import Basket\n\n\ndef run(b: Basket) -> None:\n"
+                                 "    b.pricing.price()\n")]),
+    ("the field is of the other class", [
+        replace("src/till/fields.py", "    pricing: Pricing\n", "    pricing: Other\n")]),
+    ("the field goes", [replace("src/till/fields.py", "    pricing: Other\n", "    pass\n")]),
+]
 # A call inherits through classes of other files: each class's bases are resolved in its own file.
 INHERIT_STEPS: list[tuple[str, list[Edit]]] = [
     ("a class of another file, and its base of a third, give a typed variable's call its method", [
@@ -709,6 +722,10 @@ def test_a_patch_follows_what_scala_calls_name(tmp_path: Path, monkeypatch: pyte
 
 def test_a_patch_follows_the_types_functions_return(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _replay(tmp_path, monkeypatch, RETURNS_STEPS)
+
+
+def test_a_patch_follows_the_types_fields_are_declared_with(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _replay(tmp_path, monkeypatch, FIELD_STEPS)
 
 
 def test_a_patch_follows_what_a_call_inherits_through_other_files(tmp_path: Path,

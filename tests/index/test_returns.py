@@ -1,7 +1,8 @@
 """A variable a call makes is of the type the called function or method is declared to return: `c = make_cart()`
 then `c.add()` names `Cart.add` when `make_cart` is declared `-> Cart` (`func NewCart() (*Cart, error)`, `fun make():
-Cart?`, `Cart Make()`...), and so on down a chain of such variables (`d = c.clone()`). A declaration of the variable
-says more than a call, and a function's own attributes are not its result's."""
+Cart?`, `Cart Make()`...), and so on down a chain of such variables (`d = c.clone()`), of calls (`make().clone()`) and
+of fields (`cart.pricing.price()`). A declaration of the variable says more than a call, and a function's own
+attributes are not its result's."""
 
 from __future__ import annotations
 
@@ -61,6 +62,18 @@ TREE = {
                    "Cart make() { return Cart(); }\n\n"
                    "void use() {\n  auto c = make();\n  c.add();\n}\n",
 }
+# A call on a field of a variable's type (`cart.pricing.price()`): the field's declared type names the method.
+TREE.update({
+    "java/Fields.java": "class Pricing {\n  int price() { return 0; }\n}\n\nclass Basket {\n  Pricing pricing;\n\n"
+                        "  Basket self() { return this; }\n}\n\nclass Till {\n  Basket basket;\n\n"
+                        "  void run(Basket b) {\n    b.pricing.price();\n    this.basket.pricing.price();\n"
+                        "    basket.pricing.price();\n    b.self().pricing.price();\n  }\n}\n",
+    "cs/Fields.cs": "class Sinks {\n  public void Console() {}\n}\n\n"
+                    "class Config {\n  public Sinks WriteTo { get; }\n}\n\n"
+                    "class Boot {\n  void Run() {\n    new Config().WriteTo.Console();\n  }\n}\n",
+    "py/fields.py": "class Pricing:\n    def price(self) -> int:\n        return 0\n\n\nclass Basket:\n"
+                    "    pricing: Pricing\n\n\ndef run(b: Basket) -> None:\n    b.pricing.price()\n",
+})
 # Each file's calls on a variable (line, target text, the qualified name it resolves to, or None).
 EXPECTED: dict[str, list[tuple[int, str, str | None]]] = {
     "py/use.py": [(6, "c.add", "shop.models.Cart.add"),
@@ -90,6 +103,12 @@ EXPECTED: dict[str, list[tuple[int, str, str | None]]] = {
     "php/shop.php": [(10, "c\\add", "Cart\\add"), (11, "add", "Cart\\add"),
                      (22, "q\\where", "Query\\where"),  # `: static`, made by `Query::make()`
                      (22, "where", "Query\\where")],  # `: self`
+    "java/Fields.java": [(15, "b.pricing.price", "Pricing.price"),  # a parameter's type's field
+                         (16, "this.basket.pricing.price", "Pricing.price"),  # a member's
+                         (17, "basket.pricing.price", "Pricing.price"),  # named bare
+                         (18, "price", "Pricing.price")],  # a method's result's field
+    "cs/Fields.cs": [(11, "Console", "Sinks.Console")],  # a property of what `new` makes
+    "py/fields.py": [(11, "b.pricing.price", "py.fields.Pricing.price")],  # a class's annotated attribute
     "rs/src/lib.rs": [(13, "c::add", "shop::Cart::add"),
                       (33, "add", "shop::Cart::add")],  # `-> Self` is the `impl`'s type
     "cpp/shop.cc": [(12, "c::add", "Cart::add")],
