@@ -421,27 +421,38 @@ def _typed_locals(src: Source, matches: list[tuple[int, dict]], defs: list[_Def]
                   scopes: _Scopes) -> dict[tuple[int, str], str | None]:
     """(`_declared` key) -> the type a variable or a member is declared with or constructed from (`_type_name`); None
     when it is given more than one type, or one that is not a name. A variable a function's call makes (`@made_by`:
-    `x := f()`, typed by what `f` returns) is typed so only where nothing declares it: blocks are not told apart, and a
-    declaration says more than a call whose function may return anything."""
+    `x := f()`, typed by what `f` returns) or another variable is copied into (`@copied`: `self.repo = repo`) is typed
+    so only where nothing declares it: blocks are not told apart, and a declaration says more than a call whose
+    function may return anything."""
     found = []
     for _, caps in matches:
         local = caps.get("local")
         if not local:
             continue
-        made, weak = caps.get("type"), False
+        made, weak, copied = caps.get("type"), False, False
         if made is None:
             made, weak = caps.get("made_by"), True
             if made is None:
-                continue
+                made, copied = caps.get("copied"), True
+                if made is None:
+                    continue
         text = src.text(made[0])
         found.append((local[0].start_byte, src.text(local[0]).lstrip("@"),  # Ruby's `@pricing`
-                      _call_chain(text) if "(" in text else _type_name(text),  # `Builder().build()`: a chain
-                      "" if caps.get("member") else src.text(caps["object"][0]) if caps.get("object") else None, weak))
+                      text if copied else _call_chain(text) if "(" in text else _type_name(text),  # a chain: `B().c()`
+                      "" if caps.get("member") else src.text(caps["object"][0]) if caps.get("object") else None, weak,
+                      copied))
     found.sort(key=_EDGE_BYTE)  # by position alone (`_enclosing` wants them in order); ties keep match order
     typed: dict[tuple[int, str], str | None] = {}
     inferred: set[tuple[int, str]] = set()  # the keys typed by calls only (so far)
-    for (_, name, type_name, on, weak), index in zip(found, _enclosing(defs, [f[0] for f in found]), strict=True):
-        if type_name is not None and "." in type_name:  # made by a method of a variable typed above (`c.clone()`)
+    for (_, name, type_name, on, weak, copied), index in zip(found, _enclosing(defs, [f[0] for f in found]),
+                                                             strict=True):
+        if copied:  # `self.repo = repo`: the copied variable's type, as typed so far (a parameter's, above it)
+            of_copied = _called_on(scopes, index, type_name) if type_name is not None else None
+            type_name = typed.get(of_copied) if of_copied is not None else None
+            if type_name is None:
+                continue
+            weak = True
+        elif type_name is not None and "." in type_name:  # made by a method of a variable typed above (`c.clone()`)
             variable, rest = _chain_head(type_name)
             of_variable = _called_on(scopes, index, variable)
             known = typed.get(of_variable) if of_variable is not None else None

@@ -72,7 +72,10 @@ TREE.update({
                     "class Config {\n  public Sinks WriteTo { get; }\n}\n\n"
                     "class Boot {\n  void Run() {\n    new Config().WriteTo.Console();\n  }\n}\n",
     "py/fields.py": "class Pricing:\n    def price(self) -> int:\n        return 0\n\n\nclass Basket:\n"
-                    "    pricing: Pricing\n\n\ndef run(b: Basket) -> None:\n    b.pricing.price()\n",
+                    "    pricing: Pricing\n\n\ndef run(b: Basket) -> None:\n    b.pricing.price()\n\n\n"
+                    "class Till:\n    def __init__(self, pricing: Pricing, other) -> None:\n"
+                    "        self.pricing = pricing\n        self.other = other\n\n    def run(self) -> None:\n"
+                    "        self.pricing.price()\n        self.other.price()\n",
 })
 # Each file's calls on a variable (line, target text, the qualified name it resolves to, or None).
 EXPECTED: dict[str, list[tuple[int, str, str | None]]] = {
@@ -108,7 +111,9 @@ EXPECTED: dict[str, list[tuple[int, str, str | None]]] = {
                          (17, "basket.pricing.price", "Pricing.price"),  # named bare
                          (18, "price", "Pricing.price")],  # a method's result's field
     "cs/Fields.cs": [(11, "Console", "Sinks.Console")],  # a property of what `new` makes
-    "py/fields.py": [(11, "b.pricing.price", "py.fields.Pricing.price")],  # a class's annotated attribute
+    "py/fields.py": [(11, "b.pricing.price", "py.fields.Pricing.price"),  # a class's annotated attribute
+                     (20, "self.pricing.price", "py.fields.Pricing.price"),  # a typed parameter copied into a member
+                     (21, "self.other.price", None)],  # an untyped one
     "rs/src/lib.rs": [(13, "c::add", "shop::Cart::add"),
                       (33, "add", "shop::Cart::add")],  # `-> Self` is the `impl`'s type
     "cpp/shop.cc": [(12, "c::add", "Cart::add")],

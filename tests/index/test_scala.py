@@ -29,8 +29,10 @@ type Id = Long
 def test_a_scala_file_gives_its_package_qualified_symbols() -> None:
     result = extract("src/main/scala/Cart.scala", CART.encode(), "scala", "scala")
     assert result.module == "com.example.shop"
-    # A class's superclass and traits; a method's or a function's declared return type (what a call of it makes).
-    assert result.bases == [(0, ("Base", "Priced")), (3, ("Unit",)), (4, ("Int",)), (6, ("Cart",)), (8, ("Int",))]
+    # A class's superclass and traits; a method's or a function's declared return type (what a call of it makes); a
+    # field's declared type (what a call on it names a method of).
+    assert result.bases == [(0, ("Base", "Priced")), (3, ("Unit",)), (4, ("Int",)), (6, ("Cart",)), (8, ("Int",)),
+                            (1, ("Pricing",)), (10, ("Int",))]
     assert [(s.name, s.qualified_name, s.kind, s.visibility, s.doc) for s in result.symbols] == [
         ("Cart", "com.example.shop.Cart", "class", "public", "A cart of items."),
         ("pricing", "com.example.shop.Cart.pricing", "field", "private", None),  # a class parameter

@@ -307,11 +307,12 @@ def test_a_call_on_a_variable_a_member_or_self_names_the_method_of_its_type(
 
 
 def test_a_call_on_a_variable_no_declaration_types_carries_no_type() -> None:
-    """The hint of a call on `self`, on an attribute or on a variable of another function stays as it was."""
+    """The hint of a call on `self` or on a variable of another function stays as it was; one on an attribute of a
+    typed variable carries the attribute on the variable's type (what the resolver looks the field up in)."""
     source = b"class A:\n    def f(self, a: A) -> None:\n        self.g()\n        a.g.h()\n\n\ndef k() -> None:\n" \
              b"    a.g()\n"
     hints = [edge[4] for edge in extract("m.py", source, "python", "python").edges]
-    assert hints == [("call", "g", "self"), ("call", "h", "a.g"), ("call", "g", "a")]
+    assert hints == [("call", "g", "self"), ("call", "h", "a.g", "A.g"), ("call", "g", "a")]
 
 
 TYPE_TEXTS = [

@@ -28,7 +28,8 @@ IMPORTS = """
 # A parameter's or variable's annotation, or the class a plain assignment constructs (what the call is decides); the
 # same of an attribute of `self` (a member of the class); a class's bases (`@base`: what `self.m()` may inherit); a
 # function's return annotation (`@returns`: the type of what a call of it makes, `c = make_cart()`, or an `await` of
-# it, `c = await open_cart()`: an `async def`'s annotation is what its awaited call gives)
+# it, `c = await open_cart()`: an `async def`'s annotation is what its awaited call gives); a member a variable is
+# copied into (`self.repo = repo`, `@copied`: of the variable's type, where nothing declares the member)
 LOCALS = """
 (class_definition superclasses: (argument_list [(identifier) (attribute)] @base))
 (function_definition return_type: (type) @returns)
@@ -42,6 +43,8 @@ LOCALS = """
   right: (call function: [(identifier) (attribute)] @type))
 (assignment left: (attribute object: (identifier) @object attribute: (identifier) @local) !type
   right: (await (call function: [(identifier) (attribute)] @type)))
+(assignment left: (attribute object: (identifier) @object attribute: (identifier) @local) !type
+  right: (identifier) @copied)
 """
 
 # A string literal's prefix and opening quote, and its closing quote (see _strip_quotes).
