@@ -31,10 +31,12 @@ TREE = {
                       "\td := c.Clone()\n\td.Add()\n\tif true {\n\t\th := lookup()\n\t\t_ = h\n\t}\n\th.Add()\n}\n",
     "ts/cart.ts": "export class Cart {\n  add(): void {}\n}\n\n"
                   "export function make(): Cart {\n  return new Cart()\n}\n\n"
-                  "export interface Shop {\n  build(): Cart\n}\n\nexport type Maker = {\n  build(): Cart\n}\n",
-    "ts/use.ts": "import { Cart, make, Maker, Shop } from './cart'\n\nexport function run(s: Shop, m: Maker) {\n"
+                  "export interface Shop {\n  build(): Cart\n}\n\nexport type Maker = {\n  build(): Cart\n}\n\n"
+                  "export async function load(): Promise<Cart> {\n  return new Cart()\n}\n",
+    "ts/use.ts": "import { Cart, load, make, Maker, Shop } from './cart'\n\nexport function run(s: Shop, m: Maker) {\n"
                  "  const c = make()\n  c.add()\n  const d = s.build()\n  d.add()\n  s.add()\n  m.add()\n"
-                 "  make().add()\n  s.build()?.add()\n  new Cart().add()\n}\n",
+                 "  make().add()\n  s.build()?.add()\n  new Cart().add()\n}\n\n"
+                 "export async function loaded() {\n  const l = await load()\n  l.add()\n}\n",
     "java/Shop.java": "class Cart {\n  void add() {}\n}\n\nclass Shop {\n  Cart make() { return new Cart(); }\n\n"
                       "  void use() {\n    var c = make();\n    c.add();\n    new Shop().make().add();\n  }\n}\n",
     "kt/Shop.kt": "class Cart {\n  fun add() {}\n}\n\nfun find(): Cart? = null\n\nfun use() {\n  val c = find()\n"
@@ -96,7 +98,8 @@ EXPECTED: dict[str, list[tuple[int, str, str | None]]] = {
                   (8, "s.add", None),  # which the interface does not inherit from
                   (9, "m.add", None),  # nor an object type whose method returns one
                   (10, "add", "Cart.add"), (11, "add", "Cart.add"),  # chains, `?.` too
-                  (12, "add", "Cart.add")],  # `new Cart().add()`
+                  (12, "add", "Cart.add"),  # `new Cart().add()`
+                  (17, "l.add", "Cart.add")],  # `await` of what is declared `Promise<Cart>`
     "java/Shop.java": [(10, "c.add", "Cart.add"), (11, "add", "Cart.add")],
     "kt/Shop.kt": [(9, "c.add", "Cart.add"), (10, "add", "Cart.add")],  # a nullable result, `!!` too
     "swift/Shop.swift": [(9, "c.add", "Cart.add")],

@@ -21,8 +21,9 @@ DEFINITIONS = ecma.DEFINITIONS + """
   (variable_declarator name: (identifier) @name) @variable))))
 """
 # Parameters, variables and class fields by their annotations (a constructor's parameter property is also a member),
-# besides `new`; a variable a call makes by what the function or method is declared to return (`@returns`); the class
-# a class extends (`@base`).
+# besides `new`; a variable a call makes by what the function or method is declared to return (`@returns`; awaited,
+# the type a `Promise<T>` gives: `Promise` names no type of the tree, so `T` is the one its bases keep); the class a
+# class extends (`@base`).
 LOCALS = ecma.LOCALS + """
 (class_heritage (extends_clause value: (_) @base))
 (required_parameter pattern: (identifier) @local type: (type_annotation (_) @type))
@@ -37,7 +38,11 @@ LOCALS = ecma.LOCALS + """
 (function_signature return_type: (type_annotation (_) @returns))
 (method_definition return_type: (type_annotation (_) @returns))
 (method_signature return_type: (type_annotation (_) @returns))
-"""
+(variable_declarator name: (identifier) @local !type value: (await_expression (call_expression
+  function: [(identifier) (member_expression)] @made_by)))
+""" + "".join(f"""({definition} return_type: (type_annotation (generic_type name: (type_identifier) @_promise
+  (#eq? @_promise "Promise") type_arguments: (type_arguments . (_) @returns .))))
+""" for definition in ("function_declaration", "function_signature", "method_definition", "method_signature"))
 
 RULES = LanguageRules(
     name="typescript", grammars={".ts": "typescript", ".tsx": "tsx", ".mts": "typescript", ".cts": "typescript"},
