@@ -489,9 +489,11 @@ def _bases(src: Source, matches: list[tuple[int, dict]], defs: list[_Def],
             found.append((node[0].start_byte, name, returned))
     found.sort()
     bases: dict[int, list[str]] = {}
+    by_index: dict[int, _Def] = {}
     for (_, name, returned), index in zip(found, _enclosing(defs, [f[0] for f in found]), strict=True):
         if index >= 0 and returned and name in _OWN_TYPE:  # `-> Self`, `: static`: the method's own type
-            name = _owner_name(defs, index) or ""
+            by_index = by_index or {d.index: d for d in defs if d.index >= 0}
+            name = _owner_name(by_index[index]) or ""
         if index >= 0 and name and (not returned or symbols[index][2] in CALLABLE_KINDS):
             bases.setdefault(index, []).append(name)
     return [(index, tuple(names)) for index, names in bases.items()]
@@ -503,10 +505,9 @@ _NO_RESULT = frozenset({"None", "void"})
 _OWN_TYPE = frozenset({"Self", "self", "static"})
 
 
-def _owner_name(defs: list[_Def], index: int) -> str | None:
-    """The name of the type the definition of symbol `index` is a member of (a Rust `impl`'s type), if any."""
-    definition = next((d for d in defs if d.index == index), None)
-    scope = definition.parent if definition is not None else None
+def _owner_name(definition: _Def) -> str | None:
+    """The name of the type `definition` is a member of (a Rust `impl`'s type), if any."""
+    scope = definition.parent
     while scope is not None and scope.kind not in CONTAINER_KINDS and scope.kind != "impl":
         scope = scope.parent
     return None if scope is None else scope.owner or scope.name
@@ -578,19 +579,14 @@ def _edges(rules: LanguageRules, src: Source, calls: list[tuple[int, dict]], imp
         for k, (source, line, edge_type, to_name, hint, binding) in enumerate(edges):
             receiver = hint[2] if edge_type == "call" else None
             if receiver == "?" and len(hint) > 3:  # a chain whose first name may be a variable typed above
-                variable, rest = _chain_head(hint[3])
-                type_name = _variable_type(rules, scopes, typed, source, variable) \
-                    if variable.rpartition(".")[2] in names else None
+                type_name = _chain_type(rules, scopes, typed, names, source, hint[3])
                 if type_name is not None:
-                    edges[k] = (source, line, edge_type, to_name, (*hint[:3], ".".join((type_name, *rest))), binding)
+                    edges[k] = (source, line, edge_type, to_name, (*hint[:3], type_name), binding)
             elif receiver is not None:
                 type_name = _variable_type(rules, scopes, typed, source, receiver) \
                     if receiver.rpartition(".")[2] in names else None
                 if type_name is None and "." in receiver:  # a field of a variable's type: `cart.pricing.price()`
-                    variable, rest = _chain_head(receiver)
-                    if rest and variable.rpartition(".")[2] in names:
-                        head = _variable_type(rules, scopes, typed, source, variable)
-                        type_name = None if head is None else ".".join((head, *rest))
+                    type_name = _chain_type(rules, scopes, typed, names, source, receiver)
                 if type_name is not None:
                     edges[k] = (source, line, edge_type, to_name, (*hint, type_name), binding)
     return edges, "\n".join(import_texts)[:MAX_IMPORTS_TEXT]
@@ -601,6 +597,15 @@ def _chain_head(chain: str) -> tuple[str, list[str]]:
     parts = chain.split(".")
     cut = 2 if parts[0] in SELF_NAMES and len(parts) > 2 else 1
     return ".".join(parts[:cut]), parts[cut:]
+
+
+def _chain_type(rules: LanguageRules, scopes: _Scopes, typed: dict[tuple[int, str], str | None], names: set[str],
+                source: int, chain: str) -> str | None:
+    """A dotted chain with its first variable (`_chain_head`) put as the type `typed` knows it by (`c.clone` ->
+    `Cart.clone`), or None when no type is known for it (`names`: the last parts of `typed`'s names, a quick test)."""
+    variable, rest = _chain_head(chain)
+    head = _variable_type(rules, scopes, typed, source, variable) if variable.rpartition(".")[2] in names else None
+    return None if head is None else ".".join((head, *rest))
 
 
 def _variable_type(rules: LanguageRules, scopes: _Scopes, typed: dict[tuple[int, str], str | None], source: int,

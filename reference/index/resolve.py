@@ -10,6 +10,7 @@ from collections.abc import Callable, Collection, Iterable
 from functools import partial
 from operator import itemgetter
 from sys import intern
+from typing import TypeGuard
 
 from .extract import CALLABLE_KINDS, SELF_NAMES, VALUE_KINDS, FileExtract, Symbol
 from .kinds import kinds_of
@@ -28,6 +29,7 @@ JS_EXTENSIONS = (*_TS_EXTENSIONS[:2], ".d.ts", *_TS_EXTENSIONS[2:], *LANGUAGES["
 # A table value when its key names more than one symbol: a target resolves only when it is unambiguous,
 # so a table keeps the one symbol id of a key or this mark, never the list of ids.
 AMBIGUOUS = -1
+_LAST_SEPARATOR = re.compile(r"(?:\.|::)(?=[^.:]*\Z)")  # the `.` or `::` before a name's last part
 Bound = dict[str, tuple[int | None, str]]  # a file's import bindings: name -> (the tree's symbol, if one; the target)
 # What a symbol is registered by: (name, qualified name, kind, parent index). After FileExtract.loads symbols are
 # plain tuples in Symbol field order (fast to load), so the fields are taken by their positions in Symbol, all at once.
@@ -476,7 +478,7 @@ class Resolver:
         single base, as in TypeScript and JavaScript), over the bases of the tree only (`class_bases`); bases that
         admit no such order, depth first; at most `MAX_ANCESTORS`, and none for a class whose ancestry has a cycle
         or is more than `MAX_BASE_DEPTH` classes deep (`_height`)."""
-        if self._height(owner) is None or (0 < owner < len(self.kind) and self.kind[owner] in CALLABLE_KINDS):
+        if self._height(owner) is None or self._kind_in(owner, CALLABLE_KINDS):
             return ()  # a function's `class_bases` is the type it returns, which it does not inherit from
         known = self._orders.get(owner)
         if known is None:
@@ -527,20 +529,17 @@ class Resolver:
             own = self.top_level.get((result.path, typed))
             owner = own if self._is_type(own) else _unique(self.containers.get((result.language, typed)))
             return owner if self._is_type(owner) else None
-        cut = max(typed.rfind("."), typed.rfind("::"))  # a chain may mix them (`Builder::new.name`)
-        prefix, name = (typed[:cut], typed[cut + (2 if typed.startswith("::", cut) else 1):]) if cut >= 0 \
-            else ("", typed)
+        last = _LAST_SEPARATOR.search(typed)  # a chain may mix them (`Builder::new.name`)
+        prefix, name = (typed[:last.start()], typed[last.end():]) if last else ("", typed)
         owner = self._rust_definition(result.module, typed) if prefix and result.language == "rust" else None
         if owner is None:
             owner = self._call_target(result, name, prefix or None, source, bound)[0]
         if owner is None and prefix and self._inheriting:  # a member of what the prefix is (`make_cart.clone`)
             of_prefix = self._type(result, prefix, source, bound)
             owner = None if of_prefix is None else self._member(of_prefix, name)
-        if result.language in MIXINS and owner is not None and 0 < owner < len(self.kind) \
-                and self.kind[owner] in CONTAINERS:
+        if result.language in MIXINS and self._kind_in(owner, CONTAINERS):
             return owner  # a module, whose methods a class that includes it has
-        if self._inheriting and owner is not None and 0 < owner < len(self.kind) \
-                and self.kind[owner] in TYPED_KINDS:
+        if self._inheriting and self._kind_in(owner, TYPED_KINDS):
             # A function named as a type (`c = make_cart()`): the type it is declared to return; a field or a variable
             # (`cart.pricing`): the type it is declared with (their `class_bases`). Not while bases are resolved, so
             # that no base depends on the order files are read in.
@@ -550,7 +549,11 @@ class Resolver:
 
     def _is_type(self, sid: int | None) -> bool:
         """`sid` is a type of the tree (a class, a struct, an interface...)."""
-        return sid is not None and 0 < sid < len(self.kind) and self.kind[sid] in TYPES  # never AMBIGUOUS's -1
+        return self._kind_in(sid, TYPES)
+
+    def _kind_in(self, sid: int | None, kinds: Collection[str]) -> TypeGuard[int]:
+        """`sid` is a symbol of the tree of one of `kinds` (never None, nor AMBIGUOUS's -1)."""
+        return sid is not None and 0 < sid < len(self.kind) and self.kind[sid] in kinds
 
     def add_bases(self, result: FileExtract, first_symbol: int) -> None:
         """`class_bases` of the classes of `result` (ids from first_symbol; entered), replacing what they had."""

@@ -38,10 +38,8 @@ LOCALS = """
   [(composite_literal type: (_) @type) (unary_expression operand: (composite_literal type: (_) @type))] .))
 (short_var_declaration left: (expression_list . (identifier) @local) right: (expression_list .
   (call_expression function: [(identifier) (selector_expression)] @made_by) .))
-(function_declaration result: [(parameter_list . (parameter_declaration type: (_) @returns)) (_) @returns])
-(method_declaration result: [(parameter_list . (parameter_declaration type: (_) @returns)) (_) @returns])
-(method_elem result: [(parameter_list . (parameter_declaration type: (_) @returns)) (_) @returns])
-"""
+""" + "".join(f"""({definition} result: [(parameter_list . (parameter_declaration type: (_) @returns)) (_) @returns])
+""" for definition in ("function_declaration", "method_declaration", "method_elem"))
 
 
 def visibility(name: str, node: Node, kind: str) -> str:

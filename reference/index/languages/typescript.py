@@ -34,13 +34,10 @@ LOCALS = ecma.LOCALS + """
 (public_field_definition name: (property_identifier) @local !type value: (new_expression constructor: (_) @type))
 (variable_declarator name: (identifier) @local !type value: (call_expression
   function: [(identifier) (member_expression)] @made_by))
-(function_declaration return_type: (type_annotation (_) @returns))
-(function_signature return_type: (type_annotation (_) @returns))
-(method_definition return_type: (type_annotation (_) @returns))
-(method_signature return_type: (type_annotation (_) @returns))
 (variable_declarator name: (identifier) @local !type value: (await_expression (call_expression
   function: [(identifier) (member_expression)] @made_by)))
-""" + "".join(f"""({definition} return_type: (type_annotation (generic_type name: (type_identifier) @_promise
+""" + "".join(f"""({definition} return_type: (type_annotation (_) @returns))
+({definition} return_type: (type_annotation (generic_type name: (type_identifier) @_promise
   (#eq? @_promise "Promise") type_arguments: (type_arguments . (_) @returns .))))
 """ for definition in ("function_declaration", "function_signature", "method_definition", "method_signature"))
 
