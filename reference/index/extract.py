@@ -471,8 +471,8 @@ def _typed_locals(src: Source, matches: list[tuple[int, dict]], defs: list[_Def]
     return typed
 
 
-def _bases(src: Source, matches: list[tuple[int, dict]], defs: list[_Def],
-           symbols: list[Symbol]) -> list[tuple[int, tuple[str, ...]]]:
+def _bases(src: Source, matches: list[tuple[int, dict]], defs: list[_Def], symbols: list[Symbol],
+           separator: str) -> list[tuple[int, tuple[str, ...]]]:
     """(class's symbol index, its bases' names in order) from the locals matches that capture `@base`: the class is
     the innermost definition around the base's name; a base that is not a type's name (`mixin(A)`) is left out. A
     function's declared return type (`@returns`) is kept the same way, as its one base: what a variable it makes is
@@ -491,9 +491,10 @@ def _bases(src: Source, matches: list[tuple[int, dict]], defs: list[_Def],
     bases: dict[int, list[str]] = {}
     by_index: dict[int, _Def] = {}
     for (_, name, returned), index in zip(found, _enclosing(defs, [f[0] for f in found]), strict=True):
-        if index >= 0 and returned and name in _OWN_TYPE:  # `-> Self`, `: static`: the method's own type
+        if index >= 0 and returned and name in _OWN_TYPE:
+            # `-> Self`, `: static`: the method's own type, the scope it is written in (an `impl`'s, in any file)
             by_index = by_index or {d.index: d for d in defs if d.index >= 0}
-            name = _owner_name(by_index[index]) or ""
+            name = by_index[index].scoped_name.rpartition(separator)[0]
         if index >= 0 and name and (not returned or symbols[index][2] in CALLABLE_KINDS):
             bases.setdefault(index, []).append(name)
     return [(index, tuple(names)) for index, names in bases.items()]
@@ -503,14 +504,6 @@ def _bases(src: Source, matches: list[tuple[int, dict]], defs: list[_Def],
 _NO_RESULT = frozenset({"None", "void"})
 # What a method declares it returns when it returns its own type: Rust's and Swift's `Self`, PHP's `self` and `static`.
 _OWN_TYPE = frozenset({"Self", "self", "static"})
-
-
-def _owner_name(definition: _Def) -> str | None:
-    """The name of the type `definition` is a member of (a Rust `impl`'s type), if any."""
-    scope = definition.parent
-    while scope is not None and scope.kind not in CONTAINER_KINDS and scope.kind != "impl":
-        scope = scope.parent
-    return None if scope is None else scope.owner or scope.name
 
 
 def _variable_types(symbols: list[Symbol], typed: dict[tuple[int, str], str | None],
@@ -700,7 +693,7 @@ def extract(path: str, data: bytes, language: str | None, grammar_name: str | No
         result.edges, imports_text = _edges(rules, src, calls_m, imports_m, defs, path, result.module, typed, scopes)
         result.imports_text = expand(imports_text)
         result.exports = _exports(src, exports_m)
-        result.bases = _bases(src, locals_m, defs, result.symbols) if locals_m else []
+        result.bases = _bases(src, locals_m, defs, result.symbols, rules.separator) if locals_m else []
         if typed:
             result.bases.extend(_variable_types(result.symbols, typed))
     for start, end in _snippet_regions(result.symbols, text_lines):

@@ -79,6 +79,9 @@ TREE.update({
                     "        self.pricing = pricing\n        self.other = other\n\n    def run(self) -> None:\n"
                     "        self.pricing.price()\n        self.other.price()\n",
 })
+# A method an extension in another file writes, declared to return its own type (`-> Self`): the extended type.
+TREE["swift/Touched.swift"] = ("extension Cart {\n  func touched() -> Self { return self }\n}\n\n"
+                               "func touch() {\n  Cart().touched().add()\n}\n")
 # Each file's calls on a variable (line, target text, the qualified name it resolves to, or None).
 EXPECTED: dict[str, list[tuple[int, str, str | None]]] = {
     "py/use.py": [(6, "c.add", "shop.models.Cart.add"),
@@ -103,6 +106,7 @@ EXPECTED: dict[str, list[tuple[int, str, str | None]]] = {
     "java/Shop.java": [(10, "c.add", "Cart.add"), (11, "add", "Cart.add")],
     "kt/Shop.kt": [(9, "c.add", "Cart.add"), (10, "add", "Cart.add")],  # a nullable result, `!!` too
     "swift/Shop.swift": [(9, "c.add", "Cart.add")],
+    "swift/Touched.swift": [(6, "add", "Cart.add")],
     "scala/Shop.scala": [(10, "c.add", "Cart.add"),
                          (11, "p.add", None)],  # an operator method is no symbol: its trait does not return a `Cart`
     "cs/Shop.cs": [(10, "c.Add", "Cart.Add")],
