@@ -34,7 +34,10 @@ TREE = {
     "main.go": "package main\n\nimport \"example.com/shop/cart\"\n\n"
                "func use(c *cart.Cart, s []cart.Cart, o cart.Other) {\n"
                "\tc.Total()\n\ts.Total()\n\to.Total()\n\tn := &cart.Cart{}\n\tn.Total()\n\tvar v cart.Other\n"
-               "\tv.Total()\n}\n",
+               "\tv.Total()\n\ta, ok := any(o).(*cart.Cart)\n\t_ = ok\n\ta.Total()\n\tb := new(cart.Other)\n"
+               "\tb.Total()\n\tvar t cart.Till\n\tt.cart.Total()\n}\n",
+    "cart/till.go": "package cart\n\ntype Till struct {\n\tcart  *Cart\n\tother Other\n}\n\n"
+                    "func (t *Till) Run() {\n\tt.cart.Total()\n\tt.other.Total()\n}\n",
     "web/client.ts": "export class Client {\n  fetch(): number {\n    return 1\n  }\n}\n",
     "web/app.ts": "import { Client } from './client'\n\n"
                   "export function run(c: Client, d?: Client, e: Client[] = []) {\n"
@@ -76,7 +79,13 @@ EXPECTED = {
         (8, "o.Total", "Other.Total"),
         (10, "n.Total", "Cart.Total"),  # `&cart.Cart{}`
         (12, "v.Total", "Other.Total"),  # `var v cart.Other`
+        (13, "any", None),
+        (15, "a.Total", "Cart.Total"),  # a type assertion, `v.(*cart.Cart)`
+        (16, "new", None),
+        (17, "b.Total", "Other.Total"),  # `new(cart.Other)`
+        (19, "t.cart.Total", "Cart.Total"),  # a struct's field, through a variable of another package
     ],
+    "cart/till.go": [(9, "t.cart.Total", "Cart.Total"), (10, "t.other.Total", "Other.Total")],  # the receiver's fields
     "web/app.ts": [
         (4, "c.fetch", "Client.fetch"),
         (5, "d.fetch", "Client.fetch"),  # optional
