@@ -417,17 +417,21 @@ def _called_on(scopes: _Scopes, index: int, recv: str) -> tuple[int, str] | None
     return None
 
 
-def _typed_locals(src: Source, matches: list[tuple[int, dict]], defs: list[_Def],
-                  scopes: _Scopes) -> dict[tuple[int, str], str | None]:
+def _typed_locals(src: Source, matches: list[tuple[int, dict]], defs: list[_Def], scopes: _Scopes,
+                  symbols: list[Symbol], implicit_this: bool = False) -> dict[tuple[int, str], str | None]:
     """(`_declared` key) -> the type a variable or a member is declared with or constructed from (`_type_name`); None
     when it is given more than one type, or one that is not a name. A variable a function's call makes (`@made_by`:
     `x := f()`, typed by what `f` returns) or another variable is copied into (`@copied`: `self.repo = repo`) is typed
     so only where nothing declares it: blocks are not told apart, and a declaration says more than a call whose
-    function may return anything."""
-    found = []
+    function may return anything. A loop's variable (`@local` of `@iterated`: `for c in carts`) is declared of the
+    element type of its container's declared type (`_element_name`), where this file declares the container."""
+    found, loops = [], []
     for _, caps in matches:
         local = caps.get("local")
         if not local:
+            continue
+        if iterated := caps.get("iterated"):
+            loops.append((local[0].start_byte, src.text(local[0]), _iterated(src.text(iterated[0]))))
             continue
         made, weak, copied = caps.get("type"), False, False
         if made is None:
@@ -440,12 +444,13 @@ def _typed_locals(src: Source, matches: list[tuple[int, dict]], defs: list[_Def]
         found.append((local[0].start_byte, src.text(local[0]).lstrip("@"),  # Ruby's `@pricing`
                       text if copied else _call_chain(text) if "(" in text else _type_name(text),  # a chain: `B().c()`
                       "" if caps.get("member") else src.text(caps["object"][0]) if caps.get("object") else None, weak,
-                      copied))
+                      copied, None if weak or copied else _element_name(text)))
     found.sort(key=_EDGE_BYTE)  # by position alone (`_enclosing` wants them in order); ties keep match order
     typed: dict[tuple[int, str], str | None] = {}
+    elements: dict[tuple[int, str], str | None] = {}  # (`_declared` key) -> the element type of its container
     inferred: set[tuple[int, str]] = set()  # the keys typed by calls only (so far)
-    for (_, name, type_name, on, weak, copied), index in zip(found, _enclosing(defs, [f[0] for f in found]),
-                                                             strict=True):
+    for (_, name, type_name, on, weak, copied, element), index in zip(found, _enclosing(defs, [f[0] for f in found]),
+                                                                      strict=True):
         if copied:  # `self.repo = repo`: the copied variable's type, as typed so far (a parameter's, above it)
             of_copied = _called_on(scopes, index, type_name) if type_name is not None else None
             type_name = typed.get(of_copied) if of_copied is not None else None
@@ -459,16 +464,96 @@ def _typed_locals(src: Source, matches: list[tuple[int, dict]], defs: list[_Def]
             if known is not None:
                 type_name = ".".join((known, *rest))
         key = _declared(scopes, index, name, on)
-        if key is None or (weak and key in typed and key not in inferred):
+        if key is None:
             continue
-        if not weak and key in inferred:  # a declaration wins over calls
-            inferred.discard(key)
-            typed[key] = type_name
-        elif typed.setdefault(key, type_name) != type_name:
-            typed[key] = None
-        if weak:
-            inferred.add(key)
+        if element is not None and elements.setdefault(key, element) != element:
+            elements[key] = None
+        _type(typed, inferred, key, type_name, weak)
+    if loops and elements:  # after every declaration: a field may be declared below the method that loops on it
+        loops.sort(key=_EDGE_BYTE)
+        types = _types_by_name(symbols, scopes)
+        for (_, name, container), index in zip(loops, _enclosing(defs, [loop[0] for loop in loops]), strict=True):
+            of = _container_key(scopes, typed, types, index, container, implicit_this) if container else None
+            if (element := elements.get(of) if of is not None else None) is not None:
+                _type(typed, inferred, _declared(scopes, index, name, None), element, False)
     return typed
+
+
+def _type(typed: dict[tuple[int, str], str | None], inferred: set[tuple[int, str]], key: tuple[int, str] | None,
+          type_name: str | None, weak: bool) -> None:
+    """Give `key` the type `type_name` in `typed`: a declaration (not `weak`) wins over calls' results (`inferred`),
+    a call's result is kept only where nothing declares the variable, and two types are None."""
+    if key is None or (weak and key in typed and key not in inferred):
+        return
+    if not weak and key in inferred:
+        inferred.discard(key)
+        typed[key] = type_name
+    elif typed.setdefault(key, type_name) != type_name:
+        typed[key] = None
+    if weak:
+        inferred.add(key)
+
+
+def _types_by_name(symbols: list[Symbol], scopes: _Scopes) -> dict[str, int]:
+    """A type's name -> its symbol index, for the types this file declares once by that name."""
+    seen: dict[str, int] = {}
+    for index, symbol in enumerate(symbols):
+        if scopes.is_type[index]:
+            seen[symbol[0]] = -1 if symbol[0] in seen else index
+    return {name: index for name, index in seen.items() if index >= 0}
+
+
+def _container_key(scopes: _Scopes, typed: dict[tuple[int, str], str | None], types: dict[str, int], index: int,
+                   container: str, implicit_this: bool) -> tuple[int, str] | None:
+    """The key (`_declared`'s) of the container a loop at symbol index `index` iterates: a variable, a member of the
+    type it is in (`self.carts`; a bare name, where methods name their members bare), or a member of a variable's type
+    this file declares (Go's `s.handlers`, `s` of type `Server`)."""
+    key = _called_on(scopes, index, container)
+    if key is not None:
+        if implicit_this and "." not in container and index >= 0 and scopes.owner[index] >= 0 and key not in typed:
+            return (scopes.owner[index], f".{container}")
+        return key
+    head, _, member = container.partition(".")
+    of_head = _called_on(scopes, index, head)
+    owner = types.get(typed.get(of_head) or "") if of_head is not None else None
+    return (owner, f".{member}") if owner is not None and member.isidentifier() else None
+
+
+# A loop's container, read as a variable: Rust's borrows and iterator calls around it (`&self.carts`, `carts.iter()`).
+_ITERATED = re.compile(r"^(?:&\s*(?:mut\s+)?)?(.+?)(?:\.(?:iter|iter_mut|into_iter)\(\))?$", re.DOTALL)
+
+
+def _iterated(text: str) -> str | None:
+    """The variable or member a loop iterates (`&self.carts` -> `self.carts`), None for anything else."""
+    found = _ITERATED.match(text.strip())
+    return found[1] if found and len(found[1]) <= MAX_CHAIN_TEXT and _SIMPLE_RECV.match(found[1]) else None
+
+
+# A container's element in a declared type: Go's `[]T`, `[N]T` and `map[K]V`; `T[]`; Swift's `[T]`, Rust's `[T; N]`.
+_GO_SEQUENCE = re.compile(r"^(?:\[[^\]]*\]|map\[[^\]]*\])(.+)$", re.DOTALL)
+
+
+def _element_name(text: str) -> str | None:
+    """The type of what a loop over a container of the declared type `text` gives (`list[Cart]`, `List<Cart>`,
+    `[]*Cart`, `Cart[]`, `&[Cart]`, `map[string]*Cart` -> `Cart`), None when it is not a container of one named type
+    (`dict[str, Cart]`, `Cart`, `[String: Cart]`)."""
+    text = _TYPE_PREFIX.sub("", text.strip()).removesuffix("?")
+    if len(text) > MAX_TYPE_TEXT:
+        return None
+    if sequence := _GO_SEQUENCE.match(text):
+        inner = sequence[1]
+    elif text.endswith("[]"):
+        inner = text[:-2]
+    elif text.startswith("[") and text.endswith("]"):
+        inner = text[1:-1].partition(";")[0]
+        if ":" in inner:
+            return None
+    else:  # a generic of one parameter: `list[Cart]`, `List<Cart>`, `Vec<Cart>`
+        opened = min((at for at in (text.find("<"), text.find("[")) if at > 0), default=0)
+        if not opened or not text.endswith((">", "]")):
+            return None
+        inner = text[opened + 1:-1]  # two parameters (a map's keys and values, a pair) are no one name below
+    return _type_name(inner)
 
 
 def _bases(src: Source, matches: list[tuple[int, dict]], defs: list[_Def], symbols: list[Symbol],
@@ -689,7 +774,8 @@ def extract(path: str, data: bytes, language: str | None, grammar_name: str | No
         defs = _definitions(rules, src, defs_m)
         result.symbols = _symbols(rules, path, result.module, src, defs)
         scopes = _scopes(result.symbols) if locals_m else None
-        typed = _typed_locals(src, locals_m, defs, scopes) if scopes is not None else None
+        typed = _typed_locals(src, locals_m, defs, scopes, result.symbols, rules.implicit_this) \
+            if scopes is not None else None
         result.edges, imports_text = _edges(rules, src, calls_m, imports_m, defs, path, result.module, typed, scopes)
         result.imports_text = expand(imports_text)
         result.exports = _exports(src, exports_m)

@@ -43,10 +43,13 @@ IMPORTS = """
 (using_directive) @import
 """
 # Parameters, locals (`var x = new T()` by the class it makes, `var x = Make()` by the type the method is declared to
-# return, `@returns`), fields and properties by their declared types; a
+# return, `@returns`), fields and properties by their declared types; `foreach (var c in carts)` by the element type
+# of the container's (`@iterated`: `List<Cart>`, `Cart[]`); a
 # class's, a struct's, a record's and an interface's bases (`@base`: what `this.M()`, `base.M()` and `M()` may inherit).
 LOCALS = """
 (parameter type: (_) @type name: (identifier) @local)
+(foreach_statement type: (implicit_type) left: (identifier) @local right: [(identifier) (member_access_expression)]
+  @iterated)
 (local_declaration_statement (variable_declaration type: (_) @type (#not-eq? @type "var")
   (variable_declarator name: (identifier) @local)))
 (local_declaration_statement (variable_declaration type: (implicit_type) (variable_declarator name: (identifier) @local

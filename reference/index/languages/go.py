@@ -26,8 +26,9 @@ IMPORTS = """
 (import_spec path: (_) @path) @import
 """
 # Receivers, parameters and a struct's fields by their types; `x := T{}`, `x := &T{}`, `x := new(T)`, `var x T` and
-# `x, ok := v.(*T)` by theirs, `x := f()` and `x, err := pkg.F()` by what the function returns; a struct's embedded
-# types (`@base`: the methods they promote); a function's result, its first when it has several (`@returns`).
+# `x, ok := v.(*T)` by theirs, `x := f()` and `x, err := pkg.F()` by what the function returns; a range loop's value
+# (`for _, h := range s.handlers`: `@iterated`) by its container's element type; a struct's embedded types (`@base`:
+# the methods they promote); a function's result, its first when it has several (`@returns`).
 LOCALS = """
 (field_declaration !name type: (_) @base)
 (field_declaration name: (field_identifier) @local type: (_) @type)
@@ -36,6 +37,8 @@ LOCALS = """
 (short_var_declaration left: (expression_list . (identifier) @local .) right: (expression_list . (call_expression
   function: (identifier) @_new (#eq? @_new "new")
   arguments: (argument_list . [(type_identifier) (qualified_type)] @type .)) .))
+(range_clause left: (expression_list . (_) . (identifier) @local .)
+  right: [(identifier) (selector_expression)] @iterated)
 (parameter_declaration name: (identifier) @local type: (_) @type)
 (short_var_declaration left: (expression_list . (identifier) @local .) right: (expression_list .
   [(composite_literal type: (_) @type) (unary_expression operand: (composite_literal type: (_) @type))] .))

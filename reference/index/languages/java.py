@@ -31,7 +31,8 @@ IMPORTS = """
 (import_declaration) @import
 """
 # Parameters, locals and fields by their declared types (`var x = new T()` by the class it makes, `var x = make()` by
-# what the method is declared to return, `@returns`); a class's
+# what the method is declared to return, `@returns`; `for (var c : carts)` by the element type of the container's,
+# `@iterated`); a class's
 # superclass and interfaces, and an interface's own (`@base`: what `this.m()` and a bare `m()` may inherit).
 LOCALS = """
 (formal_parameter type: (_) @type name: (identifier) @local)
@@ -40,6 +41,8 @@ LOCALS = """
 (local_variable_declaration type: (type_identifier) @inferred (#eq? @inferred "var") declarator: (variable_declarator
   name: (identifier) @local value: (object_creation_expression type: (_) @type)))
 (enhanced_for_statement type: (_) @type (#not-eq? @type "var") name: (identifier) @local)
+(enhanced_for_statement type: (type_identifier) @inferred (#eq? @inferred "var") name: (identifier) @local
+  value: [(identifier) (field_access)] @iterated)
 (field_declaration type: (_) @type declarator: (variable_declarator name: (identifier) @local))
 (local_variable_declaration type: (type_identifier) @inferred (#eq? @inferred "var") declarator: (variable_declarator
   name: (identifier) @local value: (method_invocation !object name: (identifier) @made_by)))

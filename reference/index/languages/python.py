@@ -29,11 +29,13 @@ IMPORTS = """
 # same of an attribute of `self` (a member of the class); a class's bases (`@base`: what `self.m()` may inherit); a
 # function's return annotation (`@returns`: the type of what a call of it makes, `c = make_cart()`, or an `await` of
 # it, `c = await open_cart()`: an `async def`'s annotation is what its awaited call gives); a member a variable is
-# copied into (`self.repo = repo`, `@copied`: of the variable's type, where nothing declares the member)
+# copied into (`self.repo = repo`, `@copied`: of the variable's type, where nothing declares the member); a `for`
+# loop's variable by its container's element type (`@iterated`: `for c in carts`, `carts: list[Cart]`)
 LOCALS = """
 (class_definition superclasses: (argument_list [(identifier) (attribute)] @base))
 (function_definition return_type: (type) @returns)
 (typed_parameter (identifier) @local type: (type) @type)
+(for_statement left: (identifier) @local right: [(identifier) (attribute)] @iterated)
 (typed_default_parameter name: (identifier) @local type: (type) @type)
 (assignment left: (identifier) @local type: (type) @type)
 (assignment left: (identifier) @local !type right: (call function: [(identifier) (attribute)] @type))

@@ -30,10 +30,12 @@ IMPORTS = """
 (use_declaration argument: (_) @use) @import
 """
 # Parameters and `let`s by their types; `let x = T { .. }` and `let x = T::new(..)` by the type they make, `let x =
-# make()` by the type the function is declared to return (`@returns`); a struct's fields (what `self.field` is).
+# make()` by the type the function is declared to return (`@returns`); a struct's fields (what `self.field` is); a
+# `for` loop's variable by its container's element type (`@iterated`: `for c in &carts`, `carts: Vec<Cart>`).
 LOCALS = """
 (field_declaration name: (field_identifier) @local type: (_) @type)
 (parameter pattern: (identifier) @local type: (_) @type)
+(for_expression pattern: (identifier) @local value: (_) @iterated)
 (let_declaration pattern: (identifier) @local type: (_) @type)
 (let_declaration pattern: (identifier) @local !type value: (struct_expression name: (_) @type))
 (let_declaration pattern: (identifier) @local !type value: (call_expression
