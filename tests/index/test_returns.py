@@ -39,10 +39,12 @@ TREE = {
                  "export async function loaded() {\n  const l = await load()\n  l.add()\n}\n",
     "java/Shop.java": "class Cart {\n  void add() {}\n}\n\nclass Shop {\n  Cart make() { return new Cart(); }\n\n"
                       "  void use() {\n    var c = make();\n    c.add();\n    new Shop().make().add();\n  }\n}\n",
-    "kt/Shop.kt": "class Cart {\n  fun add() {}\n}\n\nfun find(): Cart? = null\n\nfun use() {\n  val c = find()\n"
-                  "  c.add()\n  find()!!.add()\n}\n",
-    "swift/Shop.swift": "class Cart {\n  func add() {}\n}\n\nfunc make() -> Cart? { return nil }\n\n"
-                        "func use() {\n  let c = make()\n  c.add()\n}\n",
+    "kt/Shop.kt": "class Cart {\n  fun add() {}\n  fun copy(): Cart = this\n}\n\nfun find(): Cart? = null\n\n"
+                  "fun use() {\n  val c = find()\n  c.add()\n  find()!!.add()\n  val d = c.copy()\n  d.add()\n"
+                  "  val e = find()!!.copy()\n  e.add()\n}\n",
+    "swift/Shop.swift": "class Cart {\n  func add() {}\n  func copy() -> Cart { return self }\n}\n\n"
+                        "func make() -> Cart? { return nil }\n\n"
+                        "func use() {\n  let c = make()\n  c.add()\n  let d = c.copy()\n  d.add()\n}\n",
     "scala/Shop.scala": "class Cart {\n  def add(): Unit = {}\n}\n\nobject Shop {\n  def make(): Cart = new Cart()\n\n"
                         "  def use(p: Path): Unit = {\n    val c = make()\n    c.add()\n    p.add()\n  }\n}\n\n"
                         "trait Path {\n  def /(chunk: String): Cart\n}\n",
@@ -104,8 +106,10 @@ EXPECTED: dict[str, list[tuple[int, str, str | None]]] = {
                   (12, "add", "Cart.add"),  # `new Cart().add()`
                   (17, "l.add", "Cart.add")],  # `await` of what is declared `Promise<Cart>`
     "java/Shop.java": [(10, "c.add", "Cart.add"), (11, "add", "Cart.add")],
-    "kt/Shop.kt": [(9, "c.add", "Cart.add"), (10, "add", "Cart.add")],  # a nullable result, `!!` too
-    "swift/Shop.swift": [(9, "c.add", "Cart.add")],
+    "kt/Shop.kt": [(10, "c.add", "Cart.add"), (11, "add", "Cart.add"),  # a nullable result, `!!` too
+                   (13, "d.add", "Cart.add"),  # a variable's method's result
+                   (15, "e.add", "Cart.add")],  # a chain's
+    "swift/Shop.swift": [(10, "c.add", "Cart.add"), (12, "d.add", "Cart.add")],
     "swift/Touched.swift": [(6, "add", "Cart.add")],
     "scala/Shop.scala": [(10, "c.add", "Cart.add"),
                          (11, "p.add", None)],  # an operator method is no symbol: its trait does not return a `Cart`

@@ -31,13 +31,16 @@ IMPORTS = """
 (import_header) @import
 """
 # Parameters, constructor properties and properties by their declared types, a property made by calling a class
-# (`val c = Cart()`) or a function (by the type it is declared to return, `@returns`); a class's superclass and
-# interfaces (`@base`).
+# (`val c = Cart()`) or a function (by the type it is declared to return, `@returns`), or a method or a chain of calls
+# (`val moshi = Moshi.Builder().build()`, `val a = moshi.adapter<Foo>()`: `@made_by`, what the last one returns); a
+# class's superclass and interfaces (`@base`).
 LOCALS = """
 (parameter (simple_identifier) @local (user_type . (type_identifier) @type))
 (class_parameter (simple_identifier) @local (user_type . (type_identifier) @type))
 (property_declaration (variable_declaration (simple_identifier) @local (user_type . (type_identifier) @type)))
 (property_declaration (variable_declaration (simple_identifier) @local) . (call_expression . (simple_identifier) @type))
+(property_declaration (variable_declaration (simple_identifier) @local) . (call_expression . (navigation_expression)
+  @made_by))
 (function_declaration (function_value_parameters) . [(user_type . (type_identifier) @returns)
   (nullable_type (user_type . (type_identifier) @returns))])
 (delegation_specifier (constructor_invocation (user_type . (type_identifier) @base)))

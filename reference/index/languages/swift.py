@@ -32,13 +32,16 @@ IMPORTS = """
 (import_declaration (identifier) @path) @import
 """
 # Parameters and properties by their declared types, a property made by calling a type (`let c = Cart()`) or a
-# function (by the type it is declared to return, `@returns`); a type's superclass and protocols (`@base`).
+# function (by the type it is declared to return, `@returns`), or a method or a chain of calls (`let r =
+# s.validate()`: `@made_by`, what the last one returns); a type's superclass and protocols (`@base`).
 LOCALS = """
 (parameter name: (simple_identifier) @local . (user_type . (type_identifier) @type))
 (property_declaration (pattern bound_identifier: (simple_identifier) @local) (type_annotation (user_type .
   (type_identifier) @type)))
 (property_declaration (pattern bound_identifier: (simple_identifier) @local) value: (call_expression .
   (simple_identifier) @type))
+(property_declaration (pattern bound_identifier: (simple_identifier) @local) value: (call_expression .
+  (navigation_expression) @made_by))
 (function_declaration [(user_type . (type_identifier) @returns)
   (optional_type wrapped: (user_type . (type_identifier) @returns))])
 (protocol_function_declaration [(user_type . (type_identifier) @returns)
