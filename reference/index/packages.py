@@ -28,7 +28,7 @@ from .languages import LANGUAGES, language_of, python
 
 # The rule above, named in each generation's manifest: a generation whose modules another rule counted is not
 # patched (its unchanged files would keep their old modules).
-MODULE_LAYOUT = "packages-3"
+MODULE_LAYOUT = "packages-4"
 PYTHON_PACKAGE = "__init__.py"
 PYTHON_PROJECT = frozenset({"pyproject.toml", "setup.py"})
 RUST_CRATE = "Cargo.toml"
@@ -76,20 +76,29 @@ class PathMap(NamedTuple):
         return [path for path in found if path is not None]
 
 
+class Crate(NamedTuple):
+    """A `Cargo.toml`'s crate: the name `use` gives it (None: none), and the root files its manifest names for its
+    library and binaries outside `src/` (`[lib]` and `[[bin]]` `path`, relative to the manifest's folder), longest
+    folder first: a file below one counts its module path from that folder, as from `src/` when it names none."""
+
+    name: str | None
+    roots: tuple[str, ...] = ()
+
+
 class Layout:
     """The package and crate directories of one tree (posix paths relative to the workspace, "" for its top), each
     crate's name, each Go module's directory by its module path, and each TypeScript/JavaScript package's directory
     and entry files by its name.
 
-    `read(path)` gives a manifest's text (None when it cannot be read); `names` gives the crates' names instead
-    (another layout's, to compare which files markers moved without reading anything twice; it reads no go.mod).
+    `read(path)` gives a manifest's text (None when it cannot be read); `names` gives the crates instead (another
+    layout's, to compare which files markers moved without reading anything twice; it reads no go.mod).
     """
 
     def __init__(self, paths: Iterable[str], read: Callable[[str], str | None] | None = None,
-                 names: dict[str, str | None] | None = None) -> None:
+                 names: dict[str, Crate] | None = None) -> None:
         packages: set[str] = set()
         projects: set[str] = set()
-        crates: dict[str, str | None] = {}
+        crates: dict[str, Crate] = {}
         go_modules: dict[str, str] = {}
         js_packages: dict[str, tuple[str, tuple[str, ...]]] = {}
         ts_paths: dict[str, PathMap] = {}
@@ -103,7 +112,7 @@ class Layout:
             elif name in PYTHON_PROJECT:
                 projects.add(directory)
             elif name == RUST_CRATE:
-                crates[directory] = names.get(directory) if names is not None else crate_name(read, path)
+                crates[directory] = names.get(directory, Crate(None)) if names is not None else crate_of(read, path)
             elif name == GO_MODULE and names is None and (module := go_module_path(read, path)) is not None:
                 go_modules[module] = directory
             elif name == JS_PACKAGE and names is None and (package := js_package(read, path)) is not None:
@@ -142,8 +151,8 @@ class Layout:
         elif language == "rust":
             crate = nearest(posixpath.dirname(path), self.crates)
             if crate is not None:
-                module = rules.module_of(path[len(crate) + 1:] if crate else path)
-                name = self.crates[crate]
+                name, roots = self.crates[crate]
+                module = _crate_module(path[len(crate) + 1:] if crate else path, roots, rules.module_of)
                 return "::".join(part for part in (name, module) if part)
         return rules.module_of(path)
 
@@ -285,22 +294,45 @@ def _strings(value: object) -> list[str]:
     return found
 
 
-def crate_name(read: Callable[[str], str | None] | None, manifest: str) -> str | None:
-    """The name `use` gives the crate of a `Cargo.toml` (its library's, else its package's, `-` read as `_`); None for
-    a manifest that names no crate (a workspace's alone) or cannot be read."""
+def crate_of(read: Callable[[str], str | None] | None, manifest: str) -> Crate:
+    """The crate of a `Cargo.toml` (`Crate`): the name `use` gives it (its library's, else its package's, `-` read as
+    `_`; None for a manifest that names no crate, a workspace's alone, or cannot be read) and its targets' root
+    files."""
     text = read(manifest) if read is not None else None
     if text is None:
-        return None
+        return Crate(None)
     try:
         found = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError):  # nested deeper than the parser goes: not a manifest to read
-        return None
+        return Crate(None)
+    name = None
     for table in ("lib", "package"):
         entry = found.get(table)
-        name = entry.get("name") if isinstance(entry, dict) else None
-        if isinstance(name, str) and name.replace("-", "_").isidentifier():
-            return name.replace("-", "_")
-    return None
+        named = entry.get("name") if isinstance(entry, dict) else None
+        if isinstance(named, str) and named.replace("-", "_").isidentifier():
+            name = named.replace("-", "_")
+            break
+    bins = found.get("bin")
+    targets = [found.get("lib"), *(bins if isinstance(bins, list) else [])]
+    # Only roots outside `src/` count: there the default count already holds, and a `src/bin/` tool counted as its own
+    # crate root would share the library's module path (tests, benches and examples are left as folders for the same
+    # reason: their modules would meet the library's).
+    roots = {root for target in targets if isinstance(target, dict) and isinstance(path := target.get("path"), str)
+             and (root := _in_tree("", path)) and root.endswith(".rs") and not root.startswith("src/")}
+    return Crate(name, tuple(sorted(roots, key=lambda root: (-len(posixpath.dirname(root)), root))))
+
+
+def _crate_module(path: str, roots: tuple[str, ...], module_of: Callable[[str], str]) -> str:
+    """The module path of `path` (relative to its crate's manifest) in a crate whose manifest names these target root
+    files: "" for a root file, counted from a root's folder below it (`crates/core/flags/parse.rs` -> `flags::parse`
+    when a `[[bin]]` is `crates/core/main.rs`), else from `src/` (`module_of`)."""
+    for root in roots:
+        if path == root:
+            return ""
+        folder = posixpath.dirname(root)
+        if folder and path.startswith(folder + "/"):
+            return module_of(path[len(folder) + 1:])
+    return module_of(path)
 
 
 def changed_modules(before: Layout, after: Layout, paths: Iterable[str], edited: Iterable[str] = ()) -> list[str]:

@@ -183,7 +183,8 @@ class Resolver:
         self.js_packages = layout.js_packages if layout is not None else {}
         self.ts_paths = layout.ts_paths if layout is not None else {}
         # The names the tree's Rust crates are used by (`other_crate::m::f()` needs no `use`).
-        self.crates = frozenset(name for name in layout.crates.values() if name) if layout is not None else frozenset()
+        self.crates = frozenset(crate.name for crate in layout.crates.values() if crate.name) if layout is not None \
+            else frozenset()
         self.top_level: dict[tuple[str, str], int] = {}   # (path, name), parentless
         self.children: dict[tuple[int, str], int] = {}
         # Type id -> (language, directory, qualified name) of a type whose members may be written outside it

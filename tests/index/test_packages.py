@@ -85,6 +85,33 @@ def test_a_crate_is_named_by_its_manifest(manifest: str | None, module: str) -> 
     assert layout.module("crates/util/src/lib.rs") == module.removesuffix("text").removesuffix("::")
 
 
+_BINARY = '[package]\nname = "rg"\n\n[[bin]]\nname = "rg"\npath = "crates/core/main.rs"\n'
+# (description, the top Cargo.toml's text, a file of the crate, its module)
+CRATE_ROOTS = [
+    ("a binary's root file outside src/ is the crate root", _BINARY, "crates/core/main.rs", "rg"),
+    ("a file below it counts from the root's folder", _BINARY, "crates/core/flags/parse.rs", "rg::flags::parse"),
+    ("a mod.rs below it names its folder", _BINARY, "crates/core/flags/mod.rs", "rg::flags"),
+    ("a file outside the root's folder keeps its folders", _BINARY, "tests/util.rs", "rg::tests::util"),
+    ("a root file of another name is the crate root",
+     '[package]\nname = "x"\n\n[[bin]]\nname = "t"\npath = "cli/app.rs"\n', "cli/app.rs", "x"),
+    ("the library's root file outside src/", '[package]\nname = "x"\n\n[lib]\npath = "lib/x.rs"\n', "lib/a/b.rs",
+     "x::a::b"),
+    ("a root inside src/ counts from src/ as before",
+     '[package]\nname = "x"\n\n[[bin]]\nname = "tool"\npath = "src/bin/tool.rs"\n', "src/bin/tool.rs", "x::bin::tool"),
+    ("a root that leaves the crate is none", '[package]\nname = "x"\n\n[lib]\npath = "../y/lib.rs"\n', "y/a.rs",
+     "x::y::a"),
+    ("a target whose path is no string is none", '[package]\nname = "x"\n\n[[bin]]\nname = "t"\npath = 1\n',
+     "t/a.rs", "x::t::a"),
+]
+
+
+@pytest.mark.parametrize(("manifest", "path", "module"), [case[1:] for case in CRATE_ROOTS],
+                         ids=[case[0] for case in CRATE_ROOTS])
+def test_a_crate_counts_modules_from_the_root_files_its_manifest_names(manifest: str, path: str, module: str) -> None:
+    files = {"Cargo.toml": manifest}
+    assert Layout([*files, path], read=files.get).module(path) == module
+
+
 # (description, the tree's go.mod files and what each declares, an import path, the directory it names or None)
 GO_IMPORTS = [
     ("a package of the module at the top", {"go.mod": "module example.com/m\n"}, "example.com/m/util", "util"),
@@ -219,6 +246,13 @@ MONOREPO = {
     "apps/cli/Cargo.toml": "[package]\nname = \"cli-main\"\n",
     "apps/cli/src/main.rs": "use util::text::shout;\n\nfn main() {\n    shout(\"y\");\n}\n",
 }
+# A binary whose root file is outside src/ (its manifest's `[[bin]] path`): `crate::` paths count from its folder.
+BINARY = {
+    "Cargo.toml": "[package]\nname = \"tool\"\n\n[[bin]]\nname = \"tool\"\npath = \"crates/core/main.rs\"\n",
+    "crates/core/main.rs": "mod flags;\n\nfn main() {\n    crate::flags::parse::low();\n}\n",
+    "crates/core/flags/mod.rs": "pub mod parse;\n",
+    "crates/core/flags/parse.rs": "pub fn low() {}\n",
+}
 
 
 def test_imports_of_a_monorepo_resolve(tmp_path: Path) -> None:
@@ -237,6 +271,13 @@ def test_imports_of_a_monorepo_resolve(tmp_path: Path) -> None:
     # Another crate of the workspace names it by its crate's name.
     assert ("apps/cli/src/main.rs", 1, "import", "util::text::shout", "util::text::shout") in edges
     assert ("apps/cli/src/main.rs", 4, "call", "shout", "util::text::shout") in edges
+
+
+def test_a_binarys_crate_paths_count_from_its_root_files_folder(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "tool", BINARY)
+    index_workspace(root)
+    assert ("crates/core/main.rs", 4, "call", "crate::flags::parse::low", "tool::flags::parse::low") \
+        in resolved_edges(root)[1]
 
 
 # An app whose tsconfig sets its baseUrl and extends a base config whose paths map `@/` to the app's folder and
