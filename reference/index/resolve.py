@@ -95,7 +95,7 @@ MAX_ANCESTORS = 64
 # How names resolve, named in each generation's manifest: a generation resolved by another rule is not patched (its
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
 RESOLUTION = ("aliases-go-ecma-stars-typed-paths-exports-bases-super-across-rustpaths-gomethods-goembeds-java-"
-              "overloads-redefined-modvars-c-cpp-cs-kt-rb-php-swift-scala-backticks-returns-chains-gofields-loops-ktchains-22")
+              "overloads-redefined-modvars-c-cpp-cs-kt-rb-php-swift-scala-backticks-returns-chains-gofields-loops-ktchains-rsuse-23")
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
@@ -107,6 +107,10 @@ def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
 
     C#: a namespace a `global using` brings into every file of the project, as `dir/:*` (the declaring file's folder,
     which holds the files it reaches) -> the namespace.
+
+    Rust: a name a module binds by a `use` at its top level: `pub use crate::searcher::SearcherBuilder;` in the crate
+    `grep_searcher`'s root makes `grep_searcher::SearcherBuilder` stand for `grep_searcher::searcher::SearcherBuilder`
+    (the path made absolute: from `crate`, `self` or `super`, from a module the file declares, else an extern crate's).
 
     TypeScript and JavaScript: a name a file re-exports: `export { X as Y } from './b'` in `a/index.ts` makes
     `a/index.ts:Y` stand for `/a/b:X` (a module base, `_js_base`, and a name); `export * from './b'` gives
@@ -129,6 +133,12 @@ def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
     if result.language == "csharp":  # `global using A.B;` in `src/App/Usings.cs`: `src/App/:*` -> `A.B`
         return [(f"{posixpath.dirname(result.path)}/:*", hint[1]) for _, _, edge_type, _, hint, _ in result.edges
                 if edge_type == "import" and len(hint) == 4 and hint[3] == GLOBAL_USING]
+    if result.language == "rust" and result.module:
+        declared = {symbol[0] for symbol in result.symbols if symbol[2] == "module" and symbol[8] < 0}
+        return [(f"{result.module}::{binding}", _rust_absolute(result.module, to_name)[0]
+                 if to_name.split("::", 1)[0] not in declared else f"{result.module}::{to_name}")
+                for source, _, edge_type, to_name, _, binding in result.edges
+                if edge_type == "import" and source < 0 and binding and binding != "*"]
     if result.language != "python" or not result.module:
         return []
     return [(f"{result.module}.{binding}", _bound_name(to_name, binding)) if binding else
@@ -701,15 +711,15 @@ class Resolver:
                        is not None}
         return definitions.pop() if len(definitions) == 1 else None
 
-    def _unaliased(self, name: str) -> str | None:
+    def _unaliased(self, name: str, language: str = "python", separator: str = ".") -> str | None:
         """`name` with its longest prefix that a module binds by an import replaced by what it stands for
         (`a.X.f` -> `a.b.X.f` when `a` has `from .b import X`); None when no prefix is an alias."""
         end = len(name)
-        while end > 0 and "." in (prefix := name[:end]):  # an alias is a module's name and a binding: a dot in it
-            target = self.aliases.get(("python", prefix))
+        while end > 0 and separator in (prefix := name[:end]):  # an alias is a module's name and a binding
+            target = self.aliases.get((language, prefix))
             if target is not None and target != prefix:  # `from . import b` in `a` binds `a.b` to itself
                 return None if target == AMBIGUOUS else f"{target}{name[end:]}"
-            end = name.rfind(".", 0, end)
+            end = name.rfind(separator, 0, end)
         return None
 
     def _rust_path(self, module: str, recv: str, callee: str) -> int | None:
@@ -722,13 +732,19 @@ class Resolver:
                 return None
         return self._rust_definition(module, f"{recv}::{callee}")
 
-    def _rust_definition(self, module: str, path: str) -> int | None:
+    def _rust_definition(self, module: str, path: str, hops: int = 0) -> int | None:
         """The definition a Rust path written in `module` names: the first of the qualified names it may mean
-        (`_rust_absolute`) that any definition has, when only one has it."""
-        for name in _rust_absolute(module, path):
+        (`_rust_absolute`) that any definition has, when only one has it; else the one it stands for through a
+        module's `use` (`grep_searcher::SearcherBuilder`, which the crate's root re-exports: `_unaliased`)."""
+        names = _rust_absolute(module, path)
+        for name in names:
             found = self.by_qualified.get(("rust", name))
             if found is not None:
                 return _unique(found)
+        for name in names if hops < ALIAS_HOPS else ():
+            followed = self._unaliased(name, "rust", "::")
+            if followed is not None and (found := self._rust_definition("", followed, hops + 1)) is not None:
+                return found
         return None
 
     def _bound(self, result: FileExtract, imports: dict[int, int | None] | None = None) -> Bound:

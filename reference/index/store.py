@@ -32,8 +32,8 @@ CREATE TABLE symbol_edges(edge_id INTEGER PRIMARY KEY, repo TEXT NOT NULL, "ref"
 -- counts them through an index (a scan of symbol_edges grows with the tree: the name is matched as a suffix).
 CREATE TABLE unresolved_names(name_key TEXT NOT NULL, to_name TEXT NOT NULL, edges INTEGER NOT NULL);
 -- The names a module gives others through its imports (resolve.import_aliases: a Python module's top-level imports,
--- a TypeScript/JavaScript file's re-exports): a patch resolves names through them as a full run does. `renamed`: the
--- binding is not the last part of its target (`as`).
+-- a Rust module's top-level `use`s, a TypeScript/JavaScript file's re-exports): a patch resolves names through them as
+-- a full run does. `renamed`: the binding is not the last part of its target (`as`).
 CREATE TABLE import_aliases(path TEXT NOT NULL, language TEXT NOT NULL, name TEXT NOT NULL, target TEXT NOT NULL,
                             renamed INTEGER NOT NULL);
 -- The classes of the tree a class names as its bases (a Go struct: its embedded types; a variable of a module's

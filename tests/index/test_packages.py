@@ -273,6 +273,30 @@ def test_imports_of_a_monorepo_resolve(tmp_path: Path) -> None:
     assert ("apps/cli/src/main.rs", 4, "call", "shout", "util::text::shout") in edges
 
 
+# A crate's root re-exports its module's types (`pub use`): another crate imports them by the root's path.
+REEXPORTS = {
+    "Cargo.toml": "[workspace]\nmembers = [\"searcher\", \"printer\"]\n",
+    "searcher/Cargo.toml": "[package]\nname = \"grep-searcher\"\n",
+    "searcher/src/lib.rs": "pub use crate::searcher::Builder;\npub use sinks::Lossy;\n\nmod searcher;\nmod sinks;\n",
+    "searcher/src/searcher.rs": "pub struct Builder {}\n\nimpl Builder {\n    pub fn new() -> Builder {\n"
+                                "        Builder {}\n    }\n}\n",
+    "searcher/src/sinks.rs": "pub fn Lossy() {}\n",
+    "printer/Cargo.toml": "[package]\nname = \"grep-printer\"\n",
+    "printer/src/lib.rs": "use grep_searcher::Lossy;\n\npub fn top() {\n    Lossy();\n}\n\n#[cfg(test)]\nmod tests {\n"
+                          "    use grep_searcher::Builder;\n\n    fn t() {\n        Builder::new();\n    }\n}\n",
+}
+
+
+def test_a_crate_roots_re_exports_name_what_they_stand_for(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "grep", REEXPORTS)
+    index_workspace(root)
+    assert [edge for edge in resolved_edges(root)[1] if edge[0] == "printer/src/lib.rs"] == [
+        ("printer/src/lib.rs", 1, "import", "grep_searcher::Lossy", "grep_searcher::sinks::Lossy"),  # a module's
+        ("printer/src/lib.rs", 4, "call", "Lossy", "grep_searcher::sinks::Lossy"),
+        ("printer/src/lib.rs", 9, "import", "grep_searcher::Builder", "grep_searcher::searcher::Builder"),  # `crate::`
+        ("printer/src/lib.rs", 12, "call", "Builder::new", "grep_searcher::searcher::Builder::new")]
+
+
 def test_a_binarys_crate_paths_count_from_its_root_files_folder(tmp_path: Path) -> None:
     root = write_tree(tmp_path / "tool", BINARY)
     index_workspace(root)

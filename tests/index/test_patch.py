@@ -168,6 +168,17 @@ ALIAS_STEPS: list[tuple[str, list[Edit]]] = [
         write("src/kit/parts.py", "def build() -> int:\n    return 1\n"),
         write("src/maker.py", "from kit import build\n\n\ndef make() -> int:\n    return build()\n")]),
     ("the package no longer imports all of it", [write("src/kit/__init__.py", "")]),
+    ("a Rust crate's root re-exports a type of its module; another crate imports it by that path", [
+        write("rs/searcher/Cargo.toml", "[package]\nname = \"grep-searcher\"\n"),
+        write("rs/searcher/src/lib.rs", "pub use crate::searcher::Builder;\n\nmod searcher;\n"),
+        write("rs/searcher/src/searcher.rs", "pub struct Builder {}\n\nimpl Builder {\n    pub fn new() -> Builder {\n"
+                                             "        Builder {}\n    }\n}\n\npub struct Other {}\n\nimpl Other {\n"
+                                             "    pub fn new() -> Other {\n        Other {}\n    }\n}\n"),
+        write("rs/printer/Cargo.toml", "[package]\nname = \"grep-printer\"\n"),
+        write("rs/printer/src/lib.rs", "use grep_searcher::Builder;\n\npub fn top() {\n    Builder::new();\n}\n")]),
+    ("the re-export stands for the other type", [
+        replace("rs/searcher/src/lib.rs", "searcher::Builder;", "searcher::Other as Builder;")]),
+    ("the re-export goes", [write("rs/searcher/src/lib.rs", "mod searcher;\n")]),
 ]
 # A TypeScript workspace package re-exports its modules' definitions; another file imports them by its name.
 ECMA_STEPS: list[tuple[str, list[Edit]]] = [
