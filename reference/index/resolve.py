@@ -95,7 +95,8 @@ MAX_ANCESTORS = 64
 # How names resolve, named in each generation's manifest: a generation resolved by another rule is not patched (its
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
 RESOLUTION = ("aliases-go-ecma-stars-typed-paths-exports-bases-super-across-rustpaths-gomethods-goembeds-java-"
-              "overloads-redefined-modvars-c-cpp-cs-kt-rb-php-swift-scala-backticks-returns-chains-gofields-loops-ktchains-rsuse-23")
+              "overloads-redefined-modvars-c-cpp-cs-kt-rb-php-swift-scala-backticks-returns-chains-gofields-loops-"
+              "ktchains-rsuse-rsmade-24")
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:

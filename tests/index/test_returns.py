@@ -61,7 +61,9 @@ TREE = {
                      "fn use_it() {\n    let c = make();\n    c.add();\n}\n\n"
                      "struct Builder {}\n\nimpl Builder {\n    fn new() -> Self {\n        Builder {}\n    }\n\n"
                      "    fn name(self) -> Self {\n        self\n    }\n\n    fn build(self) -> Cart {\n"
-                     "        Cart {}\n    }\n}\n\nfn built() {\n    Builder::new().name().build().add();\n}\n",
+                     "        Cart {}\n    }\n}\n\nfn built() {\n    Builder::new().name().build().add();\n}\n\n"
+                     "fn made() {\n    let c = Builder::new().name().build();\n    c.add();\n"
+                     "    let b = Builder::new();\n    let d = b.build();\n    d.add();\n}\n",
     "cpp/shop.cc": "class Cart {\n public:\n  void add();\n};\n\nvoid Cart::add() {}\n\n"
                    "Cart make() { return Cart(); }\n\n"
                    "void use() {\n  auto c = make();\n  c.add();\n}\n",
@@ -126,7 +128,9 @@ EXPECTED: dict[str, list[tuple[int, str, str | None]]] = {
                      (20, "self.pricing.price", "py.fields.Pricing.price"),  # a typed parameter copied into a member
                      (21, "self.other.price", None)],  # an untyped one
     "rs/src/lib.rs": [(13, "c::add", "shop::Cart::add"),
-                      (33, "add", "shop::Cart::add")],  # `-> Self` is the `impl`'s type
+                      (33, "add", "shop::Cart::add"),  # `-> Self` is the `impl`'s type
+                      (38, "c::add", "shop::Cart::add"),  # `let c = Builder::new().name().build()`
+                      (41, "d::add", "shop::Cart::add")],  # `let d = b.build()`
     "cpp/shop.cc": [(12, "c::add", "Cart::add")],
 }
 

@@ -30,7 +30,8 @@ IMPORTS = """
 (use_declaration argument: (_) @use) @import
 """
 # Parameters and `let`s by their types; `let x = T { .. }` and `let x = T::new(..)` by the type they make, `let x =
-# make()` by the type the function is declared to return (`@returns`); a struct's fields (what `self.field` is); a
+# make()`, `let x = b.build()` and `let x = B::new().build()` by the type the function or the chain's last method is
+# declared to return (`@returns`); a struct's fields (what `self.field` is); a
 # `for` loop's variable by its container's element type (`@iterated`: `for c in &carts`, `carts: Vec<Cart>`).
 LOCALS = """
 (field_declaration name: (field_identifier) @local type: (_) @type)
@@ -43,6 +44,7 @@ LOCALS = """
 (let_declaration pattern: (identifier) @local !type value: (call_expression function: (identifier) @made_by))
 (let_declaration pattern: (identifier) @local !type value: (call_expression
   function: (scoped_identifier name: (identifier) @_called (#not-eq? @_called "new")) @made_by))
+(let_declaration pattern: (identifier) @local !type value: (call_expression function: (field_expression) @made_by))
 (function_item return_type: (_) @returns)
 (function_signature_item return_type: (_) @returns)
 """
