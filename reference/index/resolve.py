@@ -96,7 +96,7 @@ MAX_ANCESTORS = 64
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
 RESOLUTION = ("aliases-go-ecma-stars-typed-paths-exports-bases-super-across-rustpaths-gomethods-goembeds-java-"
               "overloads-redefined-modvars-c-cpp-cs-kt-rb-php-swift-scala-backticks-returns-chains-gofields-loops-"
-              "ktchains-rsuse-rsmade-24")
+              "ktchains-rsuse-rsmade-ctors-25")
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
@@ -546,6 +546,10 @@ class Resolver:
         owner = self._rust_definition(result.module, typed) if prefix and result.language == "rust" else None
         if owner is None:
             owner = self._call_target(result, name, prefix or None, source, bound)[0]
+            if owner is not None and owner > 0 and not self._is_type(owner) and self._is_type(self.parent[owner]) \
+                    and self.parent[owner] in (_unique(self.containers.get((result.language or "", name))),
+                                               self.top_level.get((result.path, name))):
+                owner = self.parent[owner]  # a constructor, named as its class is (`GsonBuilder` in its own class)
         if owner is None and prefix and self._inheriting:  # a member of what the prefix is (`make_cart.clone`)
             of_prefix = self._type(result, prefix, source, bound)
             owner = None if of_prefix is None else self._member(of_prefix, name)

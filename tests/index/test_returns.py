@@ -83,6 +83,11 @@ TREE.update({
                     "        self.pricing = pricing\n        self.other = other\n\n    def run(self) -> None:\n"
                     "        self.pricing.price()\n        self.other.price()\n",
 })
+# A Java method declared to return its own class, in a class whose constructors are named as it is.
+TREE["java/Builder.java"] = ("class Builder {\n  Builder() {}\n\n  Builder(int size) {}\n\n"
+                             "  Builder lenient() { return this; }\n\n  Cart create() { return new Cart(); }\n}\n\n"
+                             "class UseBuilder {\n  void use() {\n    new Builder().lenient().create().add();\n"
+                             "  }\n}\n")
 # A method an extension in another file writes, declared to return its own type (`-> Self`): the extended type.
 TREE["swift/Touched.swift"] = ("extension Cart {\n  func touched() -> Self { return self }\n}\n\n"
                                "func touch() {\n  Cart().touched().add()\n}\n")
@@ -108,6 +113,8 @@ EXPECTED: dict[str, list[tuple[int, str, str | None]]] = {
                   (12, "add", "Cart.add"),  # `new Cart().add()`
                   (17, "l.add", "Cart.add")],  # `await` of what is declared `Promise<Cart>`
     "java/Shop.java": [(10, "c.add", "Cart.add"), (11, "add", "Cart.add")],
+    "java/Builder.java": [(13, "add", "Cart.add"),  # `lenient()` returns the class, not a constructor of that name
+                          (13, "create", "Builder.create")],
     "kt/Shop.kt": [(10, "c.add", "Cart.add"), (11, "add", "Cart.add"),  # a nullable result, `!!` too
                    (13, "d.add", "Cart.add"),  # a variable's method's result
                    (15, "e.add", "Cart.add")],  # a chain's
