@@ -334,24 +334,32 @@ MAX_CHAIN_TEXT = 200
 
 
 def _call_chain(text: str) -> str | None:
-    """The names a chain of calls is made of, its calls' arguments left out (`Moshi.Builder().build()` ->
-    `Moshi.Builder.build`, `new Cart().items()` -> `Cart.items`), or None when it is not such a chain (an index, a
-    lambda's body, anything but names between the argument lists)."""
+    """The names a chain of calls is made of, its calls' arguments, type arguments and trailing bodies left out
+    (`Moshi.Builder().build()` -> `Moshi.Builder.build`, `new Cart().items()` -> `Cart.items`, `moshi.adapter<Foo>()`
+    -> `moshi.adapter`, `new TypeToken<List<Foo>>() {}.getType()` -> `TypeToken.getType`), or None when it is not such
+    a chain (an index, anything but names between the argument lists)."""
     if len(text) > MAX_CHAIN_TEXT:
         return None
     kept: list[str] = []
-    depth = 0
-    for ch in _CHAIN_NOISE.sub("", text.replace("->", ".").removeprefix("new ")):
-        if ch == "(":
+    depth = angle = 0  # inside `(...)` or `{...}` (a lambda, an anonymous class's body); inside `<...>` between them
+    for ch in _CHAIN_NOISE.sub("", text.replace("->", ".").replace("::<", "<").removeprefix("new ")):
+        if ch in "({":
             depth += 1
-        elif ch == ")":
+        elif ch in ")}":
             depth -= 1
             if depth < 0:
                 return None
-        elif depth == 0:
-            kept.append(ch)
+        elif depth == 0:  # `<`, `>` only here: in the arguments they may be operators (`x => x.y()`, `a < b`)
+            if ch == "<":
+                angle += 1
+            elif ch == ">":
+                angle -= 1
+                if angle < 0:
+                    return None
+            elif angle == 0:
+                kept.append(ch)
     chain = "".join(kept)
-    return chain if depth == 0 and chain and _SIMPLE_RECV.match(chain) else None
+    return chain if depth == angle == 0 and chain and _SIMPLE_RECV.match(chain) else None
 
 
 def _type_name(text: str) -> str | None:
