@@ -55,7 +55,7 @@ ALSO_CALLS = {"cpp": "c"}
 SCOPED = frozenset({"cpp", "csharp", "kotlin", "ruby", "php", "swift", "scala"})
 # Where a class's methods of one name (its overloads) are what a call of the name names, the first declared: a call
 # carries no argument types to choose by.
-OVERLOADING = frozenset({"java", "csharp", "cpp", "kotlin", "swift", "scala"})
+OVERLOADING = frozenset({"java", "csharp", "cpp", "kotlin", "swift", "scala", "typescript"})
 # Where an import names a package, a namespace or a class by its dotted qualified name (`import a.b.Util`, `using A.B;`,
 # `import a.b.*`), each of whose members a call may name.
 PACKAGE_IMPORTS = frozenset({"java", "csharp", "kotlin", "php", "scala"})
@@ -74,10 +74,10 @@ CALLS_MAKE_NO_TYPE = frozenset({"c"})
 PLAIN_TARGETS: dict[str, frozenset[str]] = {
     language: CALLABLE_TARGETS - ({"method"} if language in RECEIVER_ONLY else set())
     - (TYPES if language in CALLS_MAKE_NO_TYPE else set()) for language in LANGUAGES}
-# Where a name defined again in its one file (a branch's definition, `@overload` stubs before the implementation; C's
-# `#ifdef` / `#else` alternatives, a `#define` after an `#undef`) is the last of those definitions, as running (or
-# preprocessing) the file leaves it, not an ambiguous one.
-REDEFINING = frozenset({"python", "c"})
+# Where a name defined again in its one file (a branch's definition, `@overload` stubs before the implementation, a
+# TypeScript function's overload signatures before its body; C's `#ifdef` / `#else` alternatives, a `#define` after an
+# `#undef`) is the last of those definitions, as running (or preprocessing) the file leaves it, not an ambiguous one.
+REDEFINING = frozenset({"python", "c", "typescript", "javascript"})
 # Where that holds for a plain name looked up across the tree too (`by_name`): in C that lookup is the language's own
 # (one namespace for the program: `DEBUGASSERT` of a header's `#if` branches), in Python only a last resort, where a
 # property's getter and setter would name a method for any local function called `cached()`.
@@ -96,7 +96,7 @@ MAX_ANCESTORS = 64
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
 RESOLUTION = ("aliases-go-ecma-stars-typed-paths-exports-bases-super-across-rustpaths-gomethods-goembeds-java-"
               "overloads-redefined-modvars-c-cpp-cs-kt-rb-php-swift-scala-backticks-returns-chains-gofields-loops-"
-              "ktchains-rsuse-rsmade-ctors-typeargs-26")
+              "ktchains-rsuse-rsmade-ctors-typeargs-tsredefined-27")
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:

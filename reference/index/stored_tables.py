@@ -198,7 +198,8 @@ def stored_resolver(db: sqlite3.Connection, layout: Layout | None = None) -> Res
             f"AND {in_directory}",
         lambda key: (key[1], key[0]))
     resolver.top_level = _Memo(  # type: ignore[assignment]
-        db, f"SELECT symbol_id {_JOINED} WHERE s.path = ? AND s.name = ? AND r.parent_symbol_id IS NULL")
+        db, f"SELECT MAX(symbol_id) {_JOINED} WHERE s.path = ? AND s.name = ? AND r.parent_symbol_id IS NULL "
+            f"{last_in(REDEFINING)}")
     resolver.children = _Memo(  # type: ignore[assignment]
         db, f"SELECT symbol_id {_JOINED} WHERE r.parent_symbol_id = ? AND s.name = ?")
     resolver.overloads = _Memo(  # type: ignore[assignment]
@@ -258,7 +259,8 @@ def lookup_tables(db: sqlite3.Connection,
                             for qualified, n in copies.items() if n > 1])
         for attribute, found in (
                 ("by_qualified", [(lang, qualified, sid) for sid, (_, qualified, _, _) in rows]),
-                ("top_level", [(path, name, sid) for sid, (name, _, _, parent) in rows if parent < 0]),
+                ("top_level", _last_of_each([(path, name, sid) for sid, (name, _, _, parent) in rows if parent < 0],
+                                            rows, lang in REDEFINING)),
                 ("children", [(first + parent, name, sid) for sid, (name, _, _, parent) in rows if parent >= 0]),
                 ("overloads", [(first + parent, name, sid) for sid, (name, _, kind, parent) in rows
                                if parent >= 0 and lang in OVERLOADING and kind == "method"]),
@@ -290,8 +292,9 @@ def lookup_tables(db: sqlite3.Connection,
 
 def _last_of_each(found: list[tuple[str, str, int]], rows: list[tuple[int, tuple]], redefining: bool,
                   ) -> list[tuple[str, str, int]]:
-    """`found`'s rows of one file, but where the file defines a name again under one qualified name
-    (`REDEFINING_ACROSS`): its last definition alone, as `Resolver.enter` keeps it."""
+    """`found`'s rows of one file, but where the file defines a name again under one qualified name (`redefining`: a
+    `REDEFINING` language's top level, a `REDEFINING_ACROSS` one's plain names): its last definition alone, as
+    `Resolver.enter` keeps it."""
     if not redefining:
         return found
     qualified_of = {sid: symbol[1] for sid, symbol in rows}

@@ -203,6 +203,13 @@ ECMA_STEPS: list[tuple[str, list[Edit]]] = [
     ("the config it extends maps `@/` elsewhere: the import names nothing", [
         replace("apps/site/tsconfig.base.json", "./src/*", "./lib/*")]),
     ("and back", [replace("apps/site/tsconfig.base.json", "./lib/*", "./src/*")]),
+    ("a module declares an interface and a function of one name; a file calls the function through it", [
+        write("apps/site/src/lib/make.ts", "export interface make {\n  x: number\n}\n\n"
+                                           "export function make(): make {\n  return { x: 1 };\n}\n"),
+        write("apps/site/src/maker.ts", "import * as m from './lib/make';\n\nexport function go() {\n"
+                                        "  return m.make();\n}\n")]),
+    ("the function goes: the name is the interface's alone", [
+        replace("apps/site/src/lib/make.ts", "export function make(): make {\n  return { x: 1 };\n}\n", "")]),
     ("the tsconfig goes", [delete("apps/site/tsconfig.json")]),
     ("a barrel exports the default export its import binds; a file imports it from the barrel", [
         write("web/parts/knob.ts", "export default function Knob(): void {}\n"),

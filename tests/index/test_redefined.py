@@ -55,3 +55,33 @@ def test_a_name_defined_again_in_its_file_names_its_last_definition(tmp_path: Pa
         ("pkg/main.py", 10, "pkg.stubbed.f", None, None),  # unresolved: named by the import's target
         ("pkg/tools.py", 21, "raises", "pkg/tools.py", 8),  # a call in the file itself
         ("pkg/tools.py", 22, "conv", "pkg/tools.py", 16)]
+
+
+# TypeScript: a function's overload signatures before its body, a method's too, an interface and a function of one
+# name (declaration merging); and a barrel's `export *`.
+TYPESCRIPT = {
+    "web/schemas.ts": "export function str(p: string): string;\nexport function str(p: number): number;\n"
+                      "export function str(p: any): any {\n  return p\n}\n\n"
+                      "export class Doc {\n  write(s: string): void;\n  write(n: number): void;\n"
+                      "  write(x: any): void {}\n}\n\n"
+                      "export function use() {\n  str(1)\n  new Doc().write(1)\n}\n\n"
+                      "export interface make {\n  x: number\n}\n\n"
+                      "export function make(): make {\n  return { x: 1 }\n}\n",
+    "web/index.ts": "export * from './schemas'\n",
+    "web/app.ts": "import * as z from './index'\nimport { str } from './schemas'\n\n"
+                  "export function run() {\n  z.str('a')\n  str(2)\n  z.make()\n}\n",
+}
+
+
+def test_a_typescript_functions_overloads_name_its_last_definition(tmp_path: Path) -> None:
+    write_tree(tmp_path, TYPESCRIPT)
+    index_workspace(tmp_path)
+    calls = [(path, line, name, target, first) for path, line, kind, name, target, _, _, first
+             in edge_targets(tmp_path) if kind == "call"]
+    assert calls == [
+        ("web/app.ts", 5, "z.str", "web/schemas.ts", 3),  # through the barrel's `export *`: the body, the last
+        ("web/app.ts", 6, "str", "web/schemas.ts", 3),  # imported by name
+        ("web/app.ts", 7, "z.make", "web/schemas.ts", 22),  # an interface and a function of one name: the last
+        ("web/schemas.ts", 14, "str", "web/schemas.ts", 3),  # in its own file
+        ("web/schemas.ts", 15, "Doc", "web/schemas.ts", 7),
+        ("web/schemas.ts", 15, "write", "web/schemas.ts", 8)]  # a method's overloads: the first declared
