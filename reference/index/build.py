@@ -353,6 +353,8 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
             "indexed_at": datetime.now(UTC).isoformat(timespec="seconds"),
             **_patchable(),
             "ref": LIVE_REF,
+            # What git tracks although an ignore pattern matches it: the server's staleness walk reads it as the scan.
+            **({"tracked_ignored": report.tracked_ignored} if report.tracked_ignored else {}),
         }
         if not totals.linked:
             write_seal(generation)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -12,6 +13,7 @@ from typing import NamedTuple
 from .ignore import Ignores
 from .reading import MAX_FILE_BYTES, refusal, signature_text, utf8_text
 from .state import STATE_DIR
+from .tracked import tracked
 
 __all__ = ["BINARY_PROBE", "MAX_FILE_BYTES", "SKIP_DIRS", "Candidate", "ScanReport", "is_binary", "left_out", "scan"]
 
@@ -38,6 +40,8 @@ class ScanReport:
     """What the scan found and what it left out: large files counted, anything else named with its reason."""
 
     files: list[Candidate]
+    # The files git tracks that an ignore pattern matches, and the directories above them: indexed all the same.
+    tracked_ignored: list[str] = field(default_factory=list)
     skipped_large: int = 0
     problems: list[str] = field(default_factory=list)  # "<path>: not indexed, <reason>", in path order
     notes: list[str] = field(default_factory=list)  # what an ignore file holds that was not read (no file skipped)
@@ -48,10 +52,23 @@ class ScanReport:
         return self.skipped_large + len(self.problems)
 
 
-def left_out(ignores: Ignores, name: str, path: str, is_dir: bool) -> bool:
+def left_out(ignores: Ignores, name: str, path: str, is_dir: bool, kept: Collection[str] = ()) -> bool:
     """Whether the index leaves the entry `name` (workspace path `path`) out by its name alone: a skipped directory,
-    or what the ignore files in force (`ignores`) leave out. The scan and the server's staleness walk both ask."""
-    return (is_dir and name in SKIP_DIRS) or (bool(ignores.rules) and ignores.ignored(path, is_dir))
+    or what the ignore files in force (`ignores`) leave out, unless git tracks it (`kept`: tracked files and the
+    directories above them). The scan and the server's staleness walk both ask."""
+    if is_dir and name in SKIP_DIRS:
+        return True
+    return bool(ignores.rules) and ignores.ignored(path, is_dir) and path not in kept
+
+
+def _left_out(ignores: Ignores, name: str, path: str, is_dir: bool, kept: frozenset[str], report: ScanReport) -> bool:
+    """`left_out`, and what git keeps in although an ignore pattern matches it noted in `report.tracked_ignored`."""
+    if not left_out(ignores, name, path, is_dir):
+        return False
+    if path in kept and not (is_dir and name in SKIP_DIRS):
+        report.tracked_ignored.append(path)
+        return False
+    return True
 
 
 def is_binary(head: bytes) -> bool:
@@ -69,17 +86,19 @@ def scan(workspace: Path) -> ScanReport:
     (`ignore.py`), large files, links and special files."""
     report = ScanReport(files=[])
     problems: list[tuple[str, str]] = []
-    _scan_dir(os.path.realpath(workspace), "", report, problems, None)
+    root = os.path.realpath(workspace)
+    _scan_dir(root, "", report, problems, None, tracked(root, report.notes) or frozenset())
     report.notes.sort()
+    report.tracked_ignored.sort()
     report.files.sort(key=lambda c: c.path)
     report.problems = [f"{_printable(rel)}: not indexed, {reason}" for rel, reason in sorted(problems)]
     return report
 
 
 def _scan_dir(directory: str, prefix: str, report: ScanReport, problems: list[tuple[str, str]],
-              outer: Ignores | None) -> None:
+              outer: Ignores | None, kept: frozenset[str]) -> None:
     """One directory's files into `report`, then its subdirectories', each path `prefix` + name; `outer`: the ignore
-    rules of the directory above (None at the root).
+    rules of the directory above (None at the root); `kept`: what git tracks (`tracked`).
 
     As `os.walk` without following links sorts entries: a link to a directory counts as a directory (and is
     not entered), any other link as a file (refused by its lstat). A directory that cannot be listed is left out.
@@ -99,14 +118,14 @@ def _scan_dir(directory: str, prefix: str, report: ScanReport, problems: list[tu
         except OSError:
             is_dir = False
         if is_dir:
-            if entry.is_symlink() or left_out(ignores, name, rel, True):
+            if entry.is_symlink() or _left_out(ignores, name, rel, True, kept, report):
                 continue
             if not utf8_text(name):
                 problems.append((rel, NOT_UTF8))
                 continue
-            _scan_dir(entry.path, rel + "/", report, problems, ignores)
+            _scan_dir(entry.path, rel + "/", report, problems, ignores, kept)
             continue
-        if left_out(ignores, name, rel, False):
+        if _left_out(ignores, name, rel, False, kept, report):
             continue
         if not utf8_text(name):
             problems.append((rel, NOT_UTF8))

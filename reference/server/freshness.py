@@ -7,7 +7,7 @@ import math
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -17,12 +17,14 @@ from cruxgate.reference.index.ignore import Ignores
 from cruxgate.reference.index.scan import left_out
 
 
-def newer_than(root: Path, mtime_ns: int, between: Callable[[], None] | None = None) -> bool:
+def newer_than(root: Path, mtime_ns: int, between: Callable[[], None] | None = None,
+               kept: Collection[str] = ()) -> bool:
     """True as soon as a file or directory under `root` that the index reads was modified after `mtime_ns` (stat only).
 
     What the scan leaves out (the skipped directories, what the ignore files leave out) is not walked: a build
     writing into an ignored `out/` or an install into `node_modules` changes nothing the index holds. The ignore
-    files above a workspace that lies inside a repository count too (one created or edited since).
+    files above a workspace that lies inside a repository count too (one created or edited since). `kept`: what git
+    tracks although an ignore pattern matches it (the manifest's `tracked_ignored`), walked as the scan read it.
     """
     notes: list[str] = []  # an ignore pattern that cannot be read is the index run's to report, not this walk's
     # Resolved, as the ignore files' reads check that what they open lies inside it.
@@ -43,7 +45,7 @@ def newer_than(root: Path, mtime_ns: int, between: Callable[[], None] | None = N
             rel = prefix + entry.name
             try:
                 is_dir = entry.is_dir(follow_symlinks=False)
-                if left_out(ignores, entry.name, rel, is_dir):
+                if left_out(ignores, entry.name, rel, is_dir, kept):
                     continue
                 info = entry.stat(follow_symlinks=False)
             except OSError:
@@ -72,22 +74,28 @@ def head_moved(workspace: Path, manifest: dict[str, Any]) -> bool | None:
     return bool(indexed or head) and indexed != head
 
 
-def tree_changed(workspace: Path, manifest_mtime_ns: int, between: Callable[[], None] | None = None) -> bool:
+def tree_changed(workspace: Path, manifest_mtime_ns: int, between: Callable[[], None] | None = None,
+                 kept: Collection[str] = ()) -> bool:
     """Anything under `workspace` changed after the manifest was written (the stat-only walk; `between` is called
-    before each directory)."""
+    before each directory; `kept`: `newer_than`'s)."""
     # The root's own mtime moves when a top-level entry is added or removed.
     try:
         if workspace.stat().st_mtime_ns > manifest_mtime_ns:
             return True
     except OSError:
         return True
-    return newer_than(workspace, manifest_mtime_ns, between)
+    return newer_than(workspace, manifest_mtime_ns, between, kept)
 
 
 def is_stale(workspace: Path, manifest: dict[str, Any], manifest_mtime_ns: int) -> bool:
     """Git workspace: HEAD differs from the indexed head. Otherwise: anything changed after the manifest was written."""
     moved = head_moved(workspace, manifest)
-    return moved if moved is not None else tree_changed(workspace, manifest_mtime_ns)
+    return moved if moved is not None else tree_changed(workspace, manifest_mtime_ns, kept=kept_of(manifest))
+
+
+def kept_of(manifest: dict[str, Any]) -> frozenset[str]:
+    """What git tracks in the workspace although an ignore pattern matches it, as the index run's scan found it."""
+    return frozenset(manifest.get("tracked_ignored") or ())
 
 
 # A walk that costs more than this (a large non-git tree) is reused for a while instead of repeated.
@@ -144,14 +152,16 @@ class StalenessCheck:
             self._used = now
         if not exact and memo is not None and now < memo[2]:  # a memo left is of this `key`
             return memo[1]
-        return self._walk(workspace, manifest_mtime_ns, key, now)
+        return self._walk(workspace, manifest_mtime_ns, key, now, kept_of(manifest))
 
-    def _walk(self, workspace: Path, manifest_mtime_ns: int, key: Any, now: float, renewal: bool = False) -> bool:
+    def _walk(self, workspace: Path, manifest_mtime_ns: int, key: Any, now: float, kept: frozenset[str],
+              renewal: bool = False) -> bool:
         """Walk the tree (`tree_changed`) and keep its answer as the memo of `key` when it is fresh and was costly; a
         renewal's answer replaces only a memo of the same `key` (a call may have moved on to a new generation)."""
         waited = [0.0]  # what a renewal waited for calls: not the walk's cost
         started = time.perf_counter()
-        stale = tree_changed(workspace, manifest_mtime_ns, partial(self._after_calls, waited) if renewal else None)
+        stale = tree_changed(workspace, manifest_mtime_ns, partial(self._after_calls, waited) if renewal else None,
+                             kept)
         cost = time.perf_counter() - started - waited[0]
         start_renewing = False
         with self._lock:
@@ -165,7 +175,7 @@ class StalenessCheck:
                 start_renewing = self._renew and not self._renewing
                 self._renewing = self._renewing or start_renewing
         if start_renewing:
-            threading.Thread(target=self._keep_renewed, args=(workspace, manifest_mtime_ns, key),
+            threading.Thread(target=self._keep_renewed, args=(workspace, manifest_mtime_ns, key, kept),
                              name="cruxgate-freshness", daemon=True).start()
         return stale
 
@@ -179,7 +189,7 @@ class StalenessCheck:
             time.sleep(QUIET_SECONDS - quiet)
             waited[0] += time.perf_counter() - started
 
-    def _keep_renewed(self, workspace: Path, manifest_mtime_ns: int, key: Any) -> None:
+    def _keep_renewed(self, workspace: Path, manifest_mtime_ns: int, key: Any, kept: frozenset[str]) -> None:
         """Walk again shortly before the memo of `key` ends, for as long as calls come; stop when the memo is dropped
         (a walk found the index stale), is another generation's, or no call came for RENEW_WHILE_USED_SECONDS."""
         try:
@@ -193,7 +203,7 @@ class StalenessCheck:
                 if wait > 0:
                     time.sleep(wait)
                     continue
-                self._walk(workspace, manifest_mtime_ns, key, now, renewal=True)
+                self._walk(workspace, manifest_mtime_ns, key, now, kept, renewal=True)
         finally:
             with self._lock:
                 self._renewing = False

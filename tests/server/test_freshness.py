@@ -119,7 +119,7 @@ def test_costly_fresh_walks_are_reused_briefly(tmp_path: Path, monkeypatch) -> N
 
     calls: list[int] = []
 
-    def slow_walk(workspace: Path, mtime: int, between: Callable[[], None] | None = None) -> bool:
+    def slow_walk(workspace: Path, mtime: int, between: Callable[[], None] | None = None, kept: object = ()) -> bool:
         calls.append(1)
         import time as _time
         _time.sleep(0.01)  # a large tree: the walk costs more than CACHE_ABOVE_SECONDS
@@ -157,7 +157,7 @@ def test_a_stale_walk_drops_the_memo(tmp_path: Path, monkeypatch) -> None:
 
     changed = [False]
 
-    def slow_walk(workspace: Path, mtime: int, between: Callable[[], None] | None = None) -> bool:
+    def slow_walk(workspace: Path, mtime: int, between: Callable[[], None] | None = None, kept: object = ()) -> bool:
         import time as _time
         _time.sleep(0.01)
         return changed[0]
@@ -222,7 +222,8 @@ class Walks:
         self.threads: list[str] = []
         self.steps: list[float] = []  # when a renewal's walk went on to its next directory
 
-    def __call__(self, workspace: Path, mtime: int, between: Callable[[], None] | None = None) -> bool:
+    def __call__(self, workspace: Path, mtime: int, between: Callable[[], None] | None = None,
+                 kept: object = ()) -> bool:
         import threading
         import time as _time
         self.threads.append(threading.current_thread().name)
@@ -359,7 +360,7 @@ def test_a_renewal_that_waited_for_calls_keeps_its_walks_own_window(tmp_path: Pa
     check = freshness.StalenessCheck()
     check(tmp_path, {}, 0, "k")  # a call: its walk was costly, so memoized
     now = check._used = _time.monotonic()  # and another call just now
-    assert check._walk(tmp_path, 0, "k", now, renewal=True) is False  # waits QUIET_SECONDS, then walks
+    assert check._walk(tmp_path, 0, "k", now, frozenset(), renewal=True) is False  # waits QUIET_SECONDS, then walks
     assert walks.steps[0] - now >= freshness.QUIET_SECONDS * 0.9
     assert check._memo is not None
     assert check._memo[2] - now < (walks.cost + freshness.QUIET_SECONDS / 2) * freshness.CACHE_FACTOR
