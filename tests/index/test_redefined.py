@@ -43,12 +43,16 @@ TREE = {
 }
 
 
+def _calls(root: Path, tree: dict[str, str]) -> list[tuple]:
+    """(path, line, name, the target's path and first line) of every call of `tree`, written at `root` and indexed."""
+    write_tree(root, tree)
+    index_workspace(root)
+    return [(path, line, name, target, first) for path, line, kind, name, target, _, _, first
+            in edge_targets(root) if kind == "call"]
+
+
 def test_a_name_defined_again_in_its_file_names_its_last_definition(tmp_path: Path) -> None:
-    write_tree(tmp_path, TREE)
-    index_workspace(tmp_path)
-    calls = [(path, line, name, target, first) for path, line, kind, name, target, _, _, first
-             in edge_targets(tmp_path) if kind == "call"]
-    assert calls == [
+    assert _calls(tmp_path, TREE) == [
         ("pkg/main.py", 7, "raises", "pkg/tools.py", 8),  # the `else` branch's: the last
         ("pkg/main.py", 8, "conv", "pkg/tools.py", 16),  # the implementation after the overloads
         ("pkg/main.py", 9, "tools.conv", "pkg/tools.py", 16),
@@ -74,11 +78,7 @@ TYPESCRIPT = {
 
 
 def test_a_typescript_functions_overloads_name_its_last_definition(tmp_path: Path) -> None:
-    write_tree(tmp_path, TYPESCRIPT)
-    index_workspace(tmp_path)
-    calls = [(path, line, name, target, first) for path, line, kind, name, target, _, _, first
-             in edge_targets(tmp_path) if kind == "call"]
-    assert calls == [
+    assert _calls(tmp_path, TYPESCRIPT) == [
         ("web/app.ts", 5, "z.str", "web/schemas.ts", 3),  # through the barrel's `export *`: the body, the last
         ("web/app.ts", 6, "str", "web/schemas.ts", 3),  # imported by name
         ("web/app.ts", 7, "z.make", "web/schemas.ts", 22),  # an interface and a function of one name: the last
