@@ -476,19 +476,19 @@ def _typed_locals(src: Source, matches: list[tuple[int, dict]], defs: list[_Def]
             continue
         if element is not None and elements.setdefault(key, element) != element:
             elements[key] = None
-        _type(typed, inferred, key, type_name, weak)
+        _give_type(typed, inferred, key, type_name, weak)
     if loops and elements:  # after every declaration: a field may be declared below the method that loops on it
         loops.sort(key=_EDGE_BYTE)
         types = _types_by_name(symbols, scopes)
         for (_, name, container), index in zip(loops, _enclosing(defs, [loop[0] for loop in loops]), strict=True):
             of = _container_key(scopes, typed, types, index, container, implicit_this) if container else None
             if (element := elements.get(of) if of is not None else None) is not None:
-                _type(typed, inferred, _declared(scopes, index, name, None), element, False)
+                _give_type(typed, inferred, _declared(scopes, index, name, None), element, False)
     return typed
 
 
-def _type(typed: dict[tuple[int, str], str | None], inferred: set[tuple[int, str]], key: tuple[int, str] | None,
-          type_name: str | None, weak: bool) -> None:
+def _give_type(typed: dict[tuple[int, str], str | None], inferred: set[tuple[int, str]],
+               key: tuple[int, str] | None, type_name: str | None, weak: bool) -> None:
     """Give `key` the type `type_name` in `typed`: a declaration (not `weak`) wins over calls' results (`inferred`),
     a call's result is kept only where nothing declares the variable, and two types are None."""
     if key is None or (weak and key in typed and key not in inferred):
