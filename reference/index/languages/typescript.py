@@ -23,10 +23,11 @@ DEFINITIONS = ecma.DEFINITIONS + """
 # Parameters, variables and class fields by their annotations (a constructor's parameter property is also a member),
 # besides `new`; a variable a call makes by what the function or method is declared to return (`@returns`; awaited,
 # the type a `Promise<T>` gives: `Promise` names no type of the tree, so `T` is the one its bases keep); the class a
-# class extends (`@base`); a `for ... of` loop's variable by its container's element type (`@iterated`: `c` of
-# `for (const c of carts)`, `carts: Cart[]`).
+# class extends and the interfaces an interface extends (`@base`); a `for ... of` loop's variable by its container's
+# element type (`@iterated`: `c` of `for (const c of carts)`, `carts: Cart[]`).
 LOCALS = ecma.LOCALS + """
 (class_heritage (extends_clause value: (_) @base))
+(interface_declaration (extends_type_clause type: (_) @base))
 (required_parameter pattern: (identifier) @local type: (type_annotation (_) @type))
 (optional_parameter pattern: (identifier) @local type: (type_annotation (_) @type))
 (for_in_statement left: (identifier) @local operator: "of" right: [(identifier) (member_expression)] @iterated)
