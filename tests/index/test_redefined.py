@@ -62,7 +62,8 @@ def test_a_name_defined_again_in_its_file_names_its_last_definition(tmp_path: Pa
 
 
 # TypeScript: a function's overload signatures before its body, a method's too, an interface and a function of one
-# name (declaration merging); and a barrel's `export *`.
+# name (declaration merging); and a barrel's `export *`. The member `str` of a constant's annotation below them is no
+# definition of the file's level: the calls of `str` still name the function.
 TYPESCRIPT = {
     "web/schemas.ts": "export function str(p: string): string;\nexport function str(p: number): number;\n"
                       "export function str(p: any): any {\n  return p\n}\n\n"
@@ -70,7 +71,8 @@ TYPESCRIPT = {
                       "  write(x: any): void {}\n}\n\n"
                       "export function use() {\n  str(1)\n  new Doc().write(1)\n}\n\n"
                       "export interface make {\n  x: number\n}\n\n"
-                      "export function make(): make {\n  return { x: 1 }\n}\n",
+                      "export function make(): make {\n  return { x: 1 }\n}\n\n"
+                      "export const Kinds: {\n  str: \"str\";\n} = { str: \"str\" };\n",  # an annotation's member
     "web/index.ts": "export * from './schemas'\n",
     "web/app.ts": "import * as z from './index'\nimport { str } from './schemas'\n\n"
                   "export function run() {\n  z.str('a')\n  str(2)\n  z.make()\n}\n",

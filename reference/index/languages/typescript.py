@@ -1,4 +1,7 @@
-"""TypeScript (`.tsx` with the TSX grammar): the ECMAScript rules plus classes, interfaces, types, enums, namespaces."""
+"""TypeScript (`.tsx` with the TSX grammar): the ECMAScript rules plus classes, interfaces, types, enums, namespaces.
+
+The members of an object type are definitions where an interface's body or a type alias holds them, not where a
+variable's or a parameter's annotation writes one (`const Z: { string: "string" }`: no `string` of the file's level)."""
 
 from __future__ import annotations
 
@@ -12,10 +15,13 @@ DEFINITIONS = ecma.DEFINITIONS + """
 (type_alias_declaration name: (type_identifier) @name) @type_alias
 (enum_declaration name: (identifier) @name) @enum
 (internal_module name: (identifier) @name) @module
-(method_signature name: (property_identifier) @name) @method
 (abstract_method_signature name: (property_identifier) @name) @method
 (public_field_definition name: (property_identifier) @name) @field
-(property_signature name: (property_identifier) @name) @field
+(interface_body (method_signature name: (property_identifier) @name) @method)
+(class_body (method_signature name: (property_identifier) @name) @method)
+(type_alias_declaration value: (object_type (method_signature name: (property_identifier) @name) @method))
+(interface_body (property_signature name: (property_identifier) @name) @field)
+(type_alias_declaration value: (object_type (property_signature name: (property_identifier) @name) @field))
 (internal_module body: (statement_block (lexical_declaration (variable_declarator name: (identifier) @name) @variable)))
 (internal_module body: (statement_block (export_statement declaration: (lexical_declaration
   (variable_declarator name: (identifier) @name) @variable))))
