@@ -595,8 +595,9 @@ def _bases(src: Source, matches: list[tuple[int, dict]], defs: list[_Def], symbo
 
 # What a function declares it returns when it returns nothing (`-> None`, `void`): no type to keep.
 _NO_RESULT = frozenset({"None", "void"})
-# What a method declares it returns when it returns its own type: Rust's and Swift's `Self`, PHP's `self` and `static`.
-_OWN_TYPE = frozenset({"Self", "self", "static"})
+# What a method declares it returns when it returns its own type: Rust's and Swift's `Self`, PHP's `self` and `static`,
+# TypeScript's `this`.
+_OWN_TYPE = frozenset({"Self", "self", "static", "this"})
 
 
 def _variable_types(symbols: list[Symbol], typed: dict[tuple[int, str], str | None],

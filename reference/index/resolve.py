@@ -96,7 +96,7 @@ MAX_ANCESTORS = 64
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
 RESOLUTION = ("aliases-go-ecma-stars-typed-paths-exports-bases-super-across-rustpaths-gomethods-goembeds-java-"
               "overloads-redefined-modvars-c-cpp-cs-kt-rb-php-swift-scala-backticks-returns-chains-gofields-loops-"
-              "ktchains-rsuse-rsmade-ctors-typeargs-tsredefined-tsinterfaces-tsmembers-29")
+              "ktchains-rsuse-rsmade-ctors-typeargs-tsredefined-tsinterfaces-tsmembers-tsthis-30")
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:

@@ -83,13 +83,14 @@ TREE.update({
                     "        self.pricing = pricing\n        self.other = other\n\n    def run(self) -> None:\n"
                     "        self.pricing.price()\n        self.other.price()\n",
 })
-# A TypeScript interface that extends another: a variable of it has the other's methods too.
+# A TypeScript interface that extends another: a variable of it has the other's methods too; a method declared to
+# return `this` returns the interface.
 TREE.update({
     "ts/schema.ts": "export interface Base {\n  parse(x: unknown): unknown;\n}\n\n"
-                    "export interface Text extends Base {\n  min(n: number): Text;\n}\n\n"
+                    "export interface Text extends Base {\n  min(n: number): Text;\n  trim(): this;\n}\n\n"
                     "export function text(): Text {\n  return null as any;\n}\n",
     "ts/parse.ts": "import { text } from './schema'\n\nexport function run() {\n  const s = text()\n  s.parse(1)\n"
-                   "  s.min(1).parse(2)\n}\n",
+                   "  s.min(1).parse(2)\n  s.trim().parse(3)\n}\n",
 })
 # A Java method declared to return its own class, in a class whose constructors are named as it is.
 TREE["java/Builder.java"] = ("class Builder {\n  Builder() {}\n\n  Builder(int size) {}\n\n"
@@ -122,7 +123,8 @@ EXPECTED: dict[str, list[tuple[int, str, str | None]]] = {
                   (17, "l.add", "Cart.add")],  # `await` of what is declared `Promise<Cart>`
     "java/Shop.java": [(10, "c.add", "Cart.add"), (11, "add", "Cart.add")],
     "ts/parse.ts": [(5, "s.parse", "Base.parse"),  # what the interface extends
-                    (6, "parse", "Base.parse")],  # through a chain
+                    (6, "parse", "Base.parse"),  # through a chain
+                    (7, "parse", "Base.parse")],  # `trim(): this`: the interface's own type
     "java/Builder.java": [(13, "add", "Cart.add"),  # `lenient()` returns the class, not a constructor of that name
                           (13, "create", "Builder.create")],
     "kt/Shop.kt": [(10, "c.add", "Cart.add"), (11, "add", "Cart.add"),  # a nullable result, `!!` too
