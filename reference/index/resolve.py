@@ -53,6 +53,9 @@ ALSO_CALLS = {"cpp": "c"}
 # namespaces and classes: `total()` in `shop::Cart::add` is `shop::Cart::total`, else `shop::total`, else `total`;
 # `Cart::make()` the same way), before the plain lookups: a method written outside its class's file is found so.
 SCOPED = frozenset({"cpp", "csharp", "kotlin", "ruby", "php", "swift", "scala"})
+# Where a type and a value of one name at a file's top level are one declaration (TypeScript merges an `interface`
+# with a `const` or a `function` of its name): a type written by that name means the type, a call the value.
+MERGING = frozenset({"typescript"})
 # Where a class's methods of one name (its overloads) are what a call of the name names, the first declared: a call
 # carries no argument types to choose by.
 OVERLOADING = frozenset({"java", "csharp", "cpp", "kotlin", "swift", "scala", "typescript"})
@@ -96,7 +99,7 @@ MAX_ANCESTORS = 64
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
 RESOLUTION = ("aliases-go-ecma-stars-typed-paths-exports-bases-super-across-rustpaths-gomethods-goembeds-java-"
               "overloads-redefined-modvars-c-cpp-cs-kt-rb-php-swift-scala-backticks-returns-chains-gofields-loops-"
-              "ktchains-rsuse-rsmade-ctors-typeargs-tsredefined-tsinterfaces-tsmembers-tsthis-30")
+              "ktchains-rsuse-rsmade-ctors-typeargs-tsredefined-tsinterfaces-tsmembers-tsthis-merging-31")
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
@@ -201,6 +204,9 @@ class Resolver:
         # Type id -> (language, directory, qualified name) of a type whose members may be written outside it
         # (`MEMBERS_OUTSIDE`).
         self.outside: dict[int, tuple[str, str, str]] = {}
+        # A TypeScript value's id -> the type of its name its file declares beside it (`interface ZodType` and `const
+        # ZodType`: declarations TypeScript merges), which a type written by that name means (`MERGING`).
+        self.type_beside: dict[int, int] = {}
         # (class, name) -> the first declared of its methods of that name (its overloads; `OVERLOADING`).
         self.overloads: dict[tuple[int, str], int] = {}
         # (language, qualified name) -> its last definition, where one file holds its every one (`REDEFINING`).
@@ -246,7 +252,10 @@ class Resolver:
         by_dir_name = self.by_dir_name if directory in self.go_directories else None
         language = language or (language_of(path) or ("",))[0]
         go, outside = language == "go", self.outside if language in MEMBERS_OUTSIDE else None
+        merging: dict[str, list[int]] | None = {} if language in MERGING else None  # top-level name -> its ids
         for sid, (name, qualified, kind, parent_index) in enumerate(symbols, first_symbol):
+            if merging is not None and parent_index < 0:
+                merging.setdefault(name, []).append(sid)
             if outside is not None and kind in TYPES:
                 outside[sid] = (language, directory, qualified)
             kinds.append(intern(kind))
@@ -257,6 +266,10 @@ class Resolver:
                 key = (directory, qualified if go else name)
                 if by_dir_name.setdefault(key, sid) != sid:
                     by_dir_name[key] = AMBIGUOUS
+        for ids in merging.values() if merging else ():
+            types = [sid for sid in ids if kinds[sid] in TYPES]
+            if len(ids) > 1 and len(types) == 1:
+                self.type_beside.update((sid, types[0]) for sid in ids if sid != types[0])
 
     def enter(self, path: str, symbols: Iterable[tuple[str, str, str, int]], first_symbol: int,
               language: str | None) -> None:
@@ -546,6 +559,8 @@ class Resolver:
         owner = self._rust_definition(result.module, typed) if prefix and result.language == "rust" else None
         if owner is None:
             owner = self._call_target(result, name, prefix or None, source, bound)[0]
+            if owner is not None and owner > 0 and not self._is_type(owner):  # a value a type of its name merges with
+                owner = self.type_beside.get(owner) or owner
             if owner is not None and owner > 0 and not self._is_type(owner) and self._is_type(self.parent[owner]) \
                     and self.parent[owner] in (_unique(self.containers.get((result.language or "", name))),
                                                self.top_level.get((result.path, name))):

@@ -21,6 +21,7 @@ from .resolve import (
     CALLABLE_TARGETS,
     CONTAINERS,
     MEMBERS_OUTSIDE,
+    MERGING,
     OUT_OF_CLASS,
     OVERLOADING,
     PLAIN_TARGETS,
@@ -124,6 +125,26 @@ class _Outside(_Remembering):
             return self._keep(sid, None if row is None else (row[0], posixpath.dirname(row[1]), row[2]))
 
 
+class _Beside(_Remembering):
+    """`type_beside.get(value id)`: the one type of its name at its file's top level, where a `MERGING` language
+    declares both (`Resolver.add_symbols`), else None."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        super().__init__()
+        self.db = db
+        top = "symbol_id IN (SELECT symbol_id FROM symbol_relations WHERE parent_symbol_id IS NULL)"
+        self.sql = (f"SELECT t.symbol_id FROM symbols v JOIN symbols t ON t.path = v.path AND t.name = v.name "
+                    f"WHERE v.symbol_id = ?1 AND v.language IN ({_marks(MERGING)}) AND v.kind NOT IN ({_marks(TYPES)}) "
+                    f"AND t.kind IN ({_marks(TYPES)}) AND t.symbol_id != ?1 AND v.{top} AND t.{top} LIMIT 2")
+
+    def get(self, sid: int) -> int | None:
+        try:
+            return self.memo[sid]
+        except KeyError:
+            rows = self.db.execute(self.sql, (sid,)).fetchall()
+            return self._keep(sid, rows[0][0] if len(rows) == 1 else None)
+
+
 class _Paths:
     """`path in paths`: the indexed files, read whole the first time one is asked about. A patch that re-resolves
     every TypeScript file asks about each candidate of each import (33,000 paths for TanStack Query's 747 files):
@@ -215,6 +236,7 @@ def stored_resolver(db: sqlite3.Connection, layout: Layout | None = None) -> Res
     resolver.parent = _ById(db, "r.parent_symbol_id")  # type: ignore[assignment]
     resolver.paths = _Paths(db)  # type: ignore[assignment]
     resolver.outside = _Outside(db)  # type: ignore[assignment]
+    resolver.type_beside = _Beside(db)  # type: ignore[assignment]
     resolver.class_bases = _Bases(db)  # type: ignore[assignment]
     return resolver
 

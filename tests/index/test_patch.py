@@ -210,6 +210,13 @@ ECMA_STEPS: list[tuple[str, list[Edit]]] = [
                                         "  return m.make();\n}\n")]),
     ("the function goes: the name is the interface's alone", [
         replace("apps/site/src/lib/make.ts", "export function make(): make {\n  return { x: 1 };\n}\n", "")]),
+    ("an interface and a constant of one name; a parameter of that type calls the interface's method", [
+        write("apps/site/src/lib/shape.ts", "export interface Shape {\n  area(): number;\n}\n\n"
+                                            "export const Shape: Factory = build();\n"),
+        write("apps/site/src/measure.ts", "import { Shape } from './lib/shape';\n\n"
+                                          "export function measure(p: Shape) {\n  return p.area();\n}\n")]),
+    ("the file declares the interface twice: the name means no one type", [
+        append("apps/site/src/lib/shape.ts", "export interface Shape {\n  perimeter(): number;\n}\n")]),
     ("the tsconfig goes", [delete("apps/site/tsconfig.json")]),
     ("a barrel exports the default export its import binds; a file imports it from the barrel", [
         write("web/parts/knob.ts", "export default function Knob(): void {}\n"),

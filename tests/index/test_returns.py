@@ -84,13 +84,16 @@ TREE.update({
                     "        self.pricing.price()\n        self.other.price()\n",
 })
 # A TypeScript interface that extends another: a variable of it has the other's methods too; a method declared to
-# return `this` returns the interface.
+# return `this` returns the interface; a type written by a name an interface and a constant share is the interface.
 TREE.update({
     "ts/schema.ts": "export interface Base {\n  parse(x: unknown): unknown;\n}\n\n"
                     "export interface Text extends Base {\n  min(n: number): Text;\n  trim(): this;\n}\n\n"
-                    "export function text(): Text {\n  return null as any;\n}\n",
-    "ts/parse.ts": "import { text } from './schema'\n\nexport function run() {\n  const s = text()\n  s.parse(1)\n"
-                   "  s.min(1).parse(2)\n  s.trim().parse(3)\n}\n",
+                    "export function text(): Text {\n  return null as any;\n}\n\n"
+                    "export interface Maker<T> {\n  init(x: T): void;\n}\n\n"
+                    "export interface Shape {\n  area(): number;\n}\n\nexport const Shape: Maker<Shape> = make();\n",
+    "ts/parse.ts": "import { Shape, text } from './schema'\n\nexport function run() {\n  const s = text()\n"
+                   "  s.parse(1)\n  s.min(1).parse(2)\n  s.trim().parse(3)\n}\n\n"
+                   "export function measure(p: Shape) {\n  p.area()\n}\n",
 })
 # A Java method declared to return its own class, in a class whose constructors are named as it is.
 TREE["java/Builder.java"] = ("class Builder {\n  Builder() {}\n\n  Builder(int size) {}\n\n"
@@ -124,7 +127,8 @@ EXPECTED: dict[str, list[tuple[int, str, str | None]]] = {
     "java/Shop.java": [(10, "c.add", "Cart.add"), (11, "add", "Cart.add")],
     "ts/parse.ts": [(5, "s.parse", "Base.parse"),  # what the interface extends
                     (6, "parse", "Base.parse"),  # through a chain
-                    (7, "parse", "Base.parse")],  # `trim(): this`: the interface's own type
+                    (7, "parse", "Base.parse"),  # `trim(): this`: the interface's own type
+                    (11, "p.area", "Shape.area")],  # the interface, not the constant of its name (`Maker<Shape>`)
     "java/Builder.java": [(13, "add", "Cart.add"),  # `lenient()` returns the class, not a constructor of that name
                           (13, "create", "Builder.create")],
     "kt/Shop.kt": [(10, "c.add", "Cart.add"), (11, "add", "Cart.add"),  # a nullable result, `!!` too
