@@ -452,13 +452,13 @@ def _typed_locals(src: Source, matches: list[tuple[int, dict]], defs: list[_Def]
         found.append((local[0].start_byte, src.text(local[0]).lstrip("@"),  # Ruby's `@pricing`
                       text if copied else _call_chain(text) if "(" in text else _type_name(text),  # a chain: `B().c()`
                       "" if caps.get("member") else src.text(caps["object"][0]) if caps.get("object") else None, weak,
-                      copied, None if weak or copied else _element_name(text)))
+                      copied, None if weak or copied else text))
     found.sort(key=_EDGE_BYTE)  # by position alone (`_enclosing` wants them in order); ties keep match order
     typed: dict[tuple[int, str], str | None] = {}
     elements: dict[tuple[int, str], str | None] = {}  # (`_declared` key) -> the element type of its container
     inferred: set[tuple[int, str]] = set()  # the keys typed by calls only (so far)
-    for (_, name, type_name, on, weak, copied, element), index in zip(found, _enclosing(defs, [f[0] for f in found]),
-                                                                      strict=True):
+    for (_, name, type_name, on, weak, copied, declared), index in zip(found, _enclosing(defs, [f[0] for f in found]),
+                                                                       strict=True):
         if copied:  # `self.repo = repo`: the copied variable's type, as typed so far (a parameter's, above it)
             of_copied = _called_on(scopes, index, type_name) if type_name is not None else None
             type_name = typed.get(of_copied) if of_copied is not None else None
@@ -474,6 +474,8 @@ def _typed_locals(src: Source, matches: list[tuple[int, dict]], defs: list[_Def]
         key = _declared(scopes, index, name, on)
         if key is None:
             continue
+        # A container's element is read only where the file has loops (`declared`: the declared type's text).
+        element = _element_name(declared) if loops and declared is not None else None
         if element is not None and elements.setdefault(key, element) != element:
             elements[key] = None
         _give_type(typed, inferred, key, type_name, weak)
@@ -516,10 +518,8 @@ def _container_key(scopes: _Scopes, typed: dict[tuple[int, str], str | None], ty
     """The key (`_declared`'s) of the container a loop at symbol index `index` iterates: a variable, a member of the
     type it is in (`self.carts`; a bare name, where methods name their members bare), or a member of a variable's type
     this file declares (Go's `s.handlers`, `s` of type `Server`)."""
-    key = _called_on(scopes, index, container)
+    key = _variable_key(scopes, typed, index, container, implicit_this)
     if key is not None:
-        if implicit_this and "." not in container and index >= 0 and scopes.owner[index] >= 0 and key not in typed:
-            return (scopes.owner[index], f".{container}")
         return key
     head, _, member = container.partition(".")
     of_head = _called_on(scopes, index, head)
@@ -697,13 +697,20 @@ def _chain_type(rules: LanguageRules, scopes: _Scopes, typed: dict[tuple[int, st
 
 def _variable_type(rules: LanguageRules, scopes: _Scopes, typed: dict[tuple[int, str], str | None], source: int,
                    receiver: str) -> str | None:
-    """The type `typed` knows the variable or member `receiver` by, from the symbol `source` (`_called_on`; a bare
-    name no local has, in a language whose methods name their members bare: the class's member)."""
-    key = _called_on(scopes, source, receiver)
-    if rules.implicit_this and key is not None and key not in typed and source >= 0 \
-            and scopes.owner[source] >= 0 and "." not in receiver:
-        key = (scopes.owner[source], f".{receiver}")  # no local of that name: the class's member
+    """The type `typed` knows the variable or member `receiver` by, from the symbol `source` (`_variable_key`)."""
+    key = _variable_key(scopes, typed, source, receiver, rules.implicit_this)
     return typed.get(key) if key is not None else None
+
+
+def _variable_key(scopes: _Scopes, typed: dict[tuple[int, str], str | None], source: int, receiver: str,
+                  implicit_this: bool) -> tuple[int, str] | None:
+    """The key (`_declared`'s) of the variable or member `receiver` names from the symbol `source` (`_called_on`; a
+    bare name no local has, where methods name their members bare (`implicit_this`): the class's member)."""
+    key = _called_on(scopes, source, receiver)
+    if implicit_this and key is not None and key not in typed and source >= 0 and scopes.owner[source] >= 0 \
+            and "." not in receiver:
+        return (scopes.owner[source], f".{receiver}")  # no local of that name: the class's member
+    return key
 
 
 _EDGE_ORDER = itemgetter(0, 1)  # (byte, 0 import | 1 call)

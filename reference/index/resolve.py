@@ -559,12 +559,13 @@ class Resolver:
         owner = self._rust_definition(result.module, typed) if prefix and result.language == "rust" else None
         if owner is None:
             owner = self._call_target(result, name, prefix or None, source, bound)[0]
-            if owner is not None and owner > 0 and not self._is_type(owner):  # a value a type of its name merges with
-                owner = self.type_beside.get(owner) or owner
-            if owner is not None and owner > 0 and not self._is_type(owner) and self._is_type(self.parent[owner]) \
-                    and self.parent[owner] in (_unique(self.containers.get((result.language or "", name))),
-                                               self.top_level.get((result.path, name))):
-                owner = self.parent[owner]  # a constructor, named as its class is (`GsonBuilder` in its own class)
+            if owner is not None and owner > 0 and not self._is_type(owner):
+                owner = self.type_beside.get(owner) or owner  # a value a type of its name merges with
+                parent = self.parent[owner]
+                if not self._is_type(owner) and self._is_type(parent) and parent in (
+                        _unique(self.containers.get((result.language or "", name))),
+                        self.top_level.get((result.path, name))):
+                    owner = parent  # a constructor, named as its class is (`GsonBuilder` in its own class)
         if owner is None and prefix and self._inheriting:  # a member of what the prefix is (`make_cart.clone`)
             of_prefix = self._type(result, prefix, source, bound)
             owner = None if of_prefix is None else self._member(of_prefix, name)
