@@ -216,6 +216,7 @@ def _symbols(rules: LanguageRules, path: str, module: str, src: Source, defs: li
     language, sep, visibility_of, doc_of = rules.name, rules.separator, rules.visibility, rules.doc
     signature_start, body_of = rules.signature_start, rules.body_of
     symbols: list[tuple] = []  # Symbol fields in order, content and search_signature still empty
+    columns: list[tuple[int, int | None]] = []  # each symbol's first column, and its last (None: its last line whole)
     # A container's body text is its members' text: index only its head (up to the first member).
     first_child: dict[int, int] = {}  # symbol index -> line_start of its first member
     outer_humps: dict[str, str] = {}  # a scope's qualified name -> what `expand` appends to it
@@ -263,8 +264,10 @@ def _symbols(rules: LanguageRules, path: str, module: str, src: Source, defs: li
         line_start = node.start_point.row + 1
         end_point = node.end_point
         line_end = end_point.row + 1
+        last_column: int | None = end_point.column
         if end_point.column == 0 and line_end > line_start:
-            line_end -= 1
+            line_end, last_column = line_end - 1, None
+        columns.append((node.start_point.column, last_column))
         d.index = len(symbols)
         parent_index = parent.index if parent is not None else -1
         if parent_index >= 0 and parent_index not in first_child:
@@ -280,12 +283,12 @@ def _symbols(rules: LanguageRules, path: str, module: str, src: Source, defs: li
     out: list[Symbol] = []
     for i, (name, qualified, kind, line_start, line_end, signature, visibility, doc, parent, stable, _,
             search_name, search_qualified, _) in enumerate(symbols):
-        end = line_end
+        end, (first_column, last_column) = line_end, columns[i]
         if i in first_child and kind in CONTAINER_KINDS:
-            end = max(line_start, min(end, first_child[i] - 1))
+            end, last_column = max(line_start, min(end, first_child[i] - 1)), None
         out.append(Symbol(name, qualified, kind, line_start, line_end, signature, visibility, doc, parent, stable,
-                          src.expanded(line_start, end, MAX_SYMBOL_CONTENT), search_name, search_qualified,
-                          expand(signature)))
+                          src.expanded(line_start, end, MAX_SYMBOL_CONTENT, first_column, last_column), search_name,
+                          search_qualified, expand(signature)))
     return out
 
 

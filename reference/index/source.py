@@ -22,12 +22,13 @@ def required_child(node: Node, field: str) -> Node:
 class Source:
     """The file's bytes; lines, their offsets and the camelCase runs are computed on first use."""
 
-    __slots__ = ("data", "decoded", "lines", "offsets", "run_lines", "run_words")
+    __slots__ = ("data", "decoded", "lines", "offsets", "run_lines", "run_starts", "run_words")
 
     def __init__(self, data: bytes) -> None:
         self.data = data
         self.lines: list[str] | None = None
         self.run_lines: list[int] = []
+        self.run_starts: list[int] = []  # where each run starts in `decoded`, in an ASCII file (empty in others)
         self.run_words: list[str] = []
         self.decoded = ""
         self.offsets: list[int] = []  # where each line starts in `decoded` (and one past the end)
@@ -45,9 +46,12 @@ class Source:
         if runs:
             # A run's line: how many lines start at or before its byte offset (bisected in C, run by run).
             positions, words = zip(*runs, strict=True)
-            starts = self.offsets if data.isascii() else _line_starts(data.split(b"\n"))
+            ascii_only = data.isascii()
+            starts = self.offsets if ascii_only else _line_starts(data.split(b"\n"))
             self.run_lines = list(map(bisect.bisect_right, repeat(starts, len(positions)), positions))
             self.run_words = list(words)
+            if ascii_only:  # a byte offset is then a character offset
+                self.run_starts = list(positions)
         return self.lines
 
     def line_text(self, start: int, end: int) -> str:
@@ -68,12 +72,54 @@ class Source:
             stop = min(stop, begin + cap)
         return self.decoded[begin:stop]
 
-    def expanded(self, start: int, end: int, cap: int | None = None) -> str:
-        """Lines start..end (cut at `cap` characters) plus the humps of the camelCase runs on those lines."""
-        text = self._slice(start, end, cap)
+    def expanded(self, start: int, end: int, cap: int | None = None, first: int = 0, last: int | None = None) -> str:
+        """Lines start..end plus the humps of the camelCase runs in the text kept. With `cap`: at most `cap`
+        characters, and where the first or the last line alone is longer than that (a minified file's one line), from
+        byte column `first` of the first line and up to byte column `last` of the last: a symbol's own text, not the
+        line's head, which every symbol on the line would share."""
+        lines = self.lines if self.lines is not None else self._load()
         lo = bisect.bisect_left(self.run_lines, start)
         hi = bisect.bisect_right(self.run_lines, end)
-        return with_humps(text, self.run_words[lo:hi]) if hi > lo else text
+        end = min(end, len(lines))
+        if cap is None or start < 1 or start > end:
+            text = self._slice(start, end, cap)
+            return with_humps(text, self.run_words[lo:hi]) if hi > lo else text
+        begin, stop = self.offsets[start - 1], self.offsets[end] - 1
+        whole_lines = True  # the runs on the lines are then the runs in the text
+        if first and len(lines[start - 1]) > cap:
+            begin, whole_lines = begin + self._column(start, first), False
+        if last is not None and len(lines[end - 1]) > cap:
+            stop, whole_lines = min(stop, self.offsets[end - 1] + self._column(end, last)), False
+        cut = stop - begin > cap
+        text = self.decoded[begin:begin + cap] if cut else self.decoded[begin:stop]
+        if hi <= lo:
+            return text
+        if whole_lines and not cut:
+            return with_humps(text, self.run_words[lo:hi])
+        # A run the cut ends may go on past it: it gives no humps.
+        if self.run_starts:  # the file's runs that lie in the text
+            stop = begin + len(text)
+            first_run = bisect.bisect_left(self.run_starts, begin, lo, hi)
+            past = bisect.bisect_left(self.run_starts, stop, first_run, hi)
+            limit = stop - 1 if cut else stop  # where a run kept may end
+            words = [word for at, word in zip(self.run_starts[first_run:past], self.run_words[first_run:past],
+                                              strict=True) if at + len(word) <= limit]
+            return with_humps(text, words)
+        kept = text.encode()
+        runs = camel_runs(kept)
+        if cut and runs and runs[-1][0] + len(runs[-1][1]) == len(kept):
+            runs.pop()
+        return with_humps(text, [word for _, word in runs])
+
+    def _column(self, line: int, column: int) -> int:
+        """The character offset in line `line` (1-based) of its byte `column`."""
+        data = self.data
+        if data.isascii():
+            return column
+        begin = 0
+        for _ in range(line - 1):  # only for a line longer than a symbol's content: a minified file's few lines
+            begin = data.index(b"\n", begin) + 1
+        return len(data[begin:begin + column].decode("utf-8", "replace"))
 
 
 def _line_starts(lines: list) -> list[int]:
