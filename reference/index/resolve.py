@@ -85,6 +85,10 @@ REDEFINING = frozenset({"python", "c", "typescript", "javascript"})
 # (one namespace for the program: `DEBUGASSERT` of a header's `#if` branches), in Python only a last resort, where a
 # property's getter and setter would name a method for any local function called `cached()`.
 REDEFINING_ACROSS = frozenset({"c"})
+# Where a member a class body defines again is its last definition, as the class's namespace keeps it (`@overload`
+# stubs before a method's implementation), not an ambiguous one. TypeScript's overload signatures are declarations a
+# call chooses among (`OVERLOADING`), so it is not one of them.
+REDEFINING_MEMBERS = frozenset({"python", "javascript"})
 # Where a bare call first names a method of the class it is written in, its own or inherited (Java's implicit `this`).
 IMPLICIT_THIS = frozenset(rules.name for rules in LANGUAGES.values() if rules.implicit_this)
 # A Rust path beginning with one of these names a module of the crate, never a variable.
@@ -99,7 +103,7 @@ MAX_ANCESTORS = 64
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
 RESOLUTION = ("aliases-go-ecma-stars-typed-paths-exports-bases-super-across-rustpaths-gomethods-goembeds-java-"
               "overloads-redefined-modvars-c-cpp-cs-kt-rb-php-swift-scala-backticks-returns-chains-gofields-loops-"
-              "ktchains-rsuse-rsmade-ctors-typeargs-tsredefined-tsinterfaces-tsmembers-tsthis-merging-31")
+              "ktchains-rsuse-rsmade-ctors-typeargs-tsredefined-tsinterfaces-tsmembers-tsthis-merging-pymembers-32")
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:

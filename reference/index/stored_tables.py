@@ -27,6 +27,7 @@ from .resolve import (
     PLAIN_TARGETS,
     REDEFINING,
     REDEFINING_ACROSS,
+    REDEFINING_MEMBERS,
     TYPES,
     Resolver,
 )
@@ -222,7 +223,8 @@ def stored_resolver(db: sqlite3.Connection, layout: Layout | None = None) -> Res
         db, f"SELECT MAX(symbol_id) {_JOINED} WHERE s.path = ? AND s.name = ? AND r.parent_symbol_id IS NULL "
             f"{last_in(REDEFINING)}")
     resolver.children = _Memo(  # type: ignore[assignment]
-        db, f"SELECT symbol_id {_JOINED} WHERE r.parent_symbol_id = ? AND s.name = ?")
+        db, f"SELECT MAX(symbol_id) {_JOINED} WHERE r.parent_symbol_id = ? AND s.name = ? "
+            f"{last_in(REDEFINING_MEMBERS)}")
     resolver.overloads = _Memo(  # type: ignore[assignment]
         db, f"SELECT MIN(symbol_id) {_JOINED} WHERE r.parent_symbol_id = ? AND s.name = ? "
             f"AND s.language IN ({_marks(OVERLOADING)}) AND s.kind = 'method'")
@@ -283,7 +285,8 @@ def lookup_tables(db: sqlite3.Connection,
                 ("by_qualified", [(lang, qualified, sid) for sid, (_, qualified, _, _) in rows]),
                 ("top_level", _last_of_each([(path, name, sid) for sid, (name, _, _, parent) in rows if parent < 0],
                                             rows, lang in REDEFINING)),
-                ("children", [(first + parent, name, sid) for sid, (name, _, _, parent) in rows if parent >= 0]),
+                ("children", _last_of_each([(first + parent, name, sid) for sid, (name, _, _, parent) in rows
+                                            if parent >= 0], rows, lang in REDEFINING_MEMBERS)),
                 ("overloads", [(first + parent, name, sid) for sid, (name, _, kind, parent) in rows
                                if parent >= 0 and lang in OVERLOADING and kind == "method"]),
                 ("by_name", _last_of_each([(lang, name, sid) for sid, (name, _, kind, _) in rows if kind in plain],
@@ -312,11 +315,11 @@ def lookup_tables(db: sqlite3.Connection,
     return tables
 
 
-def _last_of_each(found: list[tuple[str, str, int]], rows: list[tuple[int, tuple]], redefining: bool,
-                  ) -> list[tuple[str, str, int]]:
-    """`found`'s rows of one file, but where the file defines a name again under one qualified name (`redefining`: a
-    `REDEFINING` language's top level, a `REDEFINING_ACROSS` one's plain names): its last definition alone, as
-    `Resolver.enter` keeps it."""
+def _last_of_each(found: list[tuple[Any, str, int]], rows: list[tuple[int, tuple]], redefining: bool,
+                  ) -> list[tuple[Any, str, int]]:
+    """`found`'s (key, name, symbol id) rows of one file, but where the file defines a name again under one qualified
+    name (`redefining`: a `REDEFINING` language's top level, a `REDEFINING_ACROSS` one's plain names, a
+    `REDEFINING_MEMBERS` one's class members): its last definition alone, as `Resolver.enter` keeps it."""
     if not redefining:
         return found
     qualified_of = {sid: symbol[1] for sid, symbol in rows}

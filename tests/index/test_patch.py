@@ -501,6 +501,12 @@ REDEFINED_STEPS: list[tuple[str, list[Edit]]] = [
     ("a stub beside the module defines it in a second file", [write("src/conv/impl.pyi", "def conv(x): ...\n")]),
     ("the stub goes", [delete("src/conv/impl.pyi")]),
     ("a third definition in the module", [append("src/conv/impl.py", "\n\ndef conv(x):\n    return 3\n")]),
+    ("a method defined twice in its class: a caller of the class names the last", [
+        write("src/conv/patcher.py", "class Patcher:\n    def set(self):\n        pass\n\n"
+                                     "    def set(self):\n        pass\n"),
+        write("src/conv/caller.py", "from conv.patcher import Patcher\n\n\ndef go(p: Patcher):\n    p.set()\n")]),
+    ("a third definition in the class", [append("src/conv/patcher.py", "\n    def set(self):\n        pass\n")]),
+    ("the class defines it once", [write("src/conv/patcher.py", "class Patcher:\n    def set(self):\n        pass\n")]),
 ]
 QUERIES = ["validate_token", "helper_fn", "Helper", "refresh_token", "parse config", "retry", "AuthHandler",
            "Thermometer", "run", "deploy", "shout"]

@@ -87,3 +87,29 @@ def test_a_typescript_functions_overloads_name_its_last_definition(tmp_path: Pat
         ("web/schemas.ts", 14, "str", "web/schemas.ts", 3),  # in its own file
         ("web/schemas.ts", 15, "Doc", "web/schemas.ts", 7),
         ("web/schemas.ts", 15, "write", "web/schemas.ts", 8)]  # a method's overloads: the first declared
+
+
+# A class's members: Python's `@overload` stubs before a method's implementation, a branch's definitions in the class
+# body, a JavaScript class's method written twice. Each class's namespace keeps the last.
+MEMBERS = {
+    "app/__init__.py": "",
+    "app/patch.py": "from typing import overload\nimport sys\n\n\nclass Patch:\n    @overload\n"
+                    "    def set(self, target: str) -> None: ...\n    @overload\n"
+                    "    def set(self, target: object, name: str) -> None: ...\n"
+                    "    def set(self, target, name=None):\n        self.undo()\n\n"
+                    "    if sys.platform == 'win32':\n        def undo(self):\n            pass\n"
+                    "    else:\n        def undo(self):\n            pass\n",
+    "app/test_patch.py": "from app.patch import Patch\n\n\ndef test_set(patch: Patch) -> None:\n"
+                         "    patch.set('a')\n    patch.undo()\n",
+    "web/shape.js": "export class Shape {\n  area() { return 0 }\n  area() { return 1 }\n}\n\n"
+                    "export function use() {\n  new Shape().area()\n}\n",
+}
+
+
+def test_a_member_a_class_defines_again_names_its_last_definition(tmp_path: Path) -> None:
+    assert _calls(tmp_path, MEMBERS) == [
+        ("app/patch.py", 11, "self.undo", "app/patch.py", 17),  # the `else` branch's: the last
+        ("app/test_patch.py", 5, "patch.set", "app/patch.py", 10),  # the implementation after the overloads
+        ("app/test_patch.py", 6, "patch.undo", "app/patch.py", 17),
+        ("web/shape.js", 7, "Shape", "web/shape.js", 1),
+        ("web/shape.js", 7, "area", "web/shape.js", 3)]
