@@ -274,12 +274,16 @@ def _symbols(rules: LanguageRules, path: str, module: str, src: Source, defs: li
             first_child[parent_index] = line_start
         body = node.child_by_field_name("body") if body_of is None else body_of(node)
         doc = doc_of(src, body) if doc_of is not None and kind in SCOPE_KINDS else None
+        # A constructor (a method named as its type: Java's, C#'s, C++'s) is searched by its type's qualified name, so
+        # that its name written twice (`gson.TypeAdapter.TypeAdapter`) does not score it above the type itself.
+        constructor = kind == "method" and parent is not None and parent.name == d.name and parent.kind in TYPE_KINDS
         symbols.append((
             d.name, qualified, kind, line_start, line_end,
             _signature(src, node, body, None if signature_start is None else signature_start(node)),
             visibility_of(d.name, node, kind), (doc[:MAX_SIGNATURE] or None) if doc is not None else None,
             parent_index, stable_id(language, path, kind, qualified, ordinal), "",
-            expand(d.name), _expand_qualified(qualified, outer, d.name, outer_humps), ""))
+            expand(d.name),
+            symbols[parent_index][12] if constructor else _expand_qualified(qualified, outer, d.name, outer_humps), ""))
     out: list[Symbol] = []
     for i, (name, qualified, kind, line_start, line_end, signature, visibility, doc, parent, stable, _,
             search_name, search_qualified, _) in enumerate(symbols):

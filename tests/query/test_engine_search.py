@@ -197,3 +197,26 @@ def test_locate_finds_an_exact_name_hidden_by_namesakes(tmp_path: Path) -> None:
     index_workspace(tmp_path)
     hits = QueryEngine(IndexReader.open(tmp_path)).locate_symbol("test__close", limit=3).hits
     assert [h.name for h in hits] == ["test__close"]
+
+
+JAVA_EXCEPTION = ("package g;\n\n/** Thrown when JSON cannot be parsed. */\n"
+                  "public class JsonParseException extends RuntimeException {\n"
+                  "  public JsonParseException(String msg) {\n    super(msg);\n  }\n\n"
+                  "  public JsonParseException(String msg, Throwable cause) {\n    super(msg, cause);\n  }\n}\n")
+
+
+def test_a_type_comes_before_its_constructors(tmp_path: Path) -> None:
+    from cruxgate.reference.index import index_workspace
+
+    # A constructor's qualified name writes the type's name twice (`g.JsonParseException.JsonParseException`), which
+    # counts once the name is rare, as in a real tree: among many other files.
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "JsonParseException.java").write_text(JAVA_EXCEPTION, encoding="utf-8")
+    for i in range(150):
+        (tmp_path / "src" / f"Other{i}.java").write_text(
+            f"package g;\n\npublic class Other{i} {{\n  public void run{i}() {{}}\n}}\n", encoding="utf-8")
+    index_workspace(tmp_path)
+    engine = QueryEngine(IndexReader.open(tmp_path))
+    for hits in (engine.locate_symbol("JsonParseException", limit=5).hits,
+                 engine.search_code("JsonParseException", limit=5).hits):
+        assert next(h.kind for h in hits if h.result_type == "symbol") == "class"
