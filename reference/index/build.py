@@ -454,6 +454,7 @@ def _build(root: Path, previous: Path | None, report: ScanReport, old: dict[str,
             resolver = _resolver(names, counts["stored"], scratch, layout)
             _add_bases(classes, counts["classes"], resolver)
             writer.add_class_bases(resolver.class_bases.items())
+            writer.add_attribute_types(resolver.attribute_types.items())
             # SQLite stores the edges as they are resolved here, in its thread (outside the GIL), then builds its
             # indices.
             chunks: queue.Queue[list[tuple] | None] = queue.Queue(maxsize=EDGE_QUEUE)

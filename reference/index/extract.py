@@ -103,7 +103,8 @@ class FileExtract:
     # (exported name, local name) of what the file exports without `from` (`export { a as b }`, `export default`)
     exports: list[tuple[str, str]] = field(default_factory=list)
     # (symbol index of a class, the names of its bases as written: `Base`, `mod.Mixin`), for the classes that have any;
-    # and of a variable of the file's level or a field, the name of its type (`_variable_types`)
+    # of a variable of the file's level or a field, the name of its type (`_variable_types`); and of a type, an
+    # attribute its methods give a type, marked, and that type (`_attribute_types`)
     bases: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
 
     def dumps(self) -> bytes:
@@ -605,6 +606,9 @@ _NO_RESULT = frozenset({"None", "void"})
 # What a method declares it returns when it returns its own type: Rust's and Swift's `Self`, PHP's `self` and `static`,
 # TypeScript's `this`.
 _OWN_TYPE = frozenset({"Self", "self", "static", "this"})
+# How a `bases` entry of an attribute marks its name: (type's index, (".stdout", "LineMatcher")); a base is never
+# written so.
+ATTRIBUTE_MARK = "."
 
 
 def _variable_types(symbols: list[Symbol], typed: dict[tuple[int, str], str | None],
@@ -615,6 +619,18 @@ def _variable_types(symbols: list[Symbol], typed: dict[tuple[int, str], str | No
     so does a call on a field of a variable's type (`cart.pricing.price()`)."""
     return [(index, (type_name,)) for index, symbol in enumerate(symbols) if symbol[2] in VALUE_KINDS
             and (type_name := typed.get((-1, symbol[0]) if symbol[8] < 0 else (symbol[8], f".{symbol[0]}")))]
+
+
+def _attribute_types(symbols: list[Symbol], typed: dict[tuple[int, str], str | None],
+                     ) -> list[tuple[int, tuple[str, ...]]]:
+    """(type's symbol index, (".attribute", its type's name)) of each attribute the type's methods give a known type
+    where the type declares no member of that name (Python's `self.stdout = LineMatcher()`, JavaScript's `this.client
+    = new Client()`): kept with the bases, a call on the attribute of a variable of the type in another file
+    (`result.stdout.fnmatch_lines()`) names a method of the attribute's type."""
+    members = {(symbol[8], symbol[0]) for symbol in symbols if symbol[8] >= 0}
+    return sorted((owner, (member, type_name)) for (owner, member), type_name in typed.items()
+                  if owner >= 0 and type_name and member.startswith(ATTRIBUTE_MARK)
+                  and (owner, member[1:]) not in members)
 
 
 def _edges(rules: LanguageRules, src: Source, calls: list[tuple[int, dict]], imports: list[tuple[int, dict]],
@@ -805,6 +821,7 @@ def extract(path: str, data: bytes, language: str | None, grammar_name: str | No
         result.bases = _bases(src, locals_m, defs, result.symbols, rules.separator) if locals_m else []
         if typed:
             result.bases.extend(_variable_types(result.symbols, typed))
+            result.bases.extend(_attribute_types(result.symbols, typed))
     for start, end in _snippet_regions(result.symbols, text_lines):
         body = src.expanded(start, end)
         if body.strip():

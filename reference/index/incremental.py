@@ -49,7 +49,7 @@ from pathlib import Path
 
 import tantivy
 
-from .extract import FileExtract
+from .extract import ATTRIBUTE_MARK, FileExtract
 from .extracts import ExtractStore
 from .names import name_key
 from .packages import GO_MODULE, JS_PACKAGE, TS_CONFIGS, Layout
@@ -215,6 +215,14 @@ def _stable_bases(db: sqlite3.Connection, file_ids: list[int]) -> dict[str, tupl
     return found
 
 
+def _stable_attributes(db: sqlite3.Connection, file_ids: list[int]) -> dict[tuple[str, str], str]:
+    """The `attribute_types` of the types of these files, by stable ids: (type, attribute) -> the attribute's type."""
+    return {(stable, name): found for chunk in _chunks(file_ids) for stable, name, found in _rows(
+        db, "SELECT s.symbol_stable_id, a.name, t.symbol_stable_id FROM attribute_types a "
+            "JOIN symbols s ON s.symbol_id = a.symbol_id JOIN symbols t ON t.symbol_id = a.type_symbol_id "
+            "WHERE s.file_id IN ({})", chunk)}
+
+
 def _alias_changes(db: sqlite3.Connection, gone_paths: list[str], changed: list[FileExtract]) -> set[tuple]:
     """The (language, name, target) import aliases (`resolve.import_aliases`) the changed and deleted files dropped
     or gained."""
@@ -330,8 +338,10 @@ class Patch:
             # The bases of the classes of the changed, deleted and re-resolved files are made again (`add_bases`).
             rerun_ids = _file_ids(wdb, rerun)
             touched = [*file_ids, *rerun_ids]
-            old_bases = _stable_bases(wdb, touched)
+            old_bases, old_attributes = _stable_bases(wdb, touched), _stable_attributes(wdb, touched)
             for keys, sql in ((touched, "DELETE FROM class_bases WHERE symbol_id IN "
+                                        "(SELECT symbol_id FROM symbols WHERE file_id IN ({}))"),
+                              (touched, "DELETE FROM attribute_types WHERE symbol_id IN "
                                         "(SELECT symbol_id FROM symbols WHERE file_id IN ({}))"),
                               (file_ids, "DELETE FROM symbol_relations WHERE symbol_id IN "
                                          "(SELECT symbol_id FROM symbols WHERE file_id IN ({}))"),
@@ -349,22 +359,32 @@ class Patch:
                           for i, symbol in enumerate(result.symbols) if symbol[9] in old_symbols]
             wdb.executemany("UPDATE symbol_edges SET to_symbol_id = ? WHERE to_symbol_id = ?", renumbered)
             wdb.executemany("UPDATE class_bases SET base_symbol_id = ? WHERE base_symbol_id = ?", renumbered)
+            wdb.executemany("UPDATE attribute_types SET type_symbol_id = ? WHERE type_symbol_id = ?", renumbered)
             resolver = stored_resolver(wdb, self.layout)
             # Every class's bases before any edge: a call may inherit through any of them. An unchanged file's
             # extraction is read again for its edges, not held: a re-resolved language may be most of the tree.
             for result, first in chain(zip(changed, firsts, strict=True), (self._stored(wdb, p) for p in rerun)):
                 resolver.add_bases(result, first)
+                attributes = [(first + index, names[0][1:]) for index, names in result.bases
+                              if names[0].startswith(ATTRIBUTE_MARK)]
                 writer.add_class_bases([(first + index, resolver.class_bases.get(first + index, ()))
-                                        for index, _ in result.bases])
+                                        for index, names in result.bases if not names[0].startswith(ATTRIBUTE_MARK)])
+                writer.add_attribute_types([(key, found) for key in attributes
+                                            if (found := resolver.attribute_types.get(key)) is not None])
             # A class that stays but inherits otherwise now changes what a call inherits through it or through any
             # class that inherits from it: the files that name one of those classes (a call on `self` in it names
             # it as a base, a call on a variable of it as its type, a call on it by its name) are resolved again.
+            now = [*(file_id for file_id, _ in added), *rerun_ids]
             inheriting = _inheriting_otherwise(
-                old_bases, _stable_bases(wdb, [*(file_id for file_id, _ in added), *rerun_ids]),
+                old_bases, _stable_bases(wdb, now),
                 old_symbols.keys(), {symbol[9] for result in changed for symbol in result.symbols})
+            # An attribute typed otherwise now (or no longer) changes what a call on it names: the files that name
+            # the attribute are resolved again.
+            new_attributes = _stable_attributes(wdb, now)
+            retyped = {name for (_, name), _ in old_attributes.items() ^ new_attributes.items()}
             done = {*gone_paths, *rerun}
-            more = sorted(self._affected_files(wdb, _heirs(wdb, inheriting), [], set(), dict(
-                wdb.execute("SELECT path, content_hash FROM files"))) - done) if inheriting else []
+            more = sorted(self._affected_files(wdb, _heirs(wdb, inheriting) | retyped, [], set(), dict(
+                wdb.execute("SELECT path, content_hash FROM files"))) - done) if inheriting or retyped else []
             removed_edges += self._edge_names(wdb, more)
             removed["symbol_edges"] += _execute(wdb, "DELETE FROM symbol_edges WHERE from_path IN ({})", more)
             edges: list[tuple] = []
@@ -405,6 +425,7 @@ class Patch:
             paths.update(p for (p,) in _rows(
                 db, "SELECT DISTINCT s.path FROM class_bases c JOIN symbols s ON s.symbol_id = c.symbol_id "
                     "WHERE c.base_symbol_id IN ({})", chunk))
+
         if languages:
             paths.update(p for (p,) in _rows(db, "SELECT path FROM files WHERE language IN ({})", sorted(languages)))
         return paths

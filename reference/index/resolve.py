@@ -12,7 +12,7 @@ from operator import itemgetter
 from sys import intern
 from typing import TypeGuard
 
-from .extract import CALLABLE_KINDS, SELF_NAMES, VALUE_KINDS, FileExtract, Symbol
+from .extract import ATTRIBUTE_MARK, CALLABLE_KINDS, SELF_NAMES, VALUE_KINDS, FileExtract, Symbol
 from .kinds import kinds_of
 from .languages import LANGUAGES, language_of
 from .languages.csharp import GLOBAL as GLOBAL_USING
@@ -103,7 +103,8 @@ MAX_ANCESTORS = 64
 # unchanged files' edges, and the tables a patch reads, would be the other rule's).
 RESOLUTION = ("aliases-go-ecma-stars-typed-paths-exports-bases-super-across-rustpaths-gomethods-goembeds-java-"
               "overloads-redefined-modvars-c-cpp-cs-kt-rb-php-swift-scala-backticks-returns-chains-gofields-loops-"
-              "ktchains-rsuse-rsmade-ctors-typeargs-tsredefined-tsinterfaces-tsmembers-tsthis-merging-pymembers-32")
+              "ktchains-rsuse-rsmade-ctors-typeargs-tsredefined-tsinterfaces-tsmembers-tsthis-merging-pymembers-"
+              "attributes-33")
 
 
 def import_aliases(result: FileExtract) -> list[tuple[str, str]]:
@@ -228,6 +229,9 @@ class Resolver:
         # Class id -> the ids of the classes of the tree it names as its bases, in order, each resolved as the class's
         # own file names it (`add_bases`); a class none of whose bases is one of the tree's has no entry.
         self.class_bases: dict[int, tuple[int, ...]] = {}
+        # (type id, attribute) -> the type its methods give the attribute (`self.stdout = LineMatcher()`), resolved as
+        # the type's own file names it (`add_bases`), for an attribute the type declares no member for.
+        self.attribute_types: dict[tuple[int, str], int] = {}
         # `_ancestors` and `_height` of a class, made from `class_bases` as it is.
         self._orders: dict[int, tuple[int, ...]] = {}
         self._heights: dict[int, int | None] = {}
@@ -502,6 +506,15 @@ class Resolver:
                 return found
         return None
 
+    def _attribute_type(self, owner: int, name: str) -> int | None:
+        """The type the methods of type `owner`, or of the first of its ancestors that gives one, give its attribute
+        `name` (`attribute_types`)."""
+        for cls in (owner, *self._ancestors(owner)):
+            found = self.attribute_types.get((cls, name))
+            if found is not None:
+                return found
+        return None
+
     def _ancestors(self, owner: int) -> tuple[int, ...]:
         """The classes `owner` inherits from, nearest first, as Python orders them (C3; the one order there is for a
         single base, as in TypeScript and JavaScript), over the bases of the tree only (`class_bases`); bases that
@@ -573,6 +586,8 @@ class Resolver:
         if owner is None and prefix and self._inheriting:  # a member of what the prefix is (`make_cart.clone`)
             of_prefix = self._type(result, prefix, source, bound)
             owner = None if of_prefix is None else self._member(of_prefix, name)
+            if owner is None and of_prefix is not None:  # an attribute its methods give a type (`result.stdout`)
+                return self._attribute_type(of_prefix, name)
         if result.language in MIXINS and self._kind_in(owner, CONTAINERS):
             return owner  # a module, whose methods a class that includes it has
         if self._inheriting and self._kind_in(owner, TYPED_KINDS):
@@ -601,6 +616,11 @@ class Resolver:
         try:
             for index, names in result.bases:
                 sid = first_symbol + index
+                if names[0].startswith(ATTRIBUTE_MARK):  # an attribute and its type
+                    attribute = self._type(result, names[1], sid, bound)
+                    if attribute is not None:
+                        self.attribute_types[sid, names[0][1:]] = attribute
+                    continue
                 found = tuple(base for name in names if (base := self._type(result, name, sid, bound)) is not None)
                 found = found[:MAX_BASES]
                 if found:

@@ -47,7 +47,7 @@ VERSION = 1
 MAX_LOG_BYTES = 1 << 30  # a patch touches at most a tenth of the tree: its log is far smaller
 # The only statements a log may hold: a row change of one of the index's tables.
 _STATEMENT = re.compile(r"\s*(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(files|symbols|symbol_relations|symbol_edges|"
-                        r"unresolved_names|import_aliases|class_bases)\b[^;]*", re.IGNORECASE)
+                        r"unresolved_names|import_aliases|class_bases|attribute_types)\b[^;]*", re.IGNORECASE)
 _RESULT = ("SELECT (SELECT COALESCE(MAX(file_id), 0) FROM files), (SELECT COALESCE(MAX(symbol_id), 0) FROM symbols), "
            "(SELECT COALESCE(MAX(edge_id), 0) FROM symbol_edges)")
 

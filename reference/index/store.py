@@ -40,6 +40,9 @@ CREATE TABLE import_aliases(path TEXT NOT NULL, language TEXT NOT NULL, name TEX
 -- level: the class it is made of), in order (resolve.Resolver.class_bases): a patch resolves a
 -- method inherited from another file's class as a full run does.
 CREATE TABLE class_bases(symbol_id INTEGER NOT NULL, position INTEGER NOT NULL, base_symbol_id INTEGER NOT NULL);
+-- The type the methods of a type give an attribute it declares no member for (`self.stdout = LineMatcher()`;
+-- resolve.Resolver.attribute_types): a patch resolves a call on another file's attribute as a full run does.
+CREATE TABLE attribute_types(symbol_id INTEGER NOT NULL, name TEXT NOT NULL, type_symbol_id INTEGER NOT NULL);
 """
 # The lookups the query engine makes (outline by file/path, references by target, names). The line
 # columns after a path serve scored search: the symbols over a hit's lines are found in the index, a
@@ -58,6 +61,8 @@ CREATE INDEX import_aliases_path ON import_aliases(path);
 CREATE INDEX import_aliases_renamed ON import_aliases(renamed) WHERE renamed;
 CREATE INDEX class_bases_symbol ON class_bases(symbol_id);
 CREATE INDEX class_bases_base ON class_bases(base_symbol_id);
+CREATE INDEX attribute_types_symbol ON attribute_types(symbol_id, name);
+CREATE INDEX attribute_types_type ON attribute_types(type_symbol_id);
 """
 REPO = "workspace"
 WRITER_HEAP = 32_000_000  # per index (the indexer holds three); tantivy wants >= 15 MB per indexing thread
@@ -232,6 +237,11 @@ class GenerationWriter:
         """Insert the `class_bases` rows of (class id, its bases' ids in order) pairs."""
         self.db.executemany("INSERT INTO class_bases VALUES (?,?,?)",
                             ((sid, position, base) for sid, found in bases for position, base in enumerate(found)))
+
+    def add_attribute_types(self, types: Iterable[tuple[tuple[int, str], int]]) -> None:
+        """Insert the `attribute_types` rows of ((type id, attribute), the attribute's type id) pairs."""
+        self.db.executemany("INSERT INTO attribute_types VALUES (?,?,?)",
+                            ((sid, name, found) for (sid, name), found in types))
 
     def _add_unresolved_names(self) -> None:
         self.db.executemany("INSERT INTO unresolved_names VALUES (?,?,?)",

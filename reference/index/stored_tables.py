@@ -184,6 +184,25 @@ class _Bases:
         return default
 
 
+class _Attributes:
+    """`Resolver.attribute_types` of a patch: the generation's `attribute_types` rows, read one at a time; what the
+    patch gives (`add_bases`) stands over them."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+        self.own: dict[tuple[int, str], int | None] = {}
+
+    def get(self, key: tuple[int, str]) -> int | None:
+        if key not in self.own:
+            row = self.db.execute("SELECT type_symbol_id FROM attribute_types WHERE symbol_id = ? AND name = ?",
+                                  key).fetchone()
+            self.own[key] = None if row is None else row[0]
+        return self.own[key]
+
+    def __setitem__(self, key: tuple[int, str], found: int) -> None:
+        self.own[key] = found
+
+
 def stored_resolver(db: sqlite3.Connection, layout: Layout | None = None) -> Resolver:
     """A Resolver whose tables are the generation in `db` (its uncommitted rows included), in the tree's `layout` (its
     Go modules and TypeScript/JavaScript packages). Its answers are remembered: the symbols, their relations and the
@@ -240,6 +259,7 @@ def stored_resolver(db: sqlite3.Connection, layout: Layout | None = None) -> Res
     resolver.outside = _Outside(db)  # type: ignore[assignment]
     resolver.type_beside = _Beside(db)  # type: ignore[assignment]
     resolver.class_bases = _Bases(db)  # type: ignore[assignment]
+    resolver.attribute_types = _Attributes(db)  # type: ignore[assignment]
     return resolver
 
 

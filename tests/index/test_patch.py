@@ -293,6 +293,31 @@ FIELD_STEPS: list[tuple[str, list[Edit]]] = [
         replace("src/till/fields.py", "    pricing: Pricing\n", "    pricing: Other\n")]),
     ("the field goes", [replace("src/till/fields.py", "    pricing: Other\n", "    pass\n")]),
 ]
+# An attribute a class's methods give a type (`self.pricing = Pricing()`), called on through a variable in another
+# file; the attribute's type changes, its class goes, a subclass in a third file inherits it.
+ATTRIBUTE_STEPS: list[tuple[str, list[Edit]]] = [
+    ("a class's method gives an attribute a type another file calls through a parameter", [
+        write("src/shop/__init__.py", ""),
+        write("src/shop/pricing.py", "class Pricing:\n    def price(self) -> int:\n        return 0\n"),
+        write("src/shop/other.py", "class Other:\n    def price(self) -> int:\n        return 1\n"),
+        write("src/shop/basket.py", "import shop.other\nfrom shop.pricing import Pricing\n\n\n"
+                                    "class Basket:\n    def __init__(self):\n        self.pricing = Pricing()\n"),
+        write("src/shop/run.py", "from shop.basket import Basket\n\n\ndef run(b: Basket) -> None:\n"
+                                 "    b.pricing.price()\n")]),
+    # Annotated through the module's import: no edge of the file names the class.
+    ("the attribute is of the other class", [
+        replace("src/shop/basket.py", "self.pricing = Pricing()", "self.pricing: shop.other.Other = None")]),
+    ("the attribute's class gets another method", [
+        append("src/shop/other.py", "\n    def discount(self) -> int:\n        return 2\n")]),
+    ("a subclass in another file inherits it", [
+        write("src/shop/gift.py", "from shop.basket import Basket\n\n\nclass Gift(Basket):\n    pass\n\n\n"
+                                  "def wrap(g: Gift) -> None:\n    g.pricing.price()\n")]),
+    ("the attribute's class goes from its module", [
+        write("src/shop/other.py", "class Another:\n    def price(self) -> int:\n        return 1\n")]),
+    ("it comes back", [write("src/shop/other.py", "class Other:\n    def price(self) -> int:\n        return 1\n")]),
+    ("the attribute is given no type", [
+        replace("src/shop/basket.py", "self.pricing: shop.other.Other = None", "self.pricing = None")]),
+]
 # A call inherits through classes of other files: each class's bases are resolved in its own file.
 INHERIT_STEPS: list[tuple[str, list[Edit]]] = [
     ("a class of another file, and its base of a third, give a typed variable's call its method", [
@@ -557,6 +582,8 @@ def snapshot(workspace: Path) -> dict[str, Any]:
                               "ORDER BY path, name, target").fetchall(),
         "class_bases": sorted((stable[c], position, stable[b]) for c, position, b in
                               db.execute("SELECT symbol_id, position, base_symbol_id FROM class_bases")),
+        "attribute_types": sorted((stable[c], name, stable[t]) for c, name, t in
+                                  db.execute("SELECT symbol_id, name, type_symbol_id FROM attribute_types")),
         "tantivy": _tantivy(generation, stable),
     }
     semantic = SemanticIndex.open(generation)
@@ -757,6 +784,10 @@ def test_a_patch_follows_the_types_functions_return(tmp_path: Path, monkeypatch:
 
 def test_a_patch_follows_the_types_fields_are_declared_with(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _replay(tmp_path, monkeypatch, FIELD_STEPS)
+
+
+def test_a_patch_follows_the_types_attributes_are_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _replay(tmp_path, monkeypatch, ATTRIBUTE_STEPS)
 
 
 def test_a_patch_follows_what_a_call_inherits_through_other_files(tmp_path: Path,

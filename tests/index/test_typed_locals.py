@@ -299,12 +299,52 @@ MODULE_VARIABLES_EXPECTED = {
     "web/use.ts": [(3, "client.get", "Client.get")],
 }
 
+# An attribute a class's methods give a type (`self.stdout = LineMatcher()`, `this.client = new Client()`), called on
+# in another file through a variable of the class, of a subclass, or of what a method returns; an attribute given two
+# types, or none, or one the class declares a member for, is no such attribute.
+ATTRIBUTES = {
+    "run/__init__.py": "",
+    "run/lines.py": "class LineMatcher:\n    def fnmatch_lines(self, lines):\n        pass\n\n\n"
+                    "class Other:\n    def fnmatch_lines(self, lines):\n        pass\n",
+    "run/result.py": "from run.lines import LineMatcher, Other\n\n\nclass RunResult:\n    stderr = None\n\n"
+                     "    def __init__(self, flag):\n        self.stdout = LineMatcher()\n"
+                     "        self.stderr = Other()\n"
+                     "        self.both = LineMatcher() if flag else Other()\n        self.code = 0\n\n\n"
+                     "class Runner:\n    def run(self) -> RunResult:\n        return RunResult(True)\n\n\n"
+                     "class SubResult(RunResult):\n    pass\n",
+    "run/test_run.py": "from run.result import Runner, SubResult\n\n\ndef test_it(runner: Runner, sub: SubResult):\n"
+                       "    result = runner.run()\n    result.stdout.fnmatch_lines([])\n"
+                       "    sub.stdout.fnmatch_lines([])\n"
+                       "    runner.run().stdout.fnmatch_lines([])\n    result.stderr.fnmatch_lines([])\n"
+                       "    result.both.fnmatch_lines([])\n    result.code.fnmatch_lines([])\n",
+    "web/client.js": "export class Client {\n  get() {}\n}\n",
+    "web/service.js": "import { Client } from './client'\n\nexport class Service {\n  constructor() {\n"
+                      "    this.client = new Client()\n  }\n}\n",
+    "web/use.js": "import { Service } from './service'\n\nexport function go() {\n  const s = new Service()\n"
+                  "  s.client.get()\n}\n",
+}
+ATTRIBUTES_EXPECTED = {
+    "run/test_run.py": [
+        (5, "runner.run", "run.result.Runner.run"),
+        (6, "result.stdout.fnmatch_lines", "run.lines.LineMatcher.fnmatch_lines"),
+        (7, "sub.stdout.fnmatch_lines", "run.lines.LineMatcher.fnmatch_lines"),  # inherited
+        (8, "fnmatch_lines", "run.lines.LineMatcher.fnmatch_lines"),  # on a call's result, through the chain
+        (8, "runner.run", "run.result.Runner.run"),
+        (9, "result.stderr.fnmatch_lines", "run.lines.Other.fnmatch_lines"),  # a member the class declares
+        (10, "result.both.fnmatch_lines", None),  # given two types
+        (11, "result.code.fnmatch_lines", None),  # given no type
+    ],
+    "web/use.js": [(4, "Service", "Service"), (5, "s.client.get", "Client.get")],
+}
+
 
 @pytest.mark.parametrize(("tree", "expected"), [(TREE, EXPECTED), (MEMBERS, MEMBERS_EXPECTED),
                                                 (INHERITED, INHERITED_EXPECTED), (SUPER, SUPER_EXPECTED),
                                                 (ACROSS, ACROSS_EXPECTED), (EMBEDDED, EMBEDDED_EXPECTED),
-                                                (MODULE_VARIABLES, MODULE_VARIABLES_EXPECTED)],
-                         ids=["variables", "members", "inherited", "super", "across", "embedded", "module-variables"])
+                                                (MODULE_VARIABLES, MODULE_VARIABLES_EXPECTED),
+                                                (ATTRIBUTES, ATTRIBUTES_EXPECTED)],
+                         ids=["variables", "members", "inherited", "super", "across", "embedded", "module-variables",
+                              "attributes"])
 def test_a_call_on_a_variable_a_member_or_self_names_the_method_of_its_type(
         tmp_path: Path, tree: dict[str, str], expected: dict[str, list[tuple[int, str, str | None]]]) -> None:
     root = write_tree(tmp_path, tree)
@@ -313,6 +353,15 @@ def test_a_call_on_a_variable_a_member_or_self_names_the_method_of_its_type(
     for path, calls in expected.items():
         assert [(line, name, target) for from_path, line, kind, name, target in edges
                 if from_path == path and kind == "call"] == calls, path
+
+
+def test_an_attribute_is_kept_with_its_type_where_its_class_declares_no_member_of_its_name() -> None:
+    result = extract("run/result.py", ATTRIBUTES["run/result.py"].encode(), "python", "python", module="run.result")
+    names = [s.name for s in result.symbols]
+    attributes = [entry for entry in result.bases if entry[1][0].startswith(".")]
+    # `stderr` is declared in the class's body: it is a field, kept with its type as one (not as an attribute too).
+    assert attributes == [(names.index("RunResult"), (".stdout", "LineMatcher"))]
+    assert (names.index("stderr"), ("Other",)) in result.bases
 
 
 def test_a_call_on_a_variable_no_declaration_types_carries_no_type() -> None:
