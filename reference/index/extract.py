@@ -39,6 +39,8 @@ CALLABLE_KINDS = kinds_of("callable")
 VALUE_KINDS = kinds_of("value")
 SELF_NAMES = frozenset({"self", "this", "cls", "Self"})  # what a method calls the instance (or class) it is called on
 _SIMPLE_RECV = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$")
+# A receiver that is one element of a container a name or a member names (`carts[0]`, `self.carts[i]`).
+_INDEXED_RECV = re.compile(r"^([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\[[^\[\]]*\]$")
 # Python's `super()` / `super(Cls, self)` as a receiver: the call names a method of the class's bases, as `super.m()`
 # does in TypeScript and JavaScript (no other language here parses `super(...)` as a receiver).
 _SUPER_CALL = re.compile(r"super\([^()]*\)\Z")
@@ -434,13 +436,15 @@ def _called_on(scopes: _Scopes, index: int, recv: str) -> tuple[int, str] | None
 
 
 def _typed_locals(src: Source, matches: list[tuple[int, dict]], defs: list[_Def], scopes: _Scopes,
-                  symbols: list[Symbol], implicit_this: bool = False) -> dict[tuple[int, str], str | None]:
+                  symbols: list[Symbol], implicit_this: bool = False, indexed: bool = False,
+                  ) -> tuple[dict[tuple[int, str], str | None], dict[tuple[int, str], str | None]]:
     """(`_declared` key) -> the type a variable or a member is declared with or constructed from (`_type_name`); None
     when it is given more than one type, or one that is not a name. A variable a function's call makes (`@made_by`:
     `x := f()`, typed by what `f` returns) or another variable is copied into (`@copied`: `self.repo = repo`) is typed
     so only where nothing declares it: blocks are not told apart, and a declaration says more than a call whose
     function may return anything. A loop's variable (`@local` of `@iterated`: `for c in carts`) is declared of the
-    element type of its container's declared type (`_element_name`), where this file declares the container."""
+    element type of its container's declared type (`_element_name`), where this file declares the container. The
+    elements are given too (key -> element type, None for two), where the file has loops or `indexed` receivers."""
     found, loops = [], []
     for _, caps in matches:
         local = caps.get("local")
@@ -482,8 +486,9 @@ def _typed_locals(src: Source, matches: list[tuple[int, dict]], defs: list[_Def]
         key = _declared(scopes, index, name, on)
         if key is None:
             continue
-        # A container's element is read only where the file has loops (`declared`: the declared type's text).
-        element = _element_name(declared) if loops and declared is not None else None
+        # A container's element is read only where the file has loops or indexed receivers (`declared`: the declared
+        # type's text).
+        element = _element_name(declared) if (loops or indexed) and declared is not None else None
         if element is not None and elements.setdefault(key, element) != element:
             elements[key] = None
         _give_type(typed, inferred, key, type_name, weak)
@@ -494,7 +499,7 @@ def _typed_locals(src: Source, matches: list[tuple[int, dict]], defs: list[_Def]
             of = _container_key(scopes, typed, types, index, container, implicit_this) if container else None
             if (element := elements.get(of) if of is not None else None) is not None:
                 _give_type(typed, inferred, _declared(scopes, index, name, None), element, False)
-    return typed
+    return typed, elements
 
 
 def _give_type(typed: dict[tuple[int, str], str | None], inferred: set[tuple[int, str]],
@@ -635,9 +640,12 @@ def _attribute_types(symbols: list[Symbol], typed: dict[tuple[int, str], str | N
 
 def _edges(rules: LanguageRules, src: Source, calls: list[tuple[int, dict]], imports: list[tuple[int, dict]],
            defs: list[_Def], path: str, module: str, typed: dict[tuple[int, str], str | None] | None = None,
-           scopes: _Scopes | None = None) -> tuple[list[tuple], str]:
+           scopes: _Scopes | None = None, elements: dict[tuple[int, str], str | None] | None = None,
+           symbols: list[Symbol] | None = None) -> tuple[list[tuple], str]:
     """Edges as plain tuples in Edge field order (they are the bulk of a file's record: kept cheap). A call on a
-    variable `typed` knows (`_typed_locals`; `scopes`: `_scopes`) carries the variable's type in its hint."""
+    variable `typed` knows (`_typed_locals`; `scopes`: `_scopes`) carries the variable's type in its hint, and a call
+    on an element of a container (`carts[0].total()`) the container's element type (`elements`; `symbols`: the
+    file's, for a container that is a member of a variable's type)."""
     sep = rules.separator
     raw: list[tuple] = []  # (byte, 0 import | 1 call, line, type, to_name, hint, binding)
     import_texts: list[str] = []
@@ -650,6 +658,7 @@ def _edges(rules: LanguageRules, src: Source, calls: list[tuple[int, dict]], imp
     data = src.data
     simple = _SIMPLE_RECV.match
     append = raw.append
+    indexed: dict[int, str] = {}  # a call's byte -> the container its receiver indexes (`carts` of `carts[0]`)
     for _, caps in calls:
         callee_node = caps["callee"][0]  # the reference's position: where the called name is written
         start = callee_node.start_byte
@@ -670,6 +679,8 @@ def _edges(rules: LanguageRules, src: Source, calls: list[tuple[int, dict]], imp
                 if recv != "?" and r_end - r_start <= 80 and simple(recv):
                     append((start, 1, line, "call", f"{recv}{sep}{callee}", ("call", callee, recv), None))
                     continue
+                if elements and (of_index := _INDEXED_RECV.match(recv)):
+                    indexed[start] = of_index[1]
                 # A receiver that is a call (`make_cart().add()`, `Builder().build().adapter()`): the type its chain
                 # names (what `Builder.build` returns) goes in the hint; the target's text stays the callee's.
                 chain = _call_chain(recv) if "(" in recv and recv != "super" else None
@@ -686,8 +697,14 @@ def _edges(rules: LanguageRules, src: Source, calls: list[tuple[int, dict]], imp
              for (_, _, line, edge_type, to_name, hint, binding), source in zip(raw, sources, strict=True)]
     if typed and scopes is not None:
         names = {name.lstrip(".") for _, name in typed}  # what a receiver typed ends with: a quick test first
+        types = _types_by_name(symbols, scopes) if indexed and symbols is not None else {}
         for k, (source, line, edge_type, to_name, hint, binding) in enumerate(edges):
             receiver = hint[2] if edge_type == "call" else None
+            if (container := indexed.get(raw[k][0]) if indexed and edge_type == "call" else None) is not None:
+                of = _container_key(scopes, typed, types, source, container, rules.implicit_this)
+                if (element := elements.get(of) if elements and of is not None else None) is not None:
+                    edges[k] = (source, line, edge_type, to_name, (*hint[:3], element), binding)
+                continue
             if receiver == "?" and len(hint) > 3:  # a chain whose first name may be a variable typed above
                 type_name = _chain_type(rules, scopes, typed, names, source, hint[3])
                 if type_name is not None:
@@ -813,9 +830,10 @@ def extract(path: str, data: bytes, language: str | None, grammar_name: str | No
         defs = _definitions(rules, src, defs_m)
         result.symbols = _symbols(rules, path, result.module, src, defs)
         scopes = _scopes(result.symbols) if locals_m else None
-        typed = _typed_locals(src, locals_m, defs, scopes, result.symbols, rules.implicit_this) \
-            if scopes is not None else None
-        result.edges, imports_text = _edges(rules, src, calls_m, imports_m, defs, path, result.module, typed, scopes)
+        typed, elements = _typed_locals(src, locals_m, defs, scopes, result.symbols, rules.implicit_this,
+                                        b"]." in data) if scopes is not None else (None, None)
+        result.edges, imports_text = _edges(rules, src, calls_m, imports_m, defs, path, result.module, typed, scopes,
+                                            elements, result.symbols)
         result.imports_text = expand(imports_text)
         result.exports = _exports(src, exports_m)
         result.bases = _bases(src, locals_m, defs, result.symbols, rules.separator) if locals_m else []

@@ -6,6 +6,8 @@ and neither does a loop over a map's keys."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from cruxgate.reference.index import index_workspace
@@ -72,6 +74,37 @@ def calls(tmp_path_factory: pytest.TempPathFactory) -> list[tuple]:
 @pytest.mark.parametrize("path", sorted(EXPECTED))
 def test_a_loop_variable_is_of_its_containers_element_type(calls: list[tuple], path: str) -> None:
     assert [(line, name, target) for from_path, line, name, target in calls if from_path == path] == EXPECTED[path]
+
+
+# A call on one element of a container (`carts[0].add()`) names the element type's method as the loop's variable does.
+INDEXED = {
+    "shop.py": "class Cart:\n    def add(self) -> None:\n        pass\n\n\nclass Till:\n    carts: list[Cart]\n\n"
+               "    def run(self, more: list[Cart], named: dict[str, Cart], i: int) -> None:\n"
+               "        self.carts[0].add()\n        more[i].add()\n        named['a'].add()\n"
+               "        more[0][1].add()\n",
+    "go.mod": "module example.com/shop\n",
+    "shop.go": "package shop\n\ntype Cart struct{}\n\nfunc (c *Cart) Add() {}\n\n"
+               "type Till struct {\n\tcarts []*Cart\n\tbyName map[string]*Cart\n}\n\n"
+               "func (t *Till) Run() {\n\tt.carts[0].Add()\n\tt.byName[\"a\"].Add()\n}\n",
+    "web/till.ts": "export class Cart {\n  add(): void {}\n}\n\nexport class Till {\n  carts: Cart[] = []\n\n"
+                   "  run() {\n    this.carts[0].add()\n  }\n}\n",
+}
+INDEXED_EXPECTED: dict[str, list[tuple[int, str, str | None]]] = {
+    "shop.py": [(10, "add", "shop.Cart.add"),  # a member the class annotates
+                (11, "add", "shop.Cart.add"),  # a parameter
+                (12, "add", None),  # a dict's value: two parameters
+                (13, "add", None)],  # an element's element
+    "shop.go": [(13, "Add", "Cart.Add"), (14, "Add", "Cart.Add")],  # a slice's and a map's
+    "web/till.ts": [(9, "add", "Cart.add")],
+}
+
+
+@pytest.mark.parametrize("path", sorted(INDEXED_EXPECTED))
+def test_a_call_on_an_element_of_a_container_names_its_element_types_method(tmp_path: Path, path: str) -> None:
+    root = write_tree(tmp_path, INDEXED)
+    index_workspace(root)
+    assert [(line, name, target) for from_path, line, name, target in resolved_calls(root)
+            if from_path == path] == INDEXED_EXPECTED[path]
 
 
 # (description, a declared type's text, the element type a loop over it gives or None): a case a row.
