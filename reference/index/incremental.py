@@ -425,7 +425,6 @@ class Patch:
             paths.update(p for (p,) in _rows(
                 db, "SELECT DISTINCT s.path FROM class_bases c JOIN symbols s ON s.symbol_id = c.symbol_id "
                     "WHERE c.base_symbol_id IN ({})", chunk))
-
         if languages:
             paths.update(p for (p,) in _rows(db, "SELECT path FROM files WHERE language IN ({})", sorted(languages)))
         return paths

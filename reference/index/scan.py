@@ -52,21 +52,18 @@ class ScanReport:
         return self.skipped_large + len(self.problems)
 
 
-def left_out(ignores: Ignores, name: str, path: str, is_dir: bool, kept: Collection[str] = ()) -> bool:
+def left_out(ignores: Ignores, name: str, path: str, is_dir: bool, kept: Collection[str] = (),
+             noted: list[str] | None = None) -> bool:
     """Whether the index leaves the entry `name` (workspace path `path`) out by its name alone: a skipped directory,
     or what the ignore files in force (`ignores`) leave out, unless git tracks it (`kept`: tracked files and the
-    directories above them). The scan and the server's staleness walk both ask."""
+    directories above them; such a path is appended to `noted`). The scan and the server's staleness walk both ask."""
     if is_dir and name in SKIP_DIRS:
         return True
-    return bool(ignores.rules) and ignores.ignored(path, is_dir) and path not in kept
-
-
-def _left_out(ignores: Ignores, name: str, path: str, is_dir: bool, kept: frozenset[str], report: ScanReport) -> bool:
-    """`left_out`, and what git keeps in although an ignore pattern matches it noted in `report.tracked_ignored`."""
-    if not left_out(ignores, name, path, is_dir):
+    if not (ignores.rules and ignores.ignored(path, is_dir)):
         return False
-    if path in kept and not (is_dir and name in SKIP_DIRS):
-        report.tracked_ignored.append(path)
+    if path in kept:
+        if noted is not None:
+            noted.append(path)
         return False
     return True
 
@@ -118,14 +115,14 @@ def _scan_dir(directory: str, prefix: str, report: ScanReport, problems: list[tu
         except OSError:
             is_dir = False
         if is_dir:
-            if entry.is_symlink() or _left_out(ignores, name, rel, True, kept, report):
+            if entry.is_symlink() or left_out(ignores, name, rel, True, kept, report.tracked_ignored):
                 continue
             if not utf8_text(name):
                 problems.append((rel, NOT_UTF8))
                 continue
             _scan_dir(entry.path, rel + "/", report, problems, ignores, kept)
             continue
-        if _left_out(ignores, name, rel, False, kept, report):
+        if left_out(ignores, name, rel, False, kept, report.tracked_ignored):
             continue
         if not utf8_text(name):
             problems.append((rel, NOT_UTF8))
