@@ -22,7 +22,7 @@ def required_child(node: Node, field: str) -> Node:
 class Source:
     """The file's bytes; lines, their offsets and the camelCase runs are computed on first use."""
 
-    __slots__ = ("data", "decoded", "lines", "offsets", "run_lines", "run_starts", "run_words")
+    __slots__ = ("byte_offsets", "data", "decoded", "lines", "offsets", "run_lines", "run_starts", "run_words")
 
     def __init__(self, data: bytes) -> None:
         self.data = data
@@ -32,6 +32,7 @@ class Source:
         self.run_words: list[str] = []
         self.decoded = ""
         self.offsets: list[int] = []  # where each line starts in `decoded` (and one past the end)
+        self.byte_offsets: list[int] | None = None  # the same in `data` (`_byte_offsets`)
 
     def text(self, node: Node) -> str:
         """The source text of `node`."""
@@ -46,11 +47,10 @@ class Source:
         if runs:
             # A run's line: how many lines start at or before its byte offset (bisected in C, run by run).
             positions, words = zip(*runs, strict=True)
-            ascii_only = data.isascii()
-            starts = self.offsets if ascii_only else _line_starts(data.split(b"\n"))
+            starts = self._byte_offsets()
             self.run_lines = list(map(bisect.bisect_right, repeat(starts, len(positions)), positions))
             self.run_words = list(words)
-            if ascii_only:  # a byte offset is then a character offset
+            if starts is self.offsets:  # an ASCII file: a byte offset is a character offset
                 self.run_starts = list(positions)
         return self.lines
 
@@ -111,15 +111,19 @@ class Source:
             runs.pop()
         return with_humps(text, [word for _, word in runs])
 
+    def _byte_offsets(self) -> list[int]:
+        """Where each line starts in `data` (and one past the end): `offsets` itself in an ASCII file."""
+        if self.byte_offsets is None:
+            data = self.data
+            self.byte_offsets = self.offsets if data.isascii() else _line_starts(data.split(b"\n"))
+        return self.byte_offsets
+
     def _column(self, line: int, column: int) -> int:
         """The character offset in line `line` (1-based) of its byte `column`."""
-        data = self.data
-        if data.isascii():
+        starts = self._byte_offsets()
+        if starts is self.offsets:
             return column
-        begin = 0
-        for _ in range(line - 1):  # only for a line longer than a symbol's content: a minified file's few lines
-            begin = data.index(b"\n", begin) + 1
-        return len(data[begin:begin + column].decode("utf-8", "replace"))
+        return len(self.data[starts[line - 1]:starts[line - 1] + column].decode("utf-8", "replace"))
 
 
 def _line_starts(lines: list) -> list[int]:
