@@ -6,8 +6,6 @@ and neither does a loop over a map's keys."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from cruxgate.reference.index import index_workspace
@@ -63,12 +61,17 @@ EXPECTED: dict[str, list[tuple[int, str, str | None]]] = {
 }
 
 
-@pytest.fixture(scope="module")
-def calls(tmp_path_factory: pytest.TempPathFactory) -> list[tuple]:
-    """Every call of the tree, resolved by a full run."""
-    root = write_tree(tmp_path_factory.mktemp("loops"), TREE)
+def _resolved(tmp_path_factory: pytest.TempPathFactory, tree: dict[str, str]) -> list[tuple]:
+    """Every call of `tree`, resolved by a full run."""
+    root = write_tree(tmp_path_factory.mktemp("loops"), tree)
     index_workspace(root)
     return resolved_calls(root)
+
+
+@pytest.fixture(scope="module")
+def calls(tmp_path_factory: pytest.TempPathFactory) -> list[tuple]:
+    """Every call of `TREE`, resolved by a full run."""
+    return _resolved(tmp_path_factory, TREE)
 
 
 @pytest.mark.parametrize("path", sorted(EXPECTED))
@@ -99,11 +102,16 @@ INDEXED_EXPECTED: dict[str, list[tuple[int, str, str | None]]] = {
 }
 
 
+@pytest.fixture(scope="module")
+def element_calls(tmp_path_factory: pytest.TempPathFactory) -> list[tuple]:
+    """Every call of `INDEXED`, resolved by a full run."""
+    return _resolved(tmp_path_factory, INDEXED)
+
+
 @pytest.mark.parametrize("path", sorted(INDEXED_EXPECTED))
-def test_a_call_on_an_element_of_a_container_names_its_element_types_method(tmp_path: Path, path: str) -> None:
-    root = write_tree(tmp_path, INDEXED)
-    index_workspace(root)
-    assert [(line, name, target) for from_path, line, name, target in resolved_calls(root)
+def test_a_call_on_an_element_of_a_container_names_its_element_types_method(element_calls: list[tuple],
+                                                                           path: str) -> None:
+    assert [(line, name, target) for from_path, line, name, target in element_calls
             if from_path == path] == INDEXED_EXPECTED[path]
 
 
