@@ -24,7 +24,7 @@ from .languages import LANGUAGES
 from .languages.grammar import grammar
 from .languages.rules import LanguageRules
 from .source import Source
-from .tokens import expand
+from .tokens import expand, words
 
 MAX_SIGNATURE = 240
 MAX_SYMBOL_CONTENT = 800  # body text indexed per symbol (its head); the snippets carry the rest
@@ -652,9 +652,11 @@ def _edges(rules: LanguageRules, src: Source, calls: list[tuple[int, dict]], imp
     for _, caps in imports:
         node = caps["import"][0]
         line = node.start_point.row + 1
-        import_texts.append(src.text(node))
+        named: set[str] = set()
         for to_name, hint, binding in rules.imports_of(src, node, caps, path, module):
             raw.append((node.start_byte, 0, line, "import", to_name, hint, binding))
+            named.update(word.lower() for word in words(f"{to_name} {binding or ''}"))
+        import_texts.append(_imported(src.text(node), named))
     data = src.data
     simple = _SIMPLE_RECV.match
     append = raw.append
@@ -717,6 +719,16 @@ def _edges(rules: LanguageRules, src: Source, calls: list[tuple[int, dict]], imp
                 if type_name is not None:
                     edges[k] = (source, line, edge_type, to_name, (*hint, type_name), binding)
     return edges, "\n".join(import_texts)[:MAX_IMPORTS_TEXT]
+
+
+def _imported(statement: str, named: set[str]) -> str:
+    """The words of an import statement that name what it imports (`named`: its modules, names and aliases), as the
+    snippets' imports field indexes them. Its keywords (`from`, `import`, `as`, `use`, `#include`) are in nearly every
+    file's imports, so they tell no two apart, and a question's `from` or `as` matched every snippet of a Python file.
+    A statement the rules read no name from keeps its text."""
+    if not named:
+        return statement
+    return " ".join(word for word in words(statement) if word.lower() in named)
 
 
 def _chain_head(chain: str) -> tuple[str, list[str]]:

@@ -17,6 +17,8 @@ from typing import cast
 _CAMEL = re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9]*?(?:[a-z0-9][A-Z]|[A-Z][A-Z][a-z])[A-Za-z0-9]*")
 # Humps: `HTTPServerError` -> HTTP, Server, Error; `parseV2Config` -> parse, V2, Config.
 _HUMP = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*|[0-9]+")
+# What the default tokenizer keeps as one token: a run of letters and digits (it splits at `_` as at any other mark).
+_WORD = re.compile(r"[^\W_]+")
 # Separators the tokenizer splits at (listed for `parts`, which callers use on single identifiers).
 _PART = re.compile(r"[A-Za-z0-9]+")
 
@@ -28,6 +30,11 @@ def parts(identifier: str) -> list[str]:
         humps = _HUMP.findall(piece)
         out.extend(humps if len(humps) > 1 else [piece])
     return out
+
+
+def words(text: str) -> list[str]:
+    """The runs of letters and digits of `text`: the tokens Tantivy's default tokenizer makes of it, not lowercased."""
+    return _WORD.findall(text)
 
 
 # Byte classes for a fast scan: lower-case letters and digits -> a, upper-case -> A, anything else -> space.

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import tantivy
 
-from cruxgate.reference.index.tokens import expand
+from cruxgate.reference.index.tokens import expand, words
 
 # Symbol fields and their boosts (seed 000, "Search field boost weights").
 SYMBOL_FIELD_BOOSTS = {"symbol_exact": 10.0, "qualified_name": 3.0, "signature": 1.5, "path": 1.0, "content": 0.5}
@@ -18,17 +17,16 @@ LOCATE_FIELD_BOOSTS = {"symbol_exact": 10.0, "qualified_name": 3.0}
 SNIPPET_FIELD_BOOSTS = {"content": 1.0, "path": 1.0, "imports": 1.0}
 FILE_FIELD_BOOSTS = {"path": 1.0, "filename": 1.0, "content_head": 1.0}
 
-# Terms are runs of letters and digits only: nothing the query parser reads as syntax
+# Terms are runs of letters and digits only (`words`): nothing the query parser reads as syntax
 # (quotes, brackets, `:`, `+`/`-`, `^`, `*`, `~`) survives, and lowercase words are
 # never the AND/OR/NOT operators, so user text can never raise a parse error.
-_TERM = re.compile(r"[^\W_]+")
 MAX_TERMS = 32
 
 
 def query_terms(text: str) -> list[str]:
     """The distinct lowercase index terms of `text` after code-aware expansion, in first-seen order."""
     seen: dict[str, None] = {}
-    for term in _TERM.findall(expand(text).lower()):
+    for term in words(expand(text).lower()):
         seen.setdefault(term, None)
         if len(seen) >= MAX_TERMS:
             break
@@ -87,3 +85,4 @@ def run_together(lookups: Sequence[Lookup | None]) -> list[Found]:
     for i, future in pending:
         found[i] = future.result()
     return found
+

@@ -8,6 +8,7 @@ import pytest
 import tantivy
 
 from cruxgate.reference.index import IndexReader
+from cruxgate.reference.index.extract import extract
 from cruxgate.reference.index.tokens import expand, parts
 
 
@@ -99,3 +100,40 @@ def test_snippets_and_files_carry_their_positions(reader: IndexReader) -> None:
     ids = files.fast_field_values("file_id", [a for _, a in found])
     assert [p for (p,) in reader.db.execute(f"SELECT path FROM files WHERE file_id IN ({','.join('?' * len(ids))})",
                                             ids)] == ["src/attestation.go"]
+
+
+def imports_terms(reader: IndexReader, *terms: str) -> dict[str, int]:
+    """How many snippets hold each term in their imports field."""
+    searcher = reader.searcher("snippets")
+    return {term: searcher.doc_freq("imports", term) for term in terms}
+
+
+def test_imports_field_holds_what_is_imported(reader: IndexReader) -> None:
+    found = imports_terms(reader, "dataclasses", "aiomysql", "deadpool", "promise", "createpool", "from", "import",
+                          "use")
+    assert all(found[name] for name in ("dataclasses", "aiomysql", "deadpool", "promise", "createpool")), found
+    # The statements' keywords are in every file's imports: a question's `from` would match them all.
+    assert (found["from"], found["import"], found["use"]) == (0, 0, 0)
+
+
+IMPORT_CASES = [
+    pytest.param("python", "from os.path import join as pjoin, exists\nimport numpy as np\n",
+                 "os path join pjoin exists\nnumpy np", id="python-from-import-as"),
+    pytest.param("typescript", 'import * as path from "node:path";\nimport { readFile as rf } from "fs/promises";\n',
+                 "path node path\nreadFile rf fs promises", id="typescript-import-from"),
+    pytest.param("rust", "use std::collections::{HashMap, BTreeSet as Set};\n",
+                 "std collections HashMap BTreeSet Set", id="rust-use-as"),
+    pytest.param("java", "package p;\nimport static org.junit.Assert.assertEquals;\n",
+                 "org junit Assert assertEquals", id="java-import-static"),
+    pytest.param("c", "#include <stdio.h>\n", "stdio h", id="c-include"),
+    pytest.param("ruby", "require_relative 'lib/thing'\n", "lib thing", id="ruby-require-relative"),
+    # A statement the rules read no name from keeps its text.
+    pytest.param("python", "from . import *\n", "from . import *", id="python-star-keeps-text"),
+    pytest.param("rust", "use super::*;\n", "use super::*;", id="rust-glob-keeps-text"),
+]
+
+
+@pytest.mark.parametrize(("language", "source", "expected"), IMPORT_CASES)
+def test_import_statement_words(language: str, source: str, expected: str) -> None:
+    suffix = {"python": "py", "typescript": "ts", "rust": "rs", "java": "java", "c": "c", "ruby": "rb"}[language]
+    assert extract(f"m.{suffix}", source.encode(), language, language).imports_text == expand(expected)
