@@ -43,7 +43,7 @@ from .resolve import RESOLUTION, Resolver, registered
 from .rowlog import SPARE_LIST, Chain, ancestors, chain_to, make_spares, spare_files, spares
 from .scan import Candidate, ScanReport, is_binary, scan
 from .seal import link_generation, sealed_files, write_seal
-from .semantic_manifest import sentence_identity
+from .semantic_manifest import FORMAT, semantic_format, sentence_identity
 from .state import (
     CURRENT,
     DATABASE,
@@ -323,8 +323,9 @@ def _run(root: Path, state: Path, force: bool, progress: Progress | None, worker
             tree.with_modules_of(layout)
         remembered = tree.remembered if tree is not None else []
         totals = None
-        if _sentence_of(previous) != (sentence.identity if sentence is not None else None):
-            tree = None  # sentence vectors of another model, or none where they are wanted: a full run
+        if _sentence_of(previous) != (sentence.identity if sentence is not None else None) \
+                or _format_of(previous) != FORMAT:
+            tree = None  # sentence vectors of another model, or none where they are wanted; another format: a full run
         if tree is not None and sealed is not None and previous is not None:
             if tree.unchanged(old):
                 if link_generation(previous, generation, sealed):
@@ -488,6 +489,16 @@ def _sentence_of(generation: Path | None) -> str | None:
         return None
     try:
         return sentence_identity(generation)
+    except (OSError, ValueError):
+        return None
+
+
+def _format_of(generation: Path | None) -> Any:
+    """The format of `generation`'s semantic index (None: no generation, or a manifest it cannot read)."""
+    if generation is None:
+        return None
+    try:
+        return semantic_format(generation)
     except (OSError, ValueError):
         return None
 

@@ -14,6 +14,9 @@ from typing import Any
 
 SEMANTIC_DIR = "semantic"
 MANIFEST = "manifest.json"
+# The semantic index's files and what they hold (semantic/model.py reads them): an index of another format is
+# rebuilt, never linked into a new generation, folded into or read.
+FORMAT = 3
 SENTENCE = "sentence"  # the manifest's key for the entry; absent: the index has no sentence vectors (LSI only)
 
 
@@ -50,3 +53,10 @@ def sentence_identity(generation: Path) -> str | None:
     path = generation / SEMANTIC_DIR / MANIFEST
     entry = sentence_entry(json.loads(path.read_text(encoding="utf-8")), path)
     return entry.model if entry is not None else None
+
+
+def semantic_format(generation: Path) -> Any:
+    """The format `generation`'s semantic index was written in, as its manifest says (None: it does not say); raises
+    OSError or ValueError when the manifest cannot be read."""
+    manifest = json.loads((generation / SEMANTIC_DIR / MANIFEST).read_text(encoding="utf-8"))
+    return manifest.get("format") if isinstance(manifest, dict) else None

@@ -18,6 +18,7 @@ import pytest
 from cruxgate.reference.index.semantic import SEMANTIC_DIR, SemanticIndex, SemanticIndexError, graph
 from cruxgate.reference.index.semantic.build import DefinitionRow, SemanticIndexBuilder
 from cruxgate.reference.index.semantic.fold import fold
+from cruxgate.reference.index.semantic.model import TERM_CANDIDATES, heaviest
 from cruxgate.reference.index.semantic.text import terms
 
 # Topics of a synthetic code base: each definition draws most of its words from one topic, so rows cluster.
@@ -208,3 +209,56 @@ def test_the_graph_built_and_viewed_without_a_key_table_is_the_one_with_it(tmp_p
     keyed_view = Index.restore(str(tmp_path / "keyed.usearch"), view=True, expansion_search=graph.EXPANSION_SEARCH)
     for vector in vectors[:50]:
         assert opened.nearest(vector, 10).tolist() == [int(k) for k in keyed_view.search(vector, 10).keys]
+
+
+def expected_heavy(index: SemanticIndex, column: int) -> set[int]:
+    """The rows of `column`'s TERM_CANDIDATES largest weights, ties to the lower row (none for a smaller column)."""
+    start, end = int(index.tfidf_indptr[column]), int(index.tfidf_indptr[column + 1])
+    if end - start <= TERM_CANDIDATES:
+        return set()
+    rows, weights = np.asarray(index.tfidf_indices[start:end]), np.asarray(index.tfidf_data[start:end])
+    return {int(r) for r in rows[np.lexsort((rows, -weights))[:TERM_CANDIDATES]]}
+
+
+def stored_heavy(index: SemanticIndex, column: int) -> set[int]:
+    first, last = int(index.tfidf_heavy_indptr[column]), int(index.tfidf_heavy_indptr[column + 1])
+    return {int(r) for r in index.tfidf_heavy[first:last]}
+
+
+def test_each_common_terms_heaviest_rows_are_kept_and_searched(tmp_path: Path, rows: list,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    previous = tmp_path / "gen-1"
+    index = build(previous, rows, min_rows=1, monkeypatch=monkeypatch)
+    columns = range(index.tfidf_indptr.shape[0] - 1)
+    assert sum(1 for c in columns if expected_heavy(index, c)) >= 20  # the topics' words are in > 256 rows
+    assert all(stored_heavy(index, c) == expected_heavy(index, c) for c in columns)
+    query = terms("parse the email address of a header")
+    wanted = [index.columns[t] for t in query if t in index.columns]
+    candidates = set(index._candidates(None, wanted, 10).tolist())
+    assert all(stored_heavy(index, c) <= candidates for c in wanted) and any(stored_heavy(index, c) for c in wanted)
+    # A patch writes the columns anew, and their heaviest rows with them.
+    generation = tmp_path / "gen-2"
+    generation.mkdir()
+    fold(previous, generation, [r.stable_id for r in rows[:500]], definitions(400, seed=8, first_id=50_000),
+         source="patched")
+    after = SemanticIndex.open(generation)
+    assert all(stored_heavy(after, c) == expected_heavy(after, c) for c in range(after.tfidf_indptr.shape[0] - 1))
+    assert any(r >= index.rows for c in wanted for r in stored_heavy(after, c))  # folded rows among them
+    # A patch that only removes rows: the columns that lose their heaviest rows choose again.
+    third = tmp_path / "gen-3"
+    third.mkdir()
+    heavy = sorted(stored_heavy(after, wanted[0]))[:50]
+    fold(generation, third, [int(after.stable_ids[r]) for r in heavy], [], source="removed")
+    last = SemanticIndex.open(third)
+    assert all(stored_heavy(last, c) == expected_heavy(last, c) for c in range(last.tfidf_indptr.shape[0] - 1))
+    assert not stored_heavy(last, wanted[0]) & set(heavy)
+
+
+@pytest.mark.parametrize(("weights", "count", "expected"), [
+    ([1.0, 3.0, 3.0, 3.0, 2.0], 2, [1, 2]),  # of equal weights at the cut, the first
+    ([5.0, 1.0, 4.0, 2.0], 3, [0, 2, 3]),
+    ([2.0, 2.0, 2.0], 2, [0, 1]),
+])
+def test_heaviest_picks_the_largest_and_the_first_of_ties(weights: list[float], count: int,
+                                                          expected: list[int]) -> None:
+    assert sorted(heaviest(np.asarray(weights, dtype=np.float32), count).tolist()) == expected

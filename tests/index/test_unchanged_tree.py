@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,8 @@ from cruxgate.reference.index import IndexReader, index_workspace, read_state
 from cruxgate.reference.index import build as build_module
 from cruxgate.reference.index.hooks import corrupt_index_segment
 from cruxgate.reference.index.seal import SEAL
+from cruxgate.reference.index.semantic_manifest import FORMAT, SEMANTIC_DIR, semantic_format
+from cruxgate.reference.index.semantic_manifest import MANIFEST as SEMANTIC_MANIFEST
 from cruxgate.reference.index.state import DATABASE, MANIFEST
 
 from .conftest import built
@@ -79,3 +82,20 @@ def test_a_generation_without_a_seal_or_from_another_release_is_rebuilt(workspac
     monkeypatch.setattr(build_module, "TOOL_VERSION", "0.0.0-other")
     index_workspace(workspace)
     assert len(builds) == 2
+
+
+def test_a_semantic_index_of_another_format_is_rebuilt_not_linked(workspace: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    index_workspace(workspace)
+    manifest = live(workspace) / SEMANTIC_DIR / SEMANTIC_MANIFEST
+    written = manifest.stat()
+    text = manifest.read_text(encoding="utf-8")
+    older = text.replace(f'"format": {FORMAT}', f'"format": {FORMAT - 1}')
+    assert older != text and len(older) == len(text)
+    with open(manifest, "r+", encoding="utf-8") as fh:  # in place, size and mtime kept: the seal still holds
+        fh.write(older)
+    os.utime(manifest, ns=(written.st_atime_ns, written.st_mtime_ns))
+    builds = built(monkeypatch)
+    index_workspace(workspace)
+    assert builds == [live(workspace)]
+    assert semantic_format(live(workspace)) == FORMAT

@@ -27,7 +27,7 @@ import numpy as np
 from ..heap import trim_heap
 from ..kinds import kinds_of
 from . import graph
-from .model import FILES, FORMAT, MANIFEST, SEMANTIC_DIR, SemanticIndex, SemanticIndexError
+from .model import FILES, FORMAT, MANIFEST, SEMANTIC_DIR, SemanticIndex, SemanticIndexError, heavy_rows
 from .sentence import VECTORS, made_by, manifest_entry, row_text
 from .text import Terms
 
@@ -310,11 +310,16 @@ def csc_arrays(csc: sp.csc_matrix) -> dict[str, np.ndarray]:
     return stored_columns(csc.indptr, csc.indices, csc.data)
 
 
-def stored_columns(indptr: np.ndarray, indices: np.ndarray, data: np.ndarray) -> dict[str, np.ndarray]:
-    """CSC arrays (column pointers, row of each entry, its value) in the stored dtypes."""
+def stored_columns(indptr: np.ndarray, indices: np.ndarray, data: np.ndarray,
+                   kept: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> dict[str, np.ndarray]:
+    """CSC arrays (column pointers, row of each entry, its value) in the stored dtypes, and the heavy columns' heaviest
+    rows (`heavy_rows`, which takes `kept`)."""
     # copy=False: an array already in its stored dtype is written as it is, not copied first.
-    return {"tfidf_indptr": indptr.astype(np.int64, copy=False), "tfidf_indices": indices.astype(np.int32, copy=False),
-            "tfidf_data": data.astype(np.float32, copy=False)}
+    pointers, entries = indptr.astype(np.int64, copy=False), indices.astype(np.int32, copy=False)
+    weights = data.astype(np.float32, copy=False)
+    heavy_indptr, heavy = heavy_rows(pointers, entries, weights, kept)
+    return {"tfidf_indptr": pointers, "tfidf_indices": entries, "tfidf_data": weights,
+            "tfidf_heavy_indptr": heavy_indptr, "tfidf_heavy": heavy}
 
 
 def write_arrays(folder: Path, arrays: dict[str, np.ndarray]) -> None:

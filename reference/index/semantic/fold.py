@@ -107,9 +107,13 @@ def fold(previous: Path, generation: Path, removed: Iterable[int], rows: list[De
     indices = np.asarray(old.tfidf_indices)
     data = np.asarray(old.tfidf_data)
     counts = np.diff(indptr)
+    touched = np.zeros(len(counts), dtype=bool)  # the columns that lose or gain entries: their heavy rows change
+    touched[new_columns] = True
     if len(gone):
         dropped = np.flatnonzero(~keep[indices])
-        counts = counts - np.bincount(np.searchsorted(indptr, dropped, side="right") - 1, minlength=len(counts))
+        losing = np.searchsorted(indptr, dropped, side="right") - 1
+        counts = counts - np.bincount(losing, minlength=len(counts))
+        touched[losing] = True
         indices = np.delete(indices, dropped)
         data = np.delete(data, dropped)
     kept_end = np.cumsum(counts)  # where each column's kept entries end
@@ -135,7 +139,9 @@ def fold(previous: Path, generation: Path, removed: Iterable[int], rows: list[De
             parts.insert(0, np.load(previous / SEMANTIC_DIR / f"{FOLDED}.npy", allow_pickle=False))
         if parts:
             extra[FOLDED] = np.concatenate(parts).astype(np.float32)
-    save_arrays(folder, {**extra, FOLDED_VECTORS: folded_vectors, **stored_columns(pointers, entries, data),
+    columns = stored_columns(pointers, entries, data, (np.asarray(old.tfidf_heavy_indptr), np.asarray(old.tfidf_heavy),
+                                                       touched))
+    save_arrays(folder, {**extra, FOLDED_VECTORS: folded_vectors, **columns,
                          "stable_ids": np.concatenate([stable, np.asarray(stable_ids, dtype=np.uint64)]),
                          "priors": np.concatenate([np.where(keep, old_priors, np.float32(0)).astype(np.float32),
                                                    np.asarray(priors, dtype=np.float32)]),
