@@ -13,7 +13,7 @@ import pytest
 from cruxgate.reference.index import IndexReader, index_workspace
 from cruxgate.reference.index.semantic import SEMANTIC_DIR, SemanticIndex, SemanticIndexError
 from cruxgate.reference.index.semantic.build import is_test_path as semantic_is_test_path
-from cruxgate.reference.index.semantic.model import dense_scores
+from cruxgate.reference.index.semantic.model import FORMAT, dense_scores
 from cruxgate.reference.index.semantic.text import stem, terms
 from cruxgate.reference.query.ranking import TEST_PATH_PATTERNS, is_test_path
 
@@ -101,6 +101,7 @@ def test_a_new_generation_brings_a_new_semantic_index(workspace: Path, tmp_path:
     ("garbage array", "semantic_backend_error"),
     ("wrong shape", "semantic_backend_error"),
     ("foreign format", "semantic_backend_error"),
+    ("an older format, without the files added since", "semantic_backend_error"),
     ("file entry past the table", "semantic_backend_error"),
     ("an answered row in no file", "semantic_backend_error"),
 ])
@@ -124,10 +125,15 @@ def test_open_fails_with_a_deterministic_reason(workspace: Path, tmp_path: Path,
         np.save(folder / "file_of.npy", file_of)
     else:
         manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-        (folder / "manifest.json").write_text(json.dumps({**manifest, "format": 99}), encoding="utf-8")
+        written = 99 if damage == "foreign format" else FORMAT - 1
+        if written < FORMAT:
+            (folder / "tfidf_heavy.npy").unlink()
+        (folder / "manifest.json").write_text(json.dumps({**manifest, "format": written}), encoding="utf-8")
     with pytest.raises(SemanticIndexError) as caught:
         SemanticIndex.open(generation)
     assert caught.value.reason == reason
+    if "format" in damage:  # said as such, not as a file the other format lacks
+        assert f"format {FORMAT}" in str(caught.value) and "rebuilds" in str(caught.value)
 
 
 def test_an_unchanged_run_reuses_the_semantic_index_and_a_change_folds_into_it(tmp_path: Path) -> None:

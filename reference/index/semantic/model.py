@@ -191,6 +191,10 @@ class SemanticIndex:
             raise SemanticIndexError("semantic_index_missing", f"{folder} has no {MANIFEST}")
         try:
             manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+            written = manifest.get("format") if isinstance(manifest, dict) else None
+            if written != FORMAT:  # before its files: another format's may be missing or mean something else
+                raise SemanticIndexError("semantic_backend_error", f"{folder} is in format {written}, this release "
+                                         f"reads format {FORMAT}: the next index run rebuilds it")
             terms = json.loads((folder / "terms.json").read_text(encoding="utf-8"))
             # mmap: the vectors stay in the page cache, shared by every server of the workspace.
             # np.asarray: plain views of the same pages, without np.memmap's Python-level indexing (a search
@@ -214,7 +218,7 @@ class SemanticIndex:
         """Shapes agree with each other and with the manifest (a torn or foreign file fails here, not mid-query)."""
         m = self.manifest
         rows, dims = int(m["rows"]), int(m["dimensions"])
-        ok = (m.get("format") == FORMAT and m.get("terms") == term_count
+        ok = (m.get("terms") == term_count
               and self.idf.shape == (term_count,) and self.term_vectors.shape == (term_count, dims)
               and self.doc_vectors.ndim == 2 and self.doc_vectors.shape[1] == dims
               and self.folded_vectors.ndim == 2 and self.folded_vectors.shape[1] == dims and self.rows == rows
