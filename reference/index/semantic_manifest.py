@@ -50,13 +50,17 @@ def sentence_entry(manifest: Any, where: Path | str) -> SentenceEntry | None:
 def sentence_identity(generation: Path) -> str | None:
     """The identity of the sentence model whose vectors `generation`'s semantic index carries (None: it has none);
     raises OSError or ValueError when its manifest cannot be read or its `sentence` entry names no model."""
-    path = generation / SEMANTIC_DIR / MANIFEST
-    entry = sentence_entry(json.loads(path.read_text(encoding="utf-8")), path)
+    entry = sentence_entry(_manifest(generation), generation / SEMANTIC_DIR / MANIFEST)
     return entry.model if entry is not None else None
 
 
 def semantic_format(generation: Path) -> Any:
     """The format `generation`'s semantic index was written in, as its manifest says (None: it does not say); raises
     OSError or ValueError when the manifest cannot be read."""
-    manifest = json.loads((generation / SEMANTIC_DIR / MANIFEST).read_text(encoding="utf-8"))
+    manifest = _manifest(generation)
     return manifest.get("format") if isinstance(manifest, dict) else None
+
+
+def _manifest(generation: Path) -> Any:
+    """`generation`'s semantic manifest, parsed (OSError, ValueError: it cannot be read)."""
+    return json.loads((generation / SEMANTIC_DIR / MANIFEST).read_text(encoding="utf-8"))

@@ -85,4 +85,3 @@ def run_together(lookups: Sequence[Lookup | None]) -> list[Found]:
     for i, future in pending:
         found[i] = future.result()
     return found
-

@@ -69,7 +69,8 @@ def _second_thread() -> ThreadPoolExecutor:
 
 
 def heaviest(weights: np.ndarray, count: int) -> np.ndarray:
-    """The positions of the `count` largest `weights` (of more), in order; of equal weights at the cut, the first."""
+    """The positions of the `count` largest of `weights` (more than `count`), in order of position; of equal weights
+    at the cut, the first ones."""
     top = np.argpartition(-weights, count - 1)[:count]
     cut = weights[top].min()
     above = np.flatnonzero(weights > cut)
