@@ -446,7 +446,11 @@ def _typed_locals(src: Source, matches: list[tuple[int, dict]], defs: list[_Def]
     element type of its container's declared type (`_element_name`), where this file declares the container. The
     elements are given too (key -> element type, None for two), where the file has loops or `indexed` receivers."""
     found, loops = [], []
+    containers: dict[str, str] = {}  # a container type the file declares (`@container`) -> its declared type's text
     for _, caps in matches:
+        if container := caps.get("container"):
+            containers[src.text(container[0])] = src.text(caps["type"][0])
+            continue
         local = caps.get("local")
         if not local:
             continue
@@ -488,6 +492,8 @@ def _typed_locals(src: Source, matches: list[tuple[int, dict]], defs: list[_Def]
             continue
         # A container's element is read only where the file has loops or indexed receivers (`declared`: the declared
         # type's text).
+        if declared is not None and containers:  # a variable of a container type the file declares: its element's
+            declared = containers.get(_TYPE_PREFIX.sub("", declared.strip()), declared)
         element = _element_name(declared) if (loops or indexed) and declared is not None else None
         if element is not None and elements.setdefault(key, element) != element:
             elements[key] = None

@@ -26,6 +26,13 @@ TREE = {
                "func (t *Till) Run(more [4]Cart) {\n\tfor _, c := range t.carts {\n\t\tc.Add()\n\t}\n"
                "\tfor _, v := range t.byName {\n\t\tv.Add()\n\t}\n\tfor i := range more {\n\t\ti.Add()\n\t}\n"
                "\tfor _, m := range more {\n\t\tm.Add()\n\t}\n}\n",
+    # Types the file declares as a slice and as a map: their variables hold the element type.
+    "pool/pool.go": "package pool\n\ntype Upstream struct{}\n\nfunc (u *Upstream) Mark() {}\n\n"
+                    "type Pool []*Upstream\n\ntype ByName map[string]*Upstream\n\n"
+                    "func (p Pool) Each() {\n\tfor _, u := range p {\n\t\tu.Mark()\n\t}\n\tp[0].Mark()\n}\n\n"
+                    "func named(m ByName) {\n\tfor _, u := range m {\n\t\tu.Mark()\n\t}\n}\n\n"
+                    "type Ring [4]*Upstream\n\n"
+                    "func (r *Ring) Each() {\n\tfor _, u := range r {\n\t\tu.Mark()\n\t}\n}\n",
     "web/till.ts": "export class Cart {\n  add(): void {}\n}\n\nexport class Till {\n  carts: Cart[] = []\n\n"
                    "  run(more: Array<Cart>) {\n    for (const c of this.carts) {\n      c.add()\n    }\n"
                    "    for (const d of more) {\n      d.add()\n    }\n    for (const k in more) {\n      k.add()\n"
@@ -51,6 +58,10 @@ EXPECTED: dict[str, list[tuple[int, str, str | None]]] = {
                 (17, "v.Add", "Cart.Add"),  # a map's values
                 (20, "i.Add", None),  # the index, not the element
                 (23, "m.Add", "Cart.Add")],  # an array
+    "pool/pool.go": [(13, "u.Mark", "Upstream.Mark"),  # the receiver, of a slice type the file declares
+                     (15, "Mark", "Upstream.Mark"),  # an element of it
+                     (20, "u.Mark", "Upstream.Mark"),  # a parameter of a map type the file declares
+                     (28, "u.Mark", "Upstream.Mark")],  # a pointer to an array type the file declares
     "web/till.ts": [(10, "c.add", "Cart.add"), (13, "d.add", "Cart.add"),
                     (16, "k.add", None)],  # `for ... in`: the keys
     "rs/src/lib.rs": [(9, "c::add", "shop::Cart::add"),  # a borrowed slice

@@ -28,8 +28,11 @@ IMPORTS = """
 # Receivers, parameters and a struct's fields by their types; `x := T{}`, `x := &T{}`, `x := new(T)`, `var x T` and
 # `x, ok := v.(*T)` by theirs, `x := f()` and `x, err := pkg.F()` by what the function returns; a range loop's value
 # (`for _, h := range s.handlers`: `@iterated`) by its container's element type; a struct's embedded types (`@base`:
-# the methods they promote); a function's result, its first when it has several (`@returns`).
+# the methods they promote); a function's result, its first when it has several (`@returns`); a type the file
+# declares as a slice, an array or a map (`@container`: `type UpstreamPool []*Upstream`), whose element a loop over
+# a variable of it, or an index of one, gives.
 LOCALS = """
+(type_spec name: (type_identifier) @container type: [(slice_type) (array_type) (map_type)] @type)
 (field_declaration !name type: (_) @base)
 (field_declaration name: (field_identifier) @local type: (_) @type)
 (short_var_declaration left: (expression_list . (identifier) @local) right: (expression_list .

@@ -78,7 +78,8 @@ class LanguageRules:
       `@callee` and an optional `@recv`; the imports query captures `@import` and what `imports_of` reads;
       the locals query captures `@local`, a variable's name, and `@type`, the type it is declared with or
       constructed from (a parameter's annotation, `x = Foo()`), so that a call on it names that type's method,
-      and `@base`, a class's base (whose methods `self.m()` may name);
+      and `@base`, a class's base (whose methods `self.m()` may name); `@container` with `@type`, a type the file
+      declares as a container of another (Go's `type Pool []*Upstream`), whose element its variables hold;
       the exports query captures `@local`, a name the file exports of its own or of an import, with `@exported`,
       the name it is exported as, or `@default` for `export default`.
     - `visibility(name, node, kind)`; `imports_of(src, import node, captures, path, module)`;
