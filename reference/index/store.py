@@ -41,7 +41,8 @@ CREATE TABLE import_aliases(path TEXT NOT NULL, language TEXT NOT NULL, name TEX
 -- method inherited from another file's class as a full run does.
 CREATE TABLE class_bases(symbol_id INTEGER NOT NULL, position INTEGER NOT NULL, base_symbol_id INTEGER NOT NULL);
 -- The type the methods of a type give an attribute it declares no member for (`self.stdout = LineMatcher()`;
--- resolve.Resolver.attribute_types): a patch resolves a call on another file's attribute as a full run does.
+-- resolve.Resolver.attribute_types), and a container type's element (name `[]`: Go's `type Pool []*Upstream`): a
+-- patch resolves a call on another file's attribute, or on an element, as a full run does.
 CREATE TABLE attribute_types(symbol_id INTEGER NOT NULL, name TEXT NOT NULL, type_symbol_id INTEGER NOT NULL);
 """
 # The lookups the query engine makes (outline by file/path, references by target, names). The line

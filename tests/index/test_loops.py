@@ -126,6 +126,38 @@ def test_a_call_on_an_element_of_a_container_names_its_element_types_method(elem
             if from_path == path] == INDEXED_EXPECTED[path]
 
 
+# A Go container type declared in another file, or another package, gives its element as well: the type's file keeps
+# it (an attribute of the type), and a variable of it is of it whether declared, made by a literal or by a function.
+ACROSS = {
+    "go.mod": "module example.com/m\n",
+    "rp/hosts.go": "package rp\n\ntype Upstream struct{}\n\nfunc (u *Upstream) Mark() {}\n\n"
+                   "type UpstreamPool []*Upstream\n\nfunc testPool() UpstreamPool { return UpstreamPool{} }\n",
+    "rp/pool_test.go": "package rp\n\nfunc check() {\n\tpool := testPool()\n\tpool[1].Mark()\n"
+                       "\tfor _, u := range pool {\n\t\tu.Mark()\n\t}\n\tvar more UpstreamPool\n\tmore[0].Mark()\n}\n",
+    "other/use.go": "package other\n\nimport \"example.com/m/rp\"\n\nfunc use() {\n\tpool := rp.UpstreamPool{}\n"
+                    "\tpool[0].Mark()\n\tvar s struct{}\n\t_ = s\n}\n",
+}
+ACROSS_EXPECTED: dict[str, list[tuple[int, str, str | None]]] = {
+    "rp/pool_test.go": [(4, "testPool", "testPool"), (5, "Mark", "Upstream.Mark"),  # made by a function
+                        (7, "u.Mark", "Upstream.Mark"),  # a loop over it
+                        (10, "Mark", "Upstream.Mark")],  # declared of it
+    "other/use.go": [(7, "Mark", "Upstream.Mark")],  # a literal of another package's type
+}
+
+
+@pytest.fixture(scope="module")
+def across_calls(tmp_path_factory: pytest.TempPathFactory) -> list[tuple]:
+    """Every call of `ACROSS`, resolved by a full run."""
+    return _resolved(tmp_path_factory, ACROSS)
+
+
+@pytest.mark.parametrize("path", sorted(ACROSS_EXPECTED))
+def test_an_element_of_a_container_type_of_another_file_names_its_method(across_calls: list[tuple],
+                                                                         path: str) -> None:
+    assert [(line, name, target) for from_path, line, name, target in across_calls
+            if from_path == path] == ACROSS_EXPECTED[path]
+
+
 # (description, a declared type's text, the element type a loop over it gives or None): a case a row.
 ELEMENTS = [
     ("a Python generic", "list[Cart]", "Cart"),

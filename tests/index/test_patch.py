@@ -318,6 +318,20 @@ ATTRIBUTE_STEPS: list[tuple[str, list[Edit]]] = [
     ("the attribute is given no type", [
         replace("src/shop/basket.py", "self.pricing: shop.other.Other = None", "self.pricing = None")]),
 ]
+# A Go container type gives its element as an attribute: an element of a variable of it in another file is typed.
+ELEMENT_STEPS: list[tuple[str, list[Edit]]] = [
+    ("a slice type of one file, a variable of it another file's function makes, its elements' calls", [
+        write("src/pool/hosts.go", "package pool\n\ntype Upstream struct{}\n\nfunc (u *Upstream) Mark() {}\n\n"
+                                   "type Backend struct{}\n\nfunc (b *Backend) Mark() {}\n\n"
+                                   "type Pool []*Upstream\n"),
+        write("src/pool/use.go", "package pool\n\nfunc newPool() Pool { return Pool{} }\n\nfunc use() {\n"
+                                 "\tp := newPool()\n\tp[0].Mark()\n\tfor _, u := range p {\n\t\tu.Mark()\n\t}\n}\n")]),
+    # No definition comes or goes: only the type's element changes.
+    ("the slice holds the other type", [replace("src/pool/hosts.go", "type Pool []*Upstream", "type Pool []*Backend")]),
+    ("the type is no container", [replace("src/pool/hosts.go", "type Pool []*Backend", "type Pool struct{}")]),
+    ("it comes back as a map", [
+        replace("src/pool/hosts.go", "type Pool struct{}", "type Pool map[string]*Upstream")]),
+]
 # A call inherits through classes of other files: each class's bases are resolved in its own file.
 INHERIT_STEPS: list[tuple[str, list[Edit]]] = [
     ("a class of another file, and its base of a third, give a typed variable's call its method", [
@@ -788,6 +802,10 @@ def test_a_patch_follows_the_types_fields_are_declared_with(tmp_path: Path, monk
 
 def test_a_patch_follows_the_types_attributes_are_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _replay(tmp_path, monkeypatch, ATTRIBUTE_STEPS)
+
+
+def test_a_patch_follows_the_elements_container_types_give(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _replay(tmp_path, monkeypatch, ELEMENT_STEPS)
 
 
 def test_a_patch_follows_what_a_call_inherits_through_other_files(tmp_path: Path,
