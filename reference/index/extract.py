@@ -440,7 +440,7 @@ def _called_on(scopes: _Scopes, index: int, recv: str) -> tuple[int, str] | None
 
 def _typed_locals(src: Source, matches: list[tuple[int, dict]], defs: list[_Def], scopes: _Scopes,
                   symbols: list[Symbol], implicit_this: bool = False, indexed: bool = False,
-                  containers: dict[str, str] | None = None,
+                  named_containers: bool = False,
                   ) -> tuple[dict[tuple[int, str], str | None], dict[tuple[int, str], str | None]]:
     """(`_declared` key) -> the type a variable or a member is declared with or constructed from (`_type_name`); None
     when it is given more than one type, or one that is not a name. A variable a function's call makes (`@made_by`:
@@ -449,9 +449,9 @@ def _typed_locals(src: Source, matches: list[tuple[int, dict]], defs: list[_Def]
     function may return anything. A loop's variable (`@local` of `@iterated`: `for c in carts`) is declared of the
     element type of its container's declared type (`_element_name`), where this file declares the container. The
     elements are given too (key -> element type, None for two), where the file has loops or `indexed` receivers.
-    `containers`: the container types the file declares (`_containers`), None where the language declares none; a
-    variable declared of another named type holds that type's element (`T.[]`: an attribute of the type, which the
-    resolver reads where the type is declared), which a type of another file may have."""
+    With `named_containers` (a language whose files declare container types: `_container_elements`), a variable of
+    a named type holds that type's element (`T.[]`: an attribute of the type, which the resolver reads in the file
+    that declares it)."""
     found, loops = [], []
     for _, caps in matches:
         local = caps.get("local")
@@ -498,11 +498,9 @@ def _typed_locals(src: Source, matches: list[tuple[int, dict]], defs: list[_Def]
         element = None
         if loops or indexed:
             if declared is not None:
-                if containers:  # a variable of a container type the file declares: its element's
-                    declared = containers.get(_TYPE_PREFIX.sub("", declared.strip()), declared)
                 element = _element_name(declared)
-            if element is None and containers is not None and type_name is not None:
-                # A type of another file, or what a function returns (`pool := testPool()`), may be a container.
+            if element is None and named_containers and type_name is not None:
+                # A container type of this file or another, or what a function returns (`pool := testPool()`).
                 element = f"{type_name}{ATTRIBUTE_MARK}{ELEMENT}"
         if element is not None and elements.setdefault(key, element) != element:
             elements[key] = None
@@ -634,17 +632,14 @@ ATTRIBUTE_MARK = "."
 ELEMENT = "[]"
 
 
-def _containers(src: Source, matches: list[tuple[int, dict]]) -> dict[str, str]:
-    """The container types the file declares (`@container`: Go's `type UpstreamPool []*Upstream`) -> the text of the
-    type each is declared as."""
-    return {src.text(caps["container"][0]): src.text(caps["type"][0]) for _, caps in matches if "container" in caps}
-
-
-def _container_elements(symbols: list[Symbol], containers: dict[str, str]) -> list[tuple[int, tuple[str, ...]]]:
+def _container_elements(src: Source, matches: list[tuple[int, dict]],
+                        symbols: list[Symbol]) -> list[tuple[int, tuple[str, ...]]]:
     """(type's symbol index, (".[]", its element type's name)) of each container type the file declares at its top
-    level: kept with the bases, as an attribute, so that an element of a variable of it in another file (`pool[1]`,
-    `for _, u := range pool`) is of the element type."""
-    elements = {name: element for name, text in containers.items() if (element := _element_name(text)) is not None}
+    level (`@container`: Go's `type UpstreamPool []*Upstream`): kept with the bases, as an attribute, so that an
+    element of a variable of it, in this file or another (`pool[1]`, `for _, u := range pool`), is of the element
+    type."""
+    elements = {src.text(caps["container"][0]): element for _, caps in matches
+                if "container" in caps and (element := _element_name(src.text(caps["type"][0]))) is not None}
     return [(index, (ATTRIBUTE_MARK + ELEMENT, elements[symbol[0]])) for index, symbol in enumerate(symbols)
             if symbol[8] < 0 and symbol[0] in elements and symbol[2] in TYPE_KINDS]
 
@@ -875,9 +870,9 @@ def extract(path: str, data: bytes, language: str | None, grammar_name: str | No
         defs = _definitions(rules, src, defs_m)
         result.symbols = _symbols(rules, path, result.module, src, defs)
         scopes = _scopes(result.symbols) if locals_m else None
-        containers = _containers(src, locals_m) if language in NAMED_CONTAINERS else None
+        named_containers = language in NAMED_CONTAINERS
         typed, elements = _typed_locals(src, locals_m, defs, scopes, result.symbols, rules.implicit_this,
-                                        b"]." in data, containers) if scopes is not None else (None, None)
+                                        b"]." in data, named_containers) if scopes is not None else (None, None)
         result.edges, imports_text = _edges(rules, src, calls_m, imports_m, defs, path, result.module, typed, scopes,
                                             elements, result.symbols)
         result.imports_text = expand(imports_text)
@@ -886,8 +881,8 @@ def extract(path: str, data: bytes, language: str | None, grammar_name: str | No
         if typed:
             result.bases.extend(_variable_types(result.symbols, typed))
             result.bases.extend(_attribute_types(result.symbols, typed))
-        if containers:
-            result.bases.extend(_container_elements(result.symbols, containers))
+        if named_containers:
+            result.bases.extend(_container_elements(src, locals_m, result.symbols))
     for start, end in _snippet_regions(result.symbols, text_lines):
         body = src.expanded(start, end)
         if body.strip():

@@ -44,7 +44,7 @@ CREATE TABLE IF NOT EXISTS edge_names(path TEXT NOT NULL, content_hash TEXT NOT 
 # `from m import *` were edges) is removed and started afresh (every file parsed again once).
 _LAYOUT = ("extracts+edge_names rowid/16k reexports stars typed exports bases super goembeds java-signatures-2 modvars "
            "c cpp cs kt rb php swift scala backticks returns chains ivars gofields loops ktchains rsmade typeargs "
-           "tsinterfaces tsmembers tsthis symboltext ctorsearch attributes indexed importwords gocontainers goelements")
+           "tsinterfaces tsmembers tsthis symboltext ctorsearch attributes indexed importwords goelements2")
 FEW_NAMES = 5  # `naming` asks SQLite to search the texts for up to this many names, and splits them for more
 
 
